@@ -1,0 +1,299 @@
+/// Reads CSV and TSV (RFC 4180) into records; the first row names the fields.
+///
+/// Written by hand rather than with CSV.swift or SwiftCSV: both decode into
+/// `String` cells and give no byte offsets, so they can neither report a
+/// ragged row or an unclosed quote at its line and column, nor tell where a
+/// record lies in the file so it can be read again; and both were slower on
+/// the benchmark (see the README). This is a byte-level state machine, push
+/// style like the JSON reader: `feed` chunks of any size, then `finish`.
+///
+/// Rules: fields are separated by the delimiter (`,`, or tab for TSV); a field
+/// in double quotes may hold delimiters, quotes (doubled) and line breaks;
+/// rows end at LF, CRLF or a lone CR; a UTF-8 byte order mark is skipped;
+/// blank lines are skipped; the last row may lack a line break. A quote inside
+/// an unquoted field is an ordinary character. Every row must have as many
+/// fields as the header, header names must be unique, and the text must be UTF-8.
+public final class CSVRecordReader {
+    public let source: String
+    public let delimiter: UInt8
+    private let options: RecordOptions
+    private var builder: RecordTableBuilder
+    private var hasher: ValueHasher
+    private var byteOrderMark = ByteOrderMarkFilter()
+    private var utf8 = UTF8Validator()
+    private var utf8SequenceStart = (offset: 0, location: SourceLocation(line: 1, column: 1), byte: UInt8(0))
+    private var position = LinePosition()
+    private var offset = 0
+    private var started = false
+    private var failure: InputError?
+
+    private enum State { case fieldStart, unquoted, quoted, quoteInQuoted }
+    private var state = State.fieldStart
+    /// The byte before was a CR that ended a row; an LF right after it belongs to the same line break.
+    private var afterCR = false
+
+    /// The row being read: its cells' bytes, back to back, and where each ends.
+    private var cellBytes: [UInt8] = []
+    private var cellEnds: [Int] = []
+    private var rowStart = 0
+    private var rowLocation = SourceLocation(line: 1, column: 1)
+    private var rowHasQuotedField = false
+    private var quoteLocation = SourceLocation(line: 1, column: 1)
+    private var extraFieldLocation = SourceLocation(line: 1, column: 1)
+    private var fieldLocations: [SourceLocation] = []
+
+    private var header: [String]?
+    private var columns: [Column] = []
+    private var scratch: [UInt8] = []
+
+    private struct Column {
+        var nameHash: UInt64
+        var role: FieldRole
+        var compared: Bool
+    }
+
+    public init(source: String, delimiter: UInt8, options: RecordOptions) {
+        self.source = source
+        self.delimiter = delimiter
+        self.options = options
+        self.builder = RecordTableBuilder(source: source, options: options)
+        self.hasher = ValueHasher(mode: .text)
+    }
+
+    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+        if let failure { throw failure }
+        do {
+            try byteOrderMark.process(bytes) { content, base in try scan(content, base: base) }
+        } catch {
+            failure = error as? InputError
+            throw error
+        }
+    }
+
+    public func finish() throws -> RecordTable {
+        if let failure { throw failure }
+        do {
+            try byteOrderMark.finish { content, base in try scan(content, base: base) }
+            if !utf8.isComplete { throw invalidUTF8() }
+            switch state {
+            case .quoted:
+                throw error("unclosed quote: the quoted field that starts here never ends", at: quoteLocation)
+            case .fieldStart where cellEnds.isEmpty:
+                break  // the input ended with a line break (or is empty)
+            default:
+                try endRow(at: offset)
+            }
+            guard header != nil else {
+                throw error("the input is empty; expected a header row naming the fields", at: position.location)
+            }
+            return builder.table
+        } catch {
+            failure = error as? InputError
+            throw error
+        }
+    }
+
+    private func error(_ message: String, at location: SourceLocation) -> InputError {
+        InputError(source: source, location: location, message: message)
+    }
+
+    private func invalidUTF8() -> InputError {
+        error(
+            String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.byte),
+            at: utf8SequenceStart.location)
+    }
+
+    private func scan(_ content: UnsafeRawBufferPointer, base: Int) throws {
+        if !started {
+            started = true
+            offset = base
+            rowStart = base
+        }
+        for byte in content {
+            if byte >= 0x80 || utf8.pending > 0 {
+                if utf8.pending == 0 { utf8SequenceStart = (offset, position.location, byte) }
+                if !utf8.accept(byte) { throw invalidUTF8() }
+            }
+            if afterCR {
+                afterCR = false
+                if byte == 0x0A {
+                    position.advance(over: byte)
+                    offset += 1
+                    rowStart = offset
+                    rowLocation = position.location
+                    continue
+                }
+            }
+            try step(byte)
+            position.advance(over: byte)
+            offset += 1
+        }
+    }
+
+    @inline(__always)
+    private func step(_ byte: UInt8) throws {
+        switch state {
+        case .fieldStart:
+            if cellEnds.isEmpty && cellBytes.isEmpty && !rowHasQuotedField {
+                rowStart = offset
+                rowLocation = position.location
+            }
+            noteFieldStart()
+            if byte == UInt8(ascii: "\"") {
+                state = .quoted
+                rowHasQuotedField = true
+                quoteLocation = position.location
+            } else if byte == delimiter {
+                endField()
+            } else if byte == 0x0A || byte == 0x0D {
+                try endLine(byte)
+            } else {
+                cellBytes.append(byte)
+                state = .unquoted
+            }
+        case .unquoted:
+            if byte == delimiter {
+                endField()
+                state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+                try endLine(byte)
+            } else {
+                cellBytes.append(byte)
+            }
+        case .quoted:
+            if byte == UInt8(ascii: "\"") {
+                state = .quoteInQuoted
+            } else {
+                cellBytes.append(byte)
+            }
+        case .quoteInQuoted:
+            if byte == UInt8(ascii: "\"") {
+                cellBytes.append(byte)
+                state = .quoted
+            } else if byte == delimiter {
+                endField()
+                state = .fieldStart
+            } else if byte == 0x0A || byte == 0x0D {
+                try endLine(byte)
+            } else {
+                throw error(
+                    "unexpected \(JSONRecordReader.describe(byte: byte)) after the closing quote of a field (a quote inside a quoted field is written \"\")",
+                    at: position.location)
+            }
+        }
+    }
+
+    /// Remembers where fields start when an error may need to point there.
+    @inline(__always)
+    private func noteFieldStart() {
+        if header == nil {
+            fieldLocations.append(position.location)
+        } else if cellEnds.count == columns.count {
+            extraFieldLocation = position.location
+        }
+    }
+
+    @inline(__always)
+    private func endField() {
+        cellEnds.append(cellBytes.count)
+    }
+
+    private func endLine(_ byte: UInt8) throws {
+        let end = offset
+        if byte == 0x0D { afterCR = true }
+        state = .fieldStart
+        // A line with nothing on it is skipped, not read as a row of one empty field.
+        if cellEnds.isEmpty && cellBytes.isEmpty && !rowHasQuotedField {
+            fieldLocations.removeAll(keepingCapacity: true)
+            rowStart = end + 1
+            rowLocation = SourceLocation(line: position.location.line + 1, column: 1)
+            return
+        }
+        try endRow(at: end)
+        rowStart = end + 1
+        rowLocation = SourceLocation(line: position.location.line + 1, column: 1)
+    }
+
+    private func endRow(at end: Int) throws {
+        endField()
+        defer {
+            cellBytes.removeAll(keepingCapacity: true)
+            cellEnds.removeAll(keepingCapacity: true)
+            rowHasQuotedField = false
+            state = .fieldStart
+        }
+        guard header != nil else { return try readHeader() }
+        if cellEnds.count != columns.count {
+            let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
+            throw error("this row has \(cellEnds.count) fields but the header has \(columns.count)", at: location)
+        }
+        try readRecord(end: end)
+    }
+
+    private func readHeader() throws {
+        var names: [String] = []
+        var seen: [String: Int] = [:]
+        for index in cellEnds.indices {
+            let name = cellBytes.withUnsafeBytes { String(decoding: cellRange(index, in: $0), as: UTF8.self) }
+            if let first = seen.updateValue(index, forKey: name) {
+                throw error(
+                    "duplicate column name \"\(name)\" in the header (also column \(first + 1))",
+                    at: fieldLocations[index])
+            }
+            names.append(name)
+        }
+        fieldLocations = []
+        let headerLocation = rowLocation
+        for path in options.id where !names.contains(path.flatName) {
+            throw error("no \"\(path.flatName)\" column for --id; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
+        }
+        if let section = options.section, !names.contains(section.flatName) {
+            throw error("no \"\(section.flatName)\" column for --section; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
+        }
+        let onlyMode = !options.only.isEmpty
+        columns = names.map { name in
+            let role = FieldTrie.columnRole(name, options: options)
+            let compared = !role.ignored && !role.isSection && (!onlyMode || role.only)
+            var copy = name
+            let hash = copy.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
+            return Column(nameHash: hash, role: role, compared: compared)
+        }
+        header = names
+    }
+
+    @inline(__always)
+    private func cellRange(_ index: Int, in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        let start = index == 0 ? 0 : cellEnds[index - 1]
+        return UnsafeRawBufferPointer(rebasing: bytes[start..<cellEnds[index]])
+    }
+
+    private func readRecord(end: Int) throws {
+        var idParts = Array(repeating: "", count: options.id.count)
+        var section: String?
+        var memberSum: UInt64 = 0
+        var memberCount = 0
+        try cellBytes.withUnsafeBytes { bytes in
+            for (index, column) in columns.enumerated() {
+                let cell = cellRange(index, in: bytes)
+                if column.role.idComponent >= 0 {
+                    guard !cell.isEmpty else {
+                        throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
+                    }
+                    idParts[column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
+                }
+                if column.role.isSection && !cell.isEmpty {
+                    section = ScalarText.fromText(cell, scratch: &scratch)
+                }
+                guard column.compared else { continue }
+                let value = hasher.string(cell)
+                guard !value.isEmpty else { continue }
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
+                memberCount += 1
+            }
+        }
+        try builder.append(
+            idParts: idParts, section: section,
+            fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
+            range: rowStart..<end, location: rowLocation)
+    }
+}

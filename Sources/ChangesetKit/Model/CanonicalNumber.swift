@@ -1,0 +1,158 @@
+/// Numbers are compared by the decimal value they denote, exactly, never
+/// through `Double`: `1`, `1.0`, `1e0` and `10E-1` are one number, `-0` is `0`,
+/// and `2^70` or `1e400` keep every digit. A number's canonical text is the
+/// shortest form of that value:
+///
+/// - an integer with at most 20 trailing zeros is written out (`100`, `1267650600228229401496703205376`);
+/// - otherwise a value with digits left of the point is written `123.45`,
+///   a small fraction `0.00012` (up to five zeros after the point);
+/// - anything else in scientific form: `1e21`, `1.5e-7`, `-4.2e400`.
+///
+/// An exponent past ±10^15 cannot be normalised with machine integers; such a
+/// number is compared by its source text (documented in the man page).
+public enum CanonicalNumber {
+    /// Is `text` a JSON number literal (RFC 8259 section 6)?
+    public static func isLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
+        parse(text) != nil
+    }
+
+    /// Writes the canonical text of the number literal in `text` into `output`
+    /// (replacing its contents). Returns false, leaving `output` untouched,
+    /// when `text` is not a JSON number literal.
+    public static func canonicalize(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+        guard let parts = parse(text) else { return false }
+        output.removeAll(keepingCapacity: true)
+        if parts.isPlainCanonicalInteger {
+            output.append(contentsOf: text)
+            return true
+        }
+        guard let exponentValue = parts.exponent else {
+            // Exponent too large to normalise: keep the source text, marked so
+            // it can never equal a normalised number.
+            output.append(UInt8(ascii: "~"))
+            output.append(contentsOf: text)
+            return true
+        }
+        // Significant digits: integer and fraction digits without leading or trailing zeros.
+        var digits: [UInt8] = []
+        digits.reserveCapacity(parts.integerDigits.count + parts.fractionDigits.count)
+        for d in parts.integerDigits where !(digits.isEmpty && d == UInt8(ascii: "0")) { digits.append(d) }
+        for d in parts.fractionDigits where !(digits.isEmpty && d == UInt8(ascii: "0")) { digits.append(d) }
+        var exponent = exponentValue - parts.fractionDigits.count
+        while let last = digits.last, last == UInt8(ascii: "0") {
+            digits.removeLast()
+            exponent += 1
+        }
+        if digits.isEmpty {
+            output.append(UInt8(ascii: "0"))
+            return true
+        }
+        if parts.negative { output.append(UInt8(ascii: "-")) }
+        let pointPosition = digits.count + exponent  // digits left of the decimal point
+        if exponent >= 0 && exponent <= 20 {
+            output.append(contentsOf: digits)
+            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: exponent))
+        } else if exponent < 0 && pointPosition > 0 {
+            output.append(contentsOf: digits[0..<pointPosition])
+            output.append(UInt8(ascii: "."))
+            output.append(contentsOf: digits[pointPosition...])
+        } else if exponent < 0 && pointPosition > -6 {
+            output.append(contentsOf: [UInt8(ascii: "0"), UInt8(ascii: ".")])
+            output.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: -pointPosition))
+            output.append(contentsOf: digits)
+        } else {
+            output.append(digits[0])
+            if digits.count > 1 {
+                output.append(UInt8(ascii: "."))
+                output.append(contentsOf: digits[1...])
+            }
+            output.append(UInt8(ascii: "e"))
+            output.append(contentsOf: String(pointPosition - 1).utf8)
+        }
+        return true
+    }
+
+    /// Canonical text of a number given as a string; nil when it is not a JSON number literal.
+    public static func canonical(_ text: String) -> String? {
+        var output: [UInt8] = []
+        var copy = text
+        let ok = copy.withUTF8 { canonicalize(UnsafeRawBufferPointer($0), into: &output) }
+        return ok ? String(decoding: output, as: UTF8.self) : nil
+    }
+
+    private struct Parts {
+        var negative: Bool
+        var integerDigits: UnsafeRawBufferPointer.SubSequence
+        var fractionDigits: UnsafeRawBufferPointer.SubSequence
+        /// nil when the written exponent does not fit the normalisation range.
+        var exponent: Int?
+        var hasFractionOrExponent: Bool
+
+        /// An integer literal such as `42` or `-7000` is already canonical
+        /// (it has no leading zeros by the grammar); `-0` and long runs of
+        /// trailing zeros are not.
+        var isPlainCanonicalInteger: Bool {
+            guard !hasFractionOrExponent else { return false }
+            if integerDigits.count == 1 && integerDigits.first == UInt8(ascii: "0") { return !negative }
+            var trailingZeros = 0
+            for d in integerDigits.reversed() {
+                guard d == UInt8(ascii: "0") else { break }
+                trailingZeros += 1
+            }
+            return trailingZeros <= 20
+        }
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private static func parse(_ text: UnsafeRawBufferPointer) -> Parts? {
+        let end = text.count
+        var i = 0
+        var negative = false
+        if i < end && text[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+        let integerStart = i
+        guard i < end, isDigit(text[i]) else { return nil }
+        if text[i] == UInt8(ascii: "0") {
+            i += 1
+        } else {
+            while i < end && isDigit(text[i]) { i += 1 }
+        }
+        let integerDigits = text[integerStart..<i]
+        var fractionDigits = text[i..<i]
+        var hasFractionOrExponent = false
+        if i < end && text[i] == UInt8(ascii: ".") {
+            hasFractionOrExponent = true
+            i += 1
+            let start = i
+            while i < end && isDigit(text[i]) { i += 1 }
+            guard i > start else { return nil }
+            fractionDigits = text[start..<i]
+        }
+        var exponent: Int? = 0
+        if i < end && (text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E")) {
+            hasFractionOrExponent = true
+            i += 1
+            var exponentNegative = false
+            if i < end && (text[i] == UInt8(ascii: "+") || text[i] == UInt8(ascii: "-")) {
+                exponentNegative = text[i] == UInt8(ascii: "-")
+                i += 1
+            }
+            let start = i
+            var value = 0
+            var tooLarge = false
+            while i < end && isDigit(text[i]) {
+                if !tooLarge {
+                    value = value * 10 + Int(text[i] - UInt8(ascii: "0"))
+                    if value > 1_000_000_000_000_000 { tooLarge = true }
+                }
+                i += 1
+            }
+            guard i > start else { return nil }
+            exponent = tooLarge ? nil : (exponentNegative ? -value : value)
+        }
+        guard i == end else { return nil }
+        return Parts(
+            negative: negative, integerDigits: integerDigits, fractionDigits: fractionDigits,
+            exponent: exponent, hasFractionOrExponent: hasFractionOrExponent)
+    }
+}

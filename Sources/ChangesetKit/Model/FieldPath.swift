@@ -1,0 +1,72 @@
+/// A path to a field inside a record: `meta.key` names the `key` member of the
+/// `meta` object. A backslash makes the next character literal, so a field
+/// whose name holds a dot, a comma or a backslash is written `a\.b`, `a\,b`, `a\\b`.
+public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+    public var components: [String]
+
+    public init(_ components: [String]) {
+        self.components = components
+    }
+
+    /// Parses one path (`a.b`); a comma is an ordinary character here only when escaped.
+    public init(parsing text: String) throws {
+        let paths = try FieldPath.parseList(text)
+        guard paths.count == 1 else { throw FieldPathError(text: text, reason: "expected one field, found \(paths.count)") }
+        self = paths[0]
+    }
+
+    /// Parses a comma list of paths (`country,code`), as `--id` takes for a composite key.
+    public static func parseList(_ text: String) throws -> [FieldPath] {
+        var paths: [FieldPath] = []
+        var components: [String] = []
+        var current = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                current.append(character)
+                escaped = false
+                continue
+            }
+            switch character {
+            case "\\": escaped = true
+            case ".":
+                components.append(current)
+                current = ""
+            case ",":
+                components.append(current)
+                paths.append(FieldPath(components))
+                components = []
+                current = ""
+            default: current.append(character)
+            }
+        }
+        if escaped { throw FieldPathError(text: text, reason: "it ends with a lone backslash") }
+        components.append(current)
+        paths.append(FieldPath(components))
+        for path in paths where path.components.contains("") {
+            throw FieldPathError(text: text, reason: "a field name is empty")
+        }
+        return paths
+    }
+
+    /// The path as the user writes it, with `.`, `,` and `\` inside names escaped.
+    public var description: String {
+        components.map { name in
+            var escaped = ""
+            for character in name {
+                if character == "." || character == "," || character == "\\" { escaped.append("\\") }
+                escaped.append(character)
+            }
+            return escaped
+        }.joined(separator: ".")
+    }
+
+    /// The column name a CSV file would use for this path: its names joined by dots.
+    public var flatName: String { components.joined(separator: ".") }
+}
+
+public struct FieldPathError: Error, Equatable, CustomStringConvertible {
+    public var text: String
+    public var reason: String
+    public var description: String { "invalid field path \"\(text)\": \(reason)" }
+}

@@ -1,0 +1,47 @@
+/// How values are compared, chosen per run from the two input formats.
+public enum ComparisonMode: Sendable, Equatable {
+    /// Both sides are JSON: a value's type is part of it (`1` differs from `"1"`),
+    /// numbers compare by value, objects ignore key order.
+    case typed
+    /// At least one side is CSV, which has only text: every scalar compares as
+    /// the text a CSV cell would hold (numbers by value, `true`/`false`, and an
+    /// empty cell, a `null` and a missing field are the same).
+    case text
+}
+
+/// What to do when two records of one file share an id.
+public enum DuplicatePolicy: String, Sendable, CaseIterable {
+    /// A duplicate id is an error naming both lines.
+    case error
+    /// The k-th record with an id matches the k-th record with that id on the other side.
+    case occurrence
+}
+
+/// What the readers need to know to turn bytes into records.
+public struct RecordOptions: Sendable {
+    /// The key fields (`--id`); empty means a record's identity is its content.
+    public var id: [FieldPath] = []
+    /// The field whose value names a record's section (`--section`).
+    public var section: FieldPath?
+    /// Fields left out of equality (`--ignore`).
+    public var ignore: [FieldPath] = []
+    /// When not empty, the only fields that equality looks at (`--only`).
+    public var only: [FieldPath] = []
+    public var duplicates: DuplicatePolicy = .error
+    /// The array inside a JSON document that holds the records (`--records-at`).
+    public var recordsAt: FieldPath?
+    public var mode: ComparisonMode = .typed
+
+    public init(
+        id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],
+        duplicates: DuplicatePolicy = .error, recordsAt: FieldPath? = nil, mode: ComparisonMode = .typed
+    ) {
+        self.id = id
+        self.section = section
+        self.ignore = ignore
+        self.only = only
+        self.duplicates = duplicates
+        self.recordsAt = recordsAt
+        self.mode = mode
+    }
+}

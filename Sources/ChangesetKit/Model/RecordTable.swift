@@ -1,0 +1,53 @@
+import Foundation
+
+/// What a reader keeps of each record: enough to match and compare records,
+/// and to find a record's full text again. Stored as parallel arrays (no
+/// per-record object) so memory grows with the record count, not record size.
+public struct RecordTable: Sendable {
+    /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
+    public var keys: [String] = []
+    /// Index into `sectionNames` per record; empty when no `--section` was given.
+    public var sections: [Int32] = []
+    /// Section values in order of first appearance; nil is the section of
+    /// records whose section field is missing or null.
+    public var sectionNames: [String?] = []
+    /// 64-bit fingerprint of the compared content (see `ValueHasher`).
+    public var fingerprints: [UInt64] = []
+    /// Byte range of the record's text in its file: `starts[i]..<ends[i]`.
+    public var starts: [Int] = []
+    public var ends: [Int] = []
+    /// Line of the record's first byte (1-based).
+    public var lines: [Int] = []
+
+    public init() {}
+
+    public var count: Int { fingerprints.count }
+
+    public func byteRange(_ index: Int) -> Range<Int> { starts[index]..<ends[index] }
+}
+
+/// Key text: one id value as text (a string's characters, a number's canonical
+/// form, `true`/`false`), so `1` in JSON and `1` in a CSV cell are one id.
+/// A composite key joins its parts with U+0000 (a NUL inside a part is
+/// written U+0000 U+0001, so parts never run together).
+public enum RecordKey {
+    static let separator: Character = "\u{0}"
+
+    public static func join(_ parts: [String]) -> String {
+        if parts.count == 1 { return parts[0] }
+        return parts.map { $0.replacingOccurrences(of: "\u{0}", with: "\u{0}\u{1}") }
+            .joined(separator: "\u{0}\u{0}")
+    }
+
+    public static func parts(_ key: String) -> [String] {
+        guard key.contains(separator) else { return [key] }
+        return key.components(separatedBy: "\u{0}\u{0}").map {
+            $0.replacingOccurrences(of: "\u{0}\u{1}", with: "\u{0}")
+        }
+    }
+
+    /// How an id is shown to a person: the parts joined by commas.
+    public static func display(_ key: String) -> String {
+        parts(key).joined(separator: ",")
+    }
+}

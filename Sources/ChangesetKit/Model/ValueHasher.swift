@@ -1,0 +1,132 @@
+/// The fingerprint rules, shared by every reader so that a JSON record and a
+/// CSV record with the same content get the same fingerprint.
+///
+/// - A scalar hashes its kind and its text: in `.typed` mode null, booleans,
+///   numbers (canonical text, see `CanonicalNumber`) and strings are distinct
+///   kinds; in `.text` mode all are text (see `ScalarText`).
+/// - An array hashes its elements in order.
+/// - An object sums the hashes of its (name, value) members, so key order
+///   never matters; in `.text` mode members whose text is empty are left out,
+///   so an empty cell, a null and a missing field agree.
+struct ValueHasher {
+    let mode: ComparisonMode
+    /// Scratch space for canonical number text, reused to avoid allocation.
+    var scratch: [UInt8] = []
+
+    init(mode: ComparisonMode) {
+        self.mode = mode
+        scratch.reserveCapacity(64)
+    }
+
+    enum Seed {
+        static let null: UInt64 = 0x6E75_6C6C
+        static let falseValue: UInt64 = 0x6661_6C73_65
+        static let trueValue: UInt64 = 0x7472_7565
+        static let number: UInt64 = 0x6E75_6D62_6572
+        static let string: UInt64 = 0x7374_7269_6E67
+        static let text: UInt64 = 0x7465_7874
+        static let name: UInt64 = 0x6E61_6D65
+        static let array: UInt64 = 0x6172_7261_79
+        static let object: UInt64 = 0x6F62_6A65_6374
+    }
+
+    /// A scalar's hash, and whether it counts as empty (text mode only).
+    struct Scalar {
+        var hash: UInt64
+        var isEmpty: Bool
+    }
+
+    static let emptyText = StableHash.bytes(nil, count: 0, seed: Seed.text)
+
+    mutating func null() -> Scalar {
+        switch mode {
+        case .typed: Scalar(hash: StableHash.bytes(nil, count: 0, seed: Seed.null), isEmpty: false)
+        case .text: Scalar(hash: ValueHasher.emptyText, isEmpty: true)
+        }
+    }
+
+    mutating func boolean(_ value: Bool) -> Scalar {
+        switch mode {
+        case .typed:
+            return Scalar(hash: StableHash.bytes(nil, count: 0, seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
+        case .text:
+            let word: StaticString = value ? "true" : "false"
+            return Scalar(hash: StableHash.bytes(word.utf8Start, count: word.utf8CodeUnitCount, seed: Seed.text), isEmpty: false)
+        }
+    }
+
+    mutating func number(_ literal: UnsafeRawBufferPointer) -> Scalar {
+        let seed = mode == .typed ? Seed.number : Seed.text
+        if CanonicalNumber.canonicalize(literal, into: &scratch) {
+            return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: seed) }, isEmpty: false)
+        }
+        return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
+    }
+
+    mutating func string(_ bytes: UnsafeRawBufferPointer) -> Scalar {
+        switch mode {
+        case .typed:
+            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
+        case .text:
+            if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
+            if ScalarText.mayBeNumber(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
+                return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
+            }
+            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
+        }
+    }
+
+    @inline(__always)
+    static func name(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        StableHash.bytes(bytes, seed: Seed.name)
+    }
+
+    @inline(__always)
+    static func member(name: UInt64, value: UInt64) -> UInt64 {
+        StableHash.combine(name, value)
+    }
+
+    @inline(__always)
+    static func arrayStart() -> UInt64 { Seed.array }
+
+    @inline(__always)
+    static func arrayElement(_ accumulator: UInt64, _ element: UInt64) -> UInt64 {
+        StableHash.combine(accumulator, element)
+    }
+
+    @inline(__always)
+    static func arrayEnd(_ accumulator: UInt64, count: Int) -> UInt64 {
+        StableHash.combine(accumulator, UInt64(truncatingIfNeeded: count))
+    }
+
+    /// Members are summed (commutative), then mixed with their count.
+    @inline(__always)
+    static func objectEnd(_ memberSum: UInt64, count: Int) -> UInt64 {
+        StableHash.combine(memberSum ^ Seed.object, UInt64(truncatingIfNeeded: count))
+    }
+}
+
+/// The text form of a scalar, used for ids, section names and `.text` comparisons.
+enum ScalarText {
+    /// Cheap test before trying to read a number: JSON numbers start with `-` or a digit.
+    @inline(__always)
+    static func mayBeNumber(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard let first = bytes.first else { return false }
+        return first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
+    }
+
+    /// A string or cell as key text: text that is a number literal is written canonically.
+    static func fromText(_ bytes: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
+        if mayBeNumber(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
+            return String(decoding: scratch, as: UTF8.self)
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    static func fromNumber(_ literal: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
+        if CanonicalNumber.canonicalize(literal, into: &scratch) {
+            return String(decoding: scratch, as: UTF8.self)
+        }
+        return String(decoding: literal, as: UTF8.self)
+    }
+}
