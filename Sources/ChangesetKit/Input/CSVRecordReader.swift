@@ -43,6 +43,8 @@ public final class CSVRecordReader {
     private var fieldLocations: [SourceLocation] = []
 
     private var header: [String]?
+    /// When set, rows go here as they are, with no header logic (reading a record again).
+    private var rowSink: (([String]) -> Void)?
     private var columns: [Column] = []
     private var scratch: [UInt8] = []
 
@@ -83,7 +85,7 @@ public final class CSVRecordReader {
             default:
                 try endRow(at: offset)
             }
-            guard header != nil else {
+            guard header != nil || rowSink != nil else {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
             return builder.table
@@ -222,6 +224,12 @@ public final class CSVRecordReader {
             rowHasQuotedField = false
             state = .fieldStart
         }
+        if let rowSink {
+            rowSink(cellBytes.withUnsafeBytes { bytes in
+                cellEnds.indices.map { String(decoding: cellRange($0, in: bytes), as: UTF8.self) }
+            })
+            return
+        }
         guard header != nil else { return try readHeader() }
         if cellEnds.count != columns.count {
             let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
@@ -259,6 +267,17 @@ public final class CSVRecordReader {
             return Column(nameHash: hash, role: role, compared: compared)
         }
         header = names
+        builder.setFieldNames(names)
+    }
+
+    /// The cells of one row, read again by its byte range.
+    public static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
+        let reader = CSVRecordReader(source: "", delimiter: delimiter, options: RecordOptions(mode: .text))
+        var cells: [String] = []
+        reader.rowSink = { cells = $0 }
+        try reader.feed(row)
+        _ = try reader.finish()
+        return cells
     }
 
     @inline(__always)

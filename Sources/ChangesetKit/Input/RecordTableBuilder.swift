@@ -13,6 +13,10 @@ struct RecordTableBuilder {
         self.options = options
     }
 
+    mutating func setFieldNames(_ names: [String]) {
+        table.fieldNames = names
+    }
+
     mutating func append(
         idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, location: SourceLocation
     ) throws {

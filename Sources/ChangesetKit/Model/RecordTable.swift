@@ -18,6 +18,8 @@ public struct RecordTable: Sendable {
     public var ends: [Int] = []
     /// Line of the record's first byte (1-based).
     public var lines: [Int] = []
+    /// The header row's names, for CSV and TSV.
+    public var fieldNames: [String]?
 
     public init() {}
 

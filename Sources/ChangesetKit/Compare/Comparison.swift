@@ -1,0 +1,203 @@
+import Dispatch
+
+/// One side of a comparison: an input and the records read from it.
+public struct Dataset: Sendable {
+    public let input: InputFile
+    public let records: RecordTable
+    public let delimiter: UInt8
+
+    /// The full record at `row`, read again from its byte range. CSV rows
+    /// become objects keyed by column; a cell that is a number literal is a
+    /// number (its text unchanged), any other cell a string.
+    public func value(ofRecord row: Int) throws -> Value {
+        let bytes = input.bytes.slice(records.byteRange(row))
+        switch input.format {
+        case .json, .ndjson:
+            return try JSONValueReader.read(bytes)
+        case .csv, .tsv:
+            let cells = try CSVRecordReader.cells(of: bytes, delimiter: delimiter)
+            let names = records.fieldNames ?? []
+            guard cells.count == names.count else {
+                throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
+            }
+            return .object(zip(names, cells).map { name, cell in
+                Value.Member(name: name, value: CanonicalNumber.canonical(cell) != nil ? .number(cell) : .string(cell))
+            })
+        }
+    }
+}
+
+/// What the engine sees of a record: its identity, its fingerprint and its
+/// row in the table. Two refs are `==` when their fingerprints are, so the
+/// engine calls a matched pair with different fingerprints updated.
+public struct RecordRef: Identifiable, Equatable, Sendable {
+    public enum Identity: Hashable, Sendable {
+        /// The `--id` key text.
+        case key(String)
+        /// No `--id`: the record's content is its identity.
+        case content(UInt64)
+    }
+
+    public let id: Identity
+    public let fingerprint: UInt64
+    public let row: Int
+
+    public static func == (lhs: RecordRef, rhs: RecordRef) -> Bool { lhs.fingerprint == rhs.fingerprint }
+}
+
+/// A section's name: the section field's text, or nil for records whose
+/// section field is missing or null (and for the one section of a run
+/// without `--section`).
+public typealias SectionName = String?
+
+/// Everything a run needs to know besides the two files.
+public struct ComparisonOptions: Sendable {
+    public var records = RecordOptions()
+    public var oldFormat: InputFormat?
+    public var newFormat: InputFormat?
+    /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
+    public var delimiter: UInt8?
+    public var sortSections = false
+    public var detectMoves = true
+
+    public init() {}
+}
+
+/// The counts a run reports.
+public struct Summary: Equatable, Sendable {
+    public var inserted = 0
+    public var deleted = 0
+    public var updated = 0
+    public var moved = 0
+    public var unchanged = 0
+    public var sectionsInserted = 0
+    public var sectionsDeleted = 0
+    public var sectionsMoved = 0
+    public var oldCount = 0
+    public var newCount = 0
+
+    /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
+    public var changed = 0
+
+    public var hasDifferences: Bool {
+        inserted + deleted + updated + moved + sectionsInserted + sectionsDeleted + sectionsMoved > 0
+    }
+}
+
+/// Two datasets compared: the changeset and what the formatters need to show it.
+public struct Comparison: Sendable {
+    public let old: Dataset
+    public let new: Dataset
+    public let options: ComparisonOptions
+    public let oldSections: [Section<SectionName, RecordRef>]
+    public let newSections: [Section<SectionName, RecordRef>]
+    public let changeset: Changeset<SectionName, RecordRef>
+
+    /// Reads both inputs (concurrently: one per core) and compares them.
+    public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
+        var options = options
+        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
+        let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
+        options.records.mode = oldInput.format.isJSON && newInput.format.isJSON ? .typed : .text
+        let (old, new) = try readConcurrently(oldInput, newInput, options: options)
+        return try Comparison(old: old, new: new, options: options)
+    }
+
+    /// Reads two inputs on two threads; the first error in argument order wins.
+    public static func readConcurrently(
+        _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
+    ) throws -> (Dataset, Dataset) {
+        final class Slot: @unchecked Sendable { var result: Result<Dataset, Error>? }
+        let slots = [Slot(), Slot()]
+        let inputs = [oldInput, newInput]
+        DispatchQueue.concurrentPerform(iterations: 2) { side in
+            let input = inputs[side]
+            slots[side].result = Result {
+                let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
+                let table = try input.readRecords(options.records, delimiter: delimiter)
+                return Dataset(input: input, records: table, delimiter: delimiter)
+            }
+        }
+        return (try slots[0].result!.get(), try slots[1].result!.get())
+    }
+
+    public init(old: Dataset, new: Dataset, options: ComparisonOptions) throws {
+        self.old = old
+        self.new = new
+        self.options = options
+        oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
+        newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
+        changeset = try Differ.diff(from: oldSections, to: newSections, detectMoves: options.detectMoves)
+    }
+
+    /// Groups a table's records by section, in order of first appearance
+    /// (or by value with `--sort-sections`).
+    static func sections(of table: RecordTable, sorted: Bool) -> [Section<SectionName, RecordRef>] {
+        let hasKeys = !table.keys.isEmpty
+        func ref(_ row: Int) -> RecordRef {
+            RecordRef(
+                id: hasKeys ? .key(table.keys[row]) : .content(table.fingerprints[row]),
+                fingerprint: table.fingerprints[row], row: row)
+        }
+        guard !table.sections.isEmpty else {
+            return [Section(id: nil, elements: (0..<table.count).map(ref))]
+        }
+        var sections = table.sectionNames.map { Section<SectionName, RecordRef>(id: $0, elements: []) }
+        for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(ref(row)) }
+        if sorted { sections.sort { SectionOrder.precedes($0.id, $1.id) } }
+        return sections
+    }
+
+    public var summary: Summary {
+        var summary = Summary()
+        summary.inserted = changeset.insertions.count
+        summary.deleted = changeset.deletions.count
+        summary.updated = changeset.updates.count
+        summary.moved = changeset.moves.count
+        summary.unchanged = changeset.unchangedCount
+        summary.sectionsInserted = changeset.insertedSections.count
+        summary.sectionsDeleted = changeset.deletedSections.count
+        summary.sectionsMoved = changeset.movedSections.count
+        summary.oldCount = changeset.oldCount
+        summary.newCount = changeset.newCount
+        let movedAndUpdated = Set(changeset.moves.map(\.from)).intersection(changeset.updates.map(\.old)).count
+        summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
+        return summary
+    }
+
+    /// The fields that differ between the two versions of an updated record.
+    public func fieldChanges(_ update: Changeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
+        let oldRef = oldSections[update.old.section].elements[update.old.item]
+        let newRef = newSections[update.new.section].elements[update.new.item]
+        let filter = FieldFilter(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
+        return FieldChange.between(
+            try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
+            filter: filter, mode: options.records.mode)
+    }
+
+    /// The name a person reads for a section.
+    public static func displayName(_ name: SectionName) -> String { name ?? "(none)" }
+
+    /// The id a person reads for a record.
+    public func displayID(_ ref: RecordRef) -> String {
+        switch ref.id {
+        case .key(let key): RecordKey.display(key)
+        case .content(let hash): String(hash, radix: 16)
+        }
+    }
+}
+
+/// `--sort-sections`: numbers by value before text, text by Unicode scalars; the null section first.
+enum SectionOrder {
+    static func precedes(_ a: SectionName, _ b: SectionName) -> Bool {
+        guard let a else { return b != nil }
+        guard let b else { return false }
+        switch (Double(a).flatMap { CanonicalNumber.canonical(a) != nil ? $0 : nil },
+                Double(b).flatMap { CanonicalNumber.canonical(b) != nil ? $0 : nil }) {
+        case let (x?, y?): return x != y ? x < y : a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+        case (_?, nil): return true
+        case (nil, _?): return false
+        case (nil, nil): return a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
+        }
+    }
+}

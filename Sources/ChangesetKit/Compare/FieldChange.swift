@@ -1,0 +1,94 @@
+/// One field that differs between the old and new version of a record.
+/// A nil side means the field is absent there.
+public struct FieldChange: Equatable, Sendable {
+    public var path: FieldPath
+    public var old: Value?
+    public var new: Value?
+
+    public init(path: FieldPath, old: Value?, new: Value?) {
+        self.path = path
+        self.old = old
+        self.new = new
+    }
+
+    /// The changed fields, walking nested objects (arrays are compared whole),
+    /// in the old record's member order, then fields only the new one has.
+    /// Uses the fingerprint's equality, so it agrees with the readers.
+    public static func between(_ old: Value, _ new: Value, filter: FieldFilter, mode: ComparisonMode) -> [FieldChange] {
+        var changes: [FieldChange] = []
+        collect(old, new, path: [], filter: filter, mode: mode, into: &changes)
+        return changes
+    }
+
+    private static func collect(
+        _ old: Value, _ new: Value, path: [String], filter: FieldFilter, mode: ComparisonMode,
+        into changes: inout [FieldChange]
+    ) {
+        guard case .object(let oldMembers) = old, case .object(let newMembers) = new else {
+            if !old.isEquivalent(to: new, mode: mode) {
+                changes.append(FieldChange(path: FieldPath(path), old: old, new: new))
+            }
+            return
+        }
+        let newByName = Dictionary(newMembers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        let oldNames = Set(oldMembers.map(\.name))
+        let names = oldMembers.map(\.name) + newMembers.map(\.name).filter { !oldNames.contains($0) }
+        let oldByName = Dictionary(oldMembers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        for name in names {
+            let memberPath = path + [name]
+            let verdict = filter.verdict(memberPath)
+            guard verdict != .skip else { continue }
+            let oldValue = oldByName[name]
+            let newValue = newByName[name]
+            switch (oldValue, newValue) {
+            case let (oldValue?, newValue?):
+                if verdict == .lookInside {
+                    collect(oldValue, newValue, path: memberPath, filter: filter, mode: mode, into: &changes)
+                } else if case .object = oldValue, case .object = newValue {
+                    collect(oldValue, newValue, path: memberPath, filter: filter, mode: mode, into: &changes)
+                } else if !oldValue.isEquivalent(to: newValue, mode: mode) {
+                    changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
+                }
+            case (let present?, nil), (nil, let present?):
+                // In text comparisons a missing field equals an empty one.
+                if mode == .text && present.isEmptyText { continue }
+                if verdict == .lookInside, case .object = present {
+                    // Only the selected fields inside count.
+                    let empty = Value.object([])
+                    let (a, b) = oldValue == nil ? (empty, present) : (present, empty)
+                    collect(a, b, path: memberPath, filter: filter, mode: mode, into: &changes)
+                    continue
+                }
+                if verdict == .lookInside { continue }
+                changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
+            case (nil, nil):
+                continue
+            }
+        }
+    }
+}
+
+/// Which fields count for equality, by path: the field-level twin of the
+/// readers' `FieldTrie` (same rules: `--ignore` and the section field never
+/// count; with `--only`, just the named fields and what is inside them).
+public struct FieldFilter: Sendable {
+    enum Verdict { case include, skip, lookInside }
+
+    private let ignored: Set<[String]>
+    private let only: [[String]]
+
+    /// `flat`: the record came from CSV, whose column `a.b` is the path `a.b`.
+    public init(_ options: RecordOptions, flat: Bool) {
+        func components(_ path: FieldPath) -> [String] { flat ? [path.flatName] : path.components }
+        ignored = Set((options.ignore + [options.section].compactMap { $0 }).map(components))
+        only = options.only.map(components)
+    }
+
+    func verdict(_ path: [String]) -> Verdict {
+        if ignored.contains(path) { return .skip }
+        guard !only.isEmpty else { return .include }
+        if only.contains(where: { path.starts(with: $0) }) { return .include }
+        if only.contains(where: { $0.starts(with: path) }) { return .lookInside }
+        return .skip
+    }
+}

@@ -1,0 +1,95 @@
+/// A position in sectioned data: section index and item index, both 0-based.
+public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public var section: Int
+    public var item: Int
+
+    public init(section: Int, item: Int) {
+        self.section = section
+        self.item = item
+    }
+
+    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
+        (lhs.section, lhs.item) < (rhs.section, rhs.item)
+    }
+
+    public var description: String { "\(section)/\(item)" }
+}
+
+/// A section of identifiable elements, as the engine takes and `apply` returns them.
+public struct Section<ID: Hashable, Element> {
+    public var id: ID
+    public var elements: [Element]
+
+    public init(id: ID, elements: [Element]) {
+        self.id = id
+        self.elements = elements
+    }
+}
+
+extension Section: Equatable where Element: Equatable {}
+extension Section: Sendable where ID: Sendable, Element: Sendable {}
+
+/// What changed between two sectioned collections, in UIKit batch-update
+/// coordinates: deletions, updates and move sources are *old* index paths
+/// (section indices too); insertions and move targets are *new* ones.
+///
+/// Every change carries the new element where there is one, so `apply` can
+/// rebuild the new collection from the old one and the changeset alone.
+public struct Changeset<SectionID: Hashable, Element> {
+    public struct SectionMove: Equatable, Sendable {
+        public var from: Int
+        public var to: Int
+    }
+
+    public struct Insertion {
+        public var at: IndexPath
+        public var element: Element
+    }
+
+    public struct Deletion: Equatable, Sendable {
+        public var at: IndexPath
+    }
+
+    /// Same id, different content. `old` is where UIKit would reload it; `new`
+    /// is where it ends up (they differ when the record also moved).
+    public struct Update {
+        public var old: IndexPath
+        public var new: IndexPath
+        public var element: Element
+    }
+
+    /// `to` is in another section than `from` for a move between sections.
+    public struct Move {
+        public var from: IndexPath
+        public var to: IndexPath
+        public var element: Element
+        public var isAcrossSections: Bool { from.section != to.section }
+    }
+
+    public var deletedSections: [Int] = []
+    public var insertedSections: [(index: Int, id: SectionID)] = []
+    public var movedSections: [SectionMove] = []
+    public var deletions: [Deletion] = []
+    public var insertions: [Insertion] = []
+    public var updates: [Update] = []
+    public var moves: [Move] = []
+    /// Records matched with equal content (whether or not they moved).
+    public var unchangedCount = 0
+    public var oldCount = 0
+    public var newCount = 0
+    public var oldSectionCount = 0
+    public var newSectionCount = 0
+
+    public init() {}
+
+    /// True when the two sides hold the same data in the same order.
+    public var isEmpty: Bool {
+        deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
+            && deletions.isEmpty && insertions.isEmpty && updates.isEmpty && moves.isEmpty
+    }
+}
+
+extension Changeset: Sendable where SectionID: Sendable, Element: Sendable {}
+extension Changeset.Insertion: Sendable where Element: Sendable {}
+extension Changeset.Update: Sendable where Element: Sendable {}
+extension Changeset.Move: Sendable where Element: Sendable {}

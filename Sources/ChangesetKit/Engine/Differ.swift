@@ -1,0 +1,231 @@
+/// A changeset failed its own consistency check: a bug in the engine, never
+/// a property of the input. The command reports it and asks for a bug report.
+public struct InvariantViolation: Error, CustomStringConvertible {
+    public var detail: String
+    public var description: String { "internal error: the computed changeset is inconsistent (\(detail))" }
+}
+
+/// Computes changesets between two collections of identifiable values.
+///
+/// Stages, in order:
+/// 1. Sections are matched by id; unmatched old ones are deleted, unmatched
+///    new ones inserted. Matched sections whose old indices, taken in new
+///    order, lie off one longest increasing subsequence are moved.
+/// 2. Elements are matched by id; the k-th element with an id in old matches
+///    the k-th with that id in new, so repeated ids (and, with content as id,
+///    repeated values) pair up in order.
+/// 3. A matched element whose section changed is moved across sections.
+///    Within each section, the elements that stayed are those on a longest
+///    increasing subsequence of old indices in new order; the rest moved.
+///    So moves are minimal: `[a,b,c] -> [b,c,a]` is one move.
+/// 4. A matched element that is not `==` its counterpart is updated (and may
+///    also be moved).
+/// 5. The result is checked (`verify`) before it is returned.
+///
+/// Time O(n log n) in the number of elements, memory O(n).
+public enum Differ {
+    public static func diff<SectionID: Hashable, Element: Identifiable & Equatable>(
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], detectMoves: Bool = true
+    ) throws -> Changeset<SectionID, Element> {
+        var changeset = Changeset<SectionID, Element>()
+        changeset.oldSectionCount = old.count
+        changeset.newSectionCount = new.count
+
+        // 1. Sections.
+        var oldSectionByID: [SectionID: Int] = [:]
+        for (index, section) in old.enumerated() {
+            guard oldSectionByID.updateValue(index, forKey: section.id) == nil else {
+                throw InvariantViolation(detail: "section id \(section.id) appears twice in the old data")
+            }
+        }
+        var oldSectionOfNew = [Int](repeating: -1, count: new.count)
+        var newSectionOfOld = [Int](repeating: -1, count: old.count)
+        var seenNewSections = Set<SectionID>()
+        for (index, section) in new.enumerated() {
+            guard seenNewSections.insert(section.id).inserted else {
+                throw InvariantViolation(detail: "section id \(section.id) appears twice in the new data")
+            }
+            if let oldIndex = oldSectionByID[section.id] {
+                oldSectionOfNew[index] = oldIndex
+                newSectionOfOld[oldIndex] = index
+            } else {
+                changeset.insertedSections.append((index, section.id))
+            }
+        }
+        changeset.deletedSections = newSectionOfOld.indices.filter { newSectionOfOld[$0] < 0 }
+        if detectMoves {
+            let matchedNew = oldSectionOfNew.indices.filter { oldSectionOfNew[$0] >= 0 }
+            let staying = longestIncreasingSubsequence(matchedNew.map { oldSectionOfNew[$0] })
+            for (position, newIndex) in matchedNew.enumerated() where !staying[position] {
+                changeset.movedSections.append(.init(from: oldSectionOfNew[newIndex], to: newIndex))
+            }
+        }
+
+        // 2. Elements, flattened; `oldStart[s]` is the flat index of old section s's first element.
+        var oldStart = [Int](repeating: 0, count: old.count + 1)
+        for (index, section) in old.enumerated() { oldStart[index + 1] = oldStart[index] + section.elements.count }
+        let oldTotal = oldStart[old.count]
+        var oldPathOfFlat = [IndexPath]()
+        oldPathOfFlat.reserveCapacity(oldTotal)
+        for (sectionIndex, section) in old.enumerated() {
+            for item in section.elements.indices { oldPathOfFlat.append(IndexPath(section: sectionIndex, item: item)) }
+        }
+        // Old elements with one id, chained in order: `head[id]` is the next unmatched one.
+        var head: [Element.ID: Int] = [:]
+        head.reserveCapacity(oldTotal)
+        var nextWithSameID = [Int](repeating: -1, count: oldTotal)
+        var lastWithID: [Element.ID: Int] = [:]
+        var flat = 0
+        for section in old {
+            for element in section.elements {
+                if let last = lastWithID.updateValue(flat, forKey: element.id) {
+                    nextWithSameID[last] = flat
+                } else {
+                    head[element.id] = flat
+                }
+                flat += 1
+            }
+        }
+        lastWithID = [:]
+        var oldMatched = [Bool](repeating: false, count: oldTotal)
+        var newTotal = 0
+
+        // 3 and 4, one new section at a time.
+        for (newSectionIndex, section) in new.enumerated() {
+            let counterpart = oldSectionOfNew[newSectionIndex]
+            var stayers: [(newItem: Int, oldItem: Int)] = []
+            for (item, element) in section.elements.enumerated() {
+                newTotal += 1
+                let newPath = IndexPath(section: newSectionIndex, item: item)
+                guard let oldFlat = head[element.id] else {
+                    changeset.insertions.append(.init(at: newPath, element: element))
+                    continue
+                }
+                let next = nextWithSameID[oldFlat]
+                if next >= 0 { head[element.id] = next } else { head[element.id] = nil }
+                oldMatched[oldFlat] = true
+                let oldPath = oldPathOfFlat[oldFlat]
+                let oldElement = old[oldPath.section].elements[oldPath.item]
+                if oldElement == element {
+                    changeset.unchangedCount += 1
+                } else {
+                    changeset.updates.append(.init(old: oldPath, new: newPath, element: element))
+                }
+                if oldPath.section != counterpart {
+                    changeset.moves.append(.init(from: oldPath, to: newPath, element: element))
+                } else {
+                    stayers.append((item, oldPath.item))
+                }
+            }
+            if detectMoves {
+                let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
+                for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
+                    changeset.moves.append(.init(
+                        from: IndexPath(section: counterpart, item: stayer.oldItem),
+                        to: IndexPath(section: newSectionIndex, item: stayer.newItem),
+                        element: section.elements[stayer.newItem]))
+                }
+            }
+        }
+        for flatIndex in 0..<oldTotal where !oldMatched[flatIndex] {
+            changeset.deletions.append(.init(at: oldPathOfFlat[flatIndex]))
+        }
+        changeset.oldCount = oldTotal
+        changeset.newCount = newTotal
+        changeset.moves.sort { $0.to < $1.to }
+        changeset.updates.sort { $0.old < $1.old }
+        try verify(changeset, old: old, new: new)
+        return changeset
+    }
+
+    /// The flat form: one section holding every element.
+    public static func diff<Element: Identifiable & Equatable>(
+        from old: [Element], to new: [Element], detectMoves: Bool = true
+    ) throws -> Changeset<Int, Element> {
+        try diff(from: [Section(id: 0, elements: old)], to: [Section(id: 0, elements: new)], detectMoves: detectMoves)
+    }
+
+    /// Marks, for each position of `sequence`, whether it lies on one longest
+    /// strictly increasing subsequence (the leftmost-ending one on ties, so the
+    /// choice is deterministic). O(n log n).
+    public static func longestIncreasingSubsequence(_ sequence: [Int]) -> [Bool] {
+        var tails: [Int] = []  // tails[k]: position of the smallest tail of an increasing run of length k+1
+        var previous = [Int](repeating: -1, count: sequence.count)
+        for (position, value) in sequence.enumerated() {
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if sequence[tails[middle]] < value { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count { tails.append(position) } else { tails[low] = position }
+        }
+        var onSubsequence = [Bool](repeating: false, count: sequence.count)
+        var position = tails.last ?? -1
+        while position >= 0 {
+            onSubsequence[position] = true
+            position = previous[position]
+        }
+        return onSubsequence
+    }
+
+    /// The batch-update invariant and the totals, checked before a changeset
+    /// leaves the engine: per section, count after = count before - deleted -
+    /// moved out + inserted + moved in; no index path is both deleted and
+    /// moved or updated; every old element is matched or deleted and every
+    /// new one matched or inserted.
+    public static func verify<SectionID: Hashable, Element>(
+        _ changeset: Changeset<SectionID, Element>,
+        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
+    ) throws {
+        func fail(_ detail: String) -> InvariantViolation { InvariantViolation(detail: detail) }
+        let matched = changeset.unchangedCount + changeset.updates.count
+        guard changeset.oldCount == matched + changeset.deletions.count else {
+            throw fail("\(changeset.oldCount) old records but \(matched) matched and \(changeset.deletions.count) deleted")
+        }
+        guard changeset.newCount == matched + changeset.insertions.count else {
+            throw fail("\(changeset.newCount) new records but \(matched) matched and \(changeset.insertions.count) inserted")
+        }
+        let deleted = Set(changeset.deletions.map(\.at))
+        guard deleted.count == changeset.deletions.count else { throw fail("a record is deleted twice") }
+        var movedFrom = Set<IndexPath>()
+        for move in changeset.moves {
+            guard movedFrom.insert(move.from).inserted else { throw fail("\(move.from) is moved twice") }
+            guard !deleted.contains(move.from) else { throw fail("\(move.from) is both deleted and moved") }
+        }
+        for update in changeset.updates where deleted.contains(update.old) {
+            throw fail("\(update.old) is both deleted and updated")
+        }
+        let deletedSections = Set(changeset.deletedSections)
+        var expected = [Int](repeating: 0, count: new.count)
+        var newSectionOfOld = [Int](repeating: -1, count: old.count)
+        var newIndex = 0
+        var placed = Set(changeset.insertedSections.map(\.index))
+        for move in changeset.movedSections {
+            newSectionOfOld[move.from] = move.to
+            placed.insert(move.to)
+        }
+        let movedSources = Set(changeset.movedSections.map(\.from))
+        for oldIndex in old.indices where !deletedSections.contains(oldIndex) && !movedSources.contains(oldIndex) {
+            while placed.contains(newIndex) { newIndex += 1 }
+            newSectionOfOld[oldIndex] = newIndex
+            newIndex += 1
+        }
+        for (oldIndex, section) in old.enumerated() where newSectionOfOld[oldIndex] >= 0 {
+            guard newSectionOfOld[oldIndex] < new.count else { throw fail("section \(oldIndex) maps past the end") }
+            expected[newSectionOfOld[oldIndex]] += section.elements.count
+        }
+        for deletion in changeset.deletions where newSectionOfOld[deletion.at.section] >= 0 {
+            expected[newSectionOfOld[deletion.at.section]] -= 1
+        }
+        for move in changeset.moves {
+            if newSectionOfOld[move.from.section] >= 0 { expected[newSectionOfOld[move.from.section]] -= 1 }
+            expected[move.to.section] += 1
+        }
+        for insertion in changeset.insertions { expected[insertion.at.section] += 1 }
+        for (index, section) in new.enumerated() where expected[index] != section.elements.count {
+            throw fail("section \(index) should hold \(expected[index]) records after the update but holds \(section.elements.count)")
+        }
+    }
+}

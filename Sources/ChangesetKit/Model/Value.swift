@@ -1,0 +1,133 @@
+/// A JSON value as read back for field-level output. Numbers keep their
+/// source text; object members keep their source order (equality ignores it).
+public indirect enum Value: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// The number's text exactly as written in the input.
+    case number(String)
+    case string(String)
+    case array([Value])
+    case object([Member])
+
+    public struct Member: Sendable, Equatable {
+        public var name: String
+        public var value: Value
+        public init(name: String, value: Value) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    public func member(_ name: String) -> Value? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.name == name }?.value
+    }
+
+    /// The value at `path`, or nil when some step is missing or not an object.
+    public func value(at path: FieldPath) -> Value? {
+        var current: Value? = self
+        for name in path.components { current = current?.member(name) }
+        return current
+    }
+
+    /// Is this value empty in a text comparison (null or empty text)?
+    public var isEmptyText: Bool {
+        switch self {
+        case .null: true
+        case .string(let text): text.isEmpty
+        default: false
+        }
+    }
+
+    /// The value's hash under the fingerprint rules (`ValueHasher`), so that
+    /// two values are equal here exactly when the readers' fingerprints agree.
+    public func contentHash(mode: ComparisonMode) -> UInt64 {
+        var hasher = ValueHasher(mode: mode)
+        return hash(&hasher)
+    }
+
+    public func isEquivalent(to other: Value, mode: ComparisonMode) -> Bool {
+        contentHash(mode: mode) == other.contentHash(mode: mode)
+    }
+
+    private func hash(_ hasher: inout ValueHasher) -> UInt64 {
+        switch self {
+        case .null: return hasher.null().hash
+        case .bool(let value): return hasher.boolean(value).hash
+        case .number(let text):
+            var copy = text
+            return copy.withUTF8 { hasher.number(UnsafeRawBufferPointer($0)) }.hash
+        case .string(let text):
+            var copy = text
+            return copy.withUTF8 { hasher.string(UnsafeRawBufferPointer($0)) }.hash
+        case .array(let elements):
+            var accumulator = ValueHasher.arrayStart()
+            for element in elements { accumulator = ValueHasher.arrayElement(accumulator, element.hash(&hasher)) }
+            return ValueHasher.arrayEnd(accumulator, count: elements.count)
+        case .object(let members):
+            var sum: UInt64 = 0
+            var count = 0
+            for member in members {
+                if hasher.mode == .text && member.value.isEmptyText { continue }
+                var name = member.name
+                let nameHash = name.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
+                sum &+= ValueHasher.member(name: nameHash, value: member.value.hash(&hasher))
+                count += 1
+            }
+            return ValueHasher.objectEnd(sum, count: count)
+        }
+    }
+
+    /// Compact JSON text: numbers as written, members in source order.
+    public var jsonText: String {
+        var output = ""
+        writeJSON(to: &output)
+        return output
+    }
+
+    public func writeJSON(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): Value.writeJSONString(text, to: &output)
+        case .array(let elements):
+            output += "["
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output += "," }
+                element.writeJSON(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                Value.writeJSONString(member.name, to: &output)
+                output += ":"
+                member.value.writeJSON(to: &output)
+            }
+            output += "}"
+        }
+    }
+
+    /// A JSON string literal: `"`, `\` and control characters escaped, all else as is.
+    public static func writeJSONString(_ text: String, to output: inout String) {
+        output += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": output += "\\\""
+            case "\\": output += "\\\\"
+            case "\n": output += "\\n"
+            case "\r": output += "\\r"
+            case "\t": output += "\\t"
+            case "\u{8}": output += "\\b"
+            case "\u{C}": output += "\\f"
+            case "\u{0}"..."\u{1F}":
+                let hex = String(scalar.value, radix: 16)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: output.unicodeScalars.append(scalar)
+            }
+        }
+        output += "\""
+    }
+}

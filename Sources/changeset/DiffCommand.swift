@@ -1,0 +1,121 @@
+import ArgumentParser
+import ChangesetKit
+import Foundation
+
+/// `changeset OLD NEW`: reads both inputs, compares them, prints the delta.
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two snapshots (the default command)."
+    )
+
+    @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
+    var old: String
+
+    @Argument(help: "The new snapshot, in the same or another format.")
+    var new: String
+
+    @Option(help: ArgumentHelp(
+        "The field that identifies a record: a.b reaches into nested objects, a,b makes a composite key; escape . , \\ in names with \\.",
+        valueName: "field"))
+    var id: String?
+
+    @Option(help: ArgumentHelp("Group records into sections by this field; a changed value is a move between sections.", valueName: "field"))
+    var section: String?
+
+    @Flag(help: "Order sections by value instead of by first appearance.")
+    var sortSections = false
+
+    @Option(help: ArgumentHelp("The array inside a JSON document that holds the records, as a path (data.items).", valueName: "path"))
+    var recordsAt: String?
+
+    @Option(help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
+    var delimiter: String?
+
+    @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
+    var duplicates: DuplicatePolicy = .error
+
+    @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable).", valueName: "field"))
+    var ignore: [String] = []
+
+    @Option(help: ArgumentHelp("Compare only this field (repeatable).", valueName: "field"))
+    var only: [String] = []
+
+    @Flag(help: "Order means nothing: report no moves within sections.")
+    var ignoreOrder = false
+
+    @Option(help: ArgumentHelp("Read both inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
+    var inputFormat: InputFormat?
+
+    @Flag(help: "Print only the summary line with the counts.")
+    var stat = false
+
+    @Flag(name: [.short, .long], help: "Print nothing; only the exit status tells.")
+    var quiet = false
+
+    @Option(help: ArgumentHelp("Colour the text output: auto (on a terminal, unless NO_COLOR is set), always or never.", valueName: "when"))
+    var color: ColorChoice = .auto
+
+    func validate() throws {
+        if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
+            throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
+        }
+    }
+
+    func comparisonOptions() throws -> ComparisonOptions {
+        var options = ComparisonOptions()
+        do {
+            options.records.id = try id.map(FieldPath.parseList) ?? []
+            options.records.section = try section.map { try FieldPath(parsing: $0) }
+            options.records.ignore = try ignore.map { try FieldPath(parsing: $0) }
+            options.records.only = try only.map { try FieldPath(parsing: $0) }
+            options.records.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        options.records.duplicates = duplicates
+        options.oldFormat = inputFormat
+        options.newFormat = inputFormat
+        options.delimiter = delimiter.map { $0.utf8.first! }
+        options.sortSections = sortSections
+        options.detectMoves = !ignoreOrder
+        return options
+    }
+
+    func run() throws {
+        let options = try comparisonOptions()
+        let comparison: Comparison
+        var output = ""
+        do {
+            comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
+            if !quiet {
+                if stat {
+                    output = TextFormatter.summaryLine(comparison.summary, sections: section != nil) + "\n"
+                } else {
+                    try TextFormatter(color: color.isEnabled).write(comparison, to: &output)
+                }
+            }
+        } catch {
+            Diagnostics.report("\(error)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+        FileHandle.standardOutput.write(Data(output.utf8))
+        throw ExitCode(comparison.summary.hasDifferences ? ExitStatus.different : ExitStatus.same)
+    }
+}
+
+extension DuplicatePolicy: ExpressibleByArgument {}
+extension InputFormat: ExpressibleByArgument {}
+
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    var isEnabled: Bool {
+        switch self {
+        case .always: true
+        case .never: false
+        case .auto:
+            isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR", default: ""].isEmpty
+        }
+    }
+}
