@@ -10,6 +10,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // libyajl, found through pkg-config; only Input/JSONRecordReader.swift imports it.
@@ -31,7 +32,10 @@ let package = Package(
         ),
         .testTarget(
             name: "ChangesetKitTests",
-            dependencies: ["ChangesetKit"]
+            dependencies: [
+                "ChangesetKit",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ChangesetCLITests",

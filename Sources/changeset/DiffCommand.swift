@@ -41,7 +41,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Compare only this field (repeatable).", valueName: "field"))
     var only: [String] = []
 
-    @Flag(help: "Order means nothing: report no moves within sections.")
+    @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
     var ignoreOrder = false
 
     @Option(help: ArgumentHelp("Read both inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
@@ -78,7 +78,7 @@ struct DiffCommand: ParsableCommand {
         options.newFormat = inputFormat
         options.delimiter = delimiter.map { $0.utf8.first! }
         options.sortSections = sortSections
-        options.detectMoves = !ignoreOrder
+        options.ignoreOrder = ignoreOrder
         return options
     }
 

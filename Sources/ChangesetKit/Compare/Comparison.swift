@@ -58,7 +58,9 @@ public struct ComparisonOptions: Sendable {
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
     public var sortSections = false
-    public var detectMoves = true
+    /// `--ignore-order`: reports leave out moves within sections and section
+    /// moves (the changeset still has them, so replays stay exact).
+    public var ignoreOrder = false
 
     public init() {}
 }
@@ -127,7 +129,7 @@ public struct Comparison: Sendable {
         self.options = options
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
-        changeset = try Differ.diff(from: oldSections, to: newSections, detectMoves: options.detectMoves)
+        changeset = try Differ.diff(from: oldSections, to: newSections)
     }
 
     /// Groups a table's records by section, in order of first appearance
@@ -153,16 +155,24 @@ public struct Comparison: Sendable {
         summary.inserted = changeset.insertions.count
         summary.deleted = changeset.deletions.count
         summary.updated = changeset.updates.count
-        summary.moved = changeset.moves.count
+        summary.moved = reportedMoves.count
         summary.unchanged = changeset.unchangedCount
         summary.sectionsInserted = changeset.insertedSections.count
         summary.sectionsDeleted = changeset.deletedSections.count
-        summary.sectionsMoved = changeset.movedSections.count
+        summary.sectionsMoved = reportedSectionMoves.count
         summary.oldCount = changeset.oldCount
         summary.newCount = changeset.newCount
-        let movedAndUpdated = Set(changeset.moves.map(\.from)).intersection(changeset.updates.map(\.old)).count
+        let movedAndUpdated = Set(reportedMoves.map(\.from)).intersection(changeset.updates.map(\.old)).count
         summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
         return summary
+    }
+
+    public var reportedMoves: [Changeset<SectionName, RecordRef>.Move] {
+        changeset.reportedMoves(ignoringOrder: options.ignoreOrder)
+    }
+
+    public var reportedSectionMoves: [Changeset<SectionName, RecordRef>.SectionMove] {
+        changeset.reportedSectionMoves(ignoringOrder: options.ignoreOrder)
     }
 
     /// The fields that differ between the two versions of an updated record.

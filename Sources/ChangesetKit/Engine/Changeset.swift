@@ -58,12 +58,13 @@ public struct Changeset<SectionID: Hashable, Element> {
         public var element: Element
     }
 
-    /// `to` is in another section than `from` for a move between sections.
     public struct Move {
         public var from: IndexPath
         public var to: IndexPath
         public var element: Element
-        public var isAcrossSections: Bool { from.section != to.section }
+        /// The element changed section. (Indices alone cannot tell: the
+        /// sections themselves may have moved.)
+        public var isAcrossSections: Bool
     }
 
     public var deletedSections: [Int] = []
@@ -81,6 +82,17 @@ public struct Changeset<SectionID: Hashable, Element> {
     public var newSectionCount = 0
 
     public init() {}
+
+    /// The moves a report shows: all of them, or with `ignoringOrder` only
+    /// those between sections (a changed section field is a change of data,
+    /// not of order). Replay formats always carry every move.
+    public func reportedMoves(ignoringOrder: Bool) -> [Move] {
+        ignoringOrder ? moves.filter(\.isAcrossSections) : moves
+    }
+
+    public func reportedSectionMoves(ignoringOrder: Bool) -> [SectionMove] {
+        ignoringOrder ? [] : movedSections
+    }
 
     /// True when the two sides hold the same data in the same order.
     public var isEmpty: Bool {

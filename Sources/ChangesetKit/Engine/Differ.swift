@@ -25,7 +25,7 @@ public struct InvariantViolation: Error, CustomStringConvertible {
 /// Time O(n log n) in the number of elements, memory O(n).
 public enum Differ {
     public static func diff<SectionID: Hashable, Element: Identifiable & Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], detectMoves: Bool = true
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>]
     ) throws -> Changeset<SectionID, Element> {
         var changeset = Changeset<SectionID, Element>()
         changeset.oldSectionCount = old.count
@@ -53,12 +53,10 @@ public enum Differ {
             }
         }
         changeset.deletedSections = newSectionOfOld.indices.filter { newSectionOfOld[$0] < 0 }
-        if detectMoves {
-            let matchedNew = oldSectionOfNew.indices.filter { oldSectionOfNew[$0] >= 0 }
-            let staying = longestIncreasingSubsequence(matchedNew.map { oldSectionOfNew[$0] })
-            for (position, newIndex) in matchedNew.enumerated() where !staying[position] {
-                changeset.movedSections.append(.init(from: oldSectionOfNew[newIndex], to: newIndex))
-            }
+        let matchedNew = oldSectionOfNew.indices.filter { oldSectionOfNew[$0] >= 0 }
+        let staying = longestIncreasingSubsequence(matchedNew.map { oldSectionOfNew[$0] })
+        for (position, newIndex) in matchedNew.enumerated() where !staying[position] {
+            changeset.movedSections.append(.init(from: oldSectionOfNew[newIndex], to: newIndex))
         }
 
         // 2. Elements, flattened; `oldStart[s]` is the flat index of old section s's first element.
@@ -112,19 +110,17 @@ public enum Differ {
                     changeset.updates.append(.init(old: oldPath, new: newPath, element: element))
                 }
                 if oldPath.section != counterpart {
-                    changeset.moves.append(.init(from: oldPath, to: newPath, element: element))
+                    changeset.moves.append(.init(from: oldPath, to: newPath, element: element, isAcrossSections: true))
                 } else {
                     stayers.append((item, oldPath.item))
                 }
             }
-            if detectMoves {
-                let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
-                for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
-                    changeset.moves.append(.init(
-                        from: IndexPath(section: counterpart, item: stayer.oldItem),
-                        to: IndexPath(section: newSectionIndex, item: stayer.newItem),
-                        element: section.elements[stayer.newItem]))
-                }
+            let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
+            for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
+                changeset.moves.append(.init(
+                    from: IndexPath(section: counterpart, item: stayer.oldItem),
+                    to: IndexPath(section: newSectionIndex, item: stayer.newItem),
+                    element: section.elements[stayer.newItem], isAcrossSections: false))
             }
         }
         for flatIndex in 0..<oldTotal where !oldMatched[flatIndex] {
@@ -140,9 +136,9 @@ public enum Differ {
 
     /// The flat form: one section holding every element.
     public static func diff<Element: Identifiable & Equatable>(
-        from old: [Element], to new: [Element], detectMoves: Bool = true
+        from old: [Element], to new: [Element]
     ) throws -> Changeset<Int, Element> {
-        try diff(from: [Section(id: 0, elements: old)], to: [Section(id: 0, elements: new)], detectMoves: detectMoves)
+        try diff(from: [Section(id: 0, elements: old)], to: [Section(id: 0, elements: new)])
     }
 
     /// Marks, for each position of `sequence`, whether it lies on one longest

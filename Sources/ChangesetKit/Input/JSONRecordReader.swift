@@ -218,12 +218,24 @@ public final class JSONRecordReader {
             if let earlier = scanUpTo(consumed) { return earlier }
             return error(message, at: scanner.location)
         }
-        // The offending token ends at `consumed`: report where it starts.
+        // The offending token ends at `consumed`: report where it starts. For
+        // one error yajl moves the offset back by the token's length, to
+        // inside or just before the token: then the token is the one there.
         if let earlier = scanUpTo(consumed) { return earlier }
+        if text.contains("after key and value") && !scanner.isInsideToken {
+            scanner.scanToNextToken(chunk, chunkBase: chunkBase)
+            if let problem = scanner.failure { return error(problem.message, at: problem.location) }
+        }
         let token = scanner.lastToken
-        let shown = JSONRecordReader.describe(byte: token.firstByte)
+        if token.firstByte == UInt8(ascii: "0") && scanner.isInsideToken && !scanner.wordHasLeadingZero,
+            let earlier = scanUpTo(scanner.offset + 1) {
+            return earlier
+        }
+        let shown = JSONRecordReader.describeToken(startingWith: token.firstByte)
         let message: String
-        if text.contains("trailing garbage") {
+        if scanner.wordHasLeadingZero && token.firstByte == UInt8(ascii: "0") {
+            message = "malformed number: a number may not start with 0 followed by more digits"
+        } else if text.contains("trailing garbage") {
             message = layout == .lines
                 ? "unexpected \(shown) after a record"
                 : "unexpected \(shown) after the end of the JSON document (a .json file holds one document)"
@@ -240,7 +252,9 @@ public final class JSONRecordReader {
         } else if text.contains("separated by a colon") {
             message = "expected ':' after an object key, found \(shown)"
         } else if text.contains("invalid object key") {
-            message = "expected a string as object key, found \(shown)"
+            message = token.firstByte == UInt8(ascii: "}")
+                ? "unexpected '}' (a trailing comma is not allowed)"
+                : "expected a string as object key, found \(shown)"
         } else if text.contains("unallowed token") {
             message = token.firstByte == UInt8(ascii: "]") || token.firstByte == UInt8(ascii: "}")
                 ? "unexpected \(shown) (a trailing comma is not allowed)"
@@ -253,7 +267,17 @@ public final class JSONRecordReader {
         return error(message, at: token.location)
     }
 
+    /// A token as a message names it: strings and numbers by kind, anything else by its first character.
+    static func describeToken(startingWith byte: UInt8) -> String {
+        switch byte {
+        case UInt8(ascii: "\""): "a string"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): "a number"
+        default: describe(byte: byte)
+        }
+    }
+
     static func describe(byte: UInt8) -> String {
+        if byte == UInt8(ascii: "'") { return "\"'\"" }
         if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
         return String(format: "byte 0x%02X", byte)
     }
@@ -368,7 +392,9 @@ public final class JSONRecordReader {
     private func checkKeyField(_ node: Int32, kind: Kind) -> Bool {
         guard let role = trie.role(node), role.idComponent >= 0 || role.isSection else { return true }
         guard let token = currentTokenStart() else { return false }
-        let what = role.isSection ? "section field" : "id field"
+        let what = role.isSection
+            ? "section field \"\(options.section?.description ?? "")\""
+            : "id field \"\(options.id[role.idComponent])\""
         _ = cancel("the \(what) is \(kind.rawValue); it must be a string or a number", at: token.location)
         return false
     }

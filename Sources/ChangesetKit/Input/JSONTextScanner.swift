@@ -53,6 +53,23 @@ struct JSONTextScanner {
 
     var location: SourceLocation { position.location }
 
+    /// True while inside a string or a bare word (number, literal, garbage).
+    var isInsideToken: Bool { state != .outside || inWord }
+
+    /// The current word began with `0` and a digit followed: a number with a leading zero.
+    private(set) var wordHasLeadingZero = false
+    private var wordLength = 0
+
+    /// Scans on from `offset` until the next token starts (or the chunk ends),
+    /// for errors that yajl places just before the offending token.
+    mutating func scanToNextToken(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+        let end = chunkBase + chunk.count
+        let before = lastToken.offset
+        while failure == nil && offset < end && (lastToken.offset == before || !sawToken) {
+            scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
+        }
+    }
+
     /// Scans the bytes from `offset` up to (not including) `end`; they must lie
     /// in `chunk`, which starts at `chunkBase`. Stops at the first problem.
     mutating func scan(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) {
@@ -126,7 +143,13 @@ struct JSONTextScanner {
         default:
             if !inWord {
                 inWord = true
+                wordLength = 0
+                wordHasLeadingZero = false
                 lastToken = here(byte)
+            }
+            wordLength += 1
+            if wordLength == 2 && lastToken.firstByte == UInt8(ascii: "0") && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+                wordHasLeadingZero = true
             }
         }
     }

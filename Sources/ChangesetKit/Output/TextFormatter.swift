@@ -55,7 +55,7 @@ public struct TextFormatter {
         for inserted in changeset.insertedSections {
             output.write(paint("section inserted", .green) + " \(Comparison.displayName(inserted.id)) at \(inserted.index)\n")
         }
-        for move in changeset.movedSections {
+        for move in comparison.reportedSectionMoves {
             output.write(paint("section moved", .cyan) + "    \(Comparison.displayName(comparison.oldSections[move.from].id)) \(move.from) -> \(move.to)\n")
         }
         for deletion in changeset.deletions {
@@ -65,7 +65,7 @@ public struct TextFormatter {
         for insertion in changeset.insertions {
             output.write(paint("inserted", .green) + " id \(id(insertion.element))  at \(newPosition(insertion.at))\n")
         }
-        for move in changeset.moves {
+        for move in comparison.reportedMoves {
             output.write(paint("moved   ", .cyan) + " id \(id(move.element))  \(oldPosition(move.from)) -> \(newPosition(move.to))\n")
         }
         for update in changeset.updates {

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+@testable import ChangesetKit
+
+@Suite struct CSVReaderTests {
+    let byID = RecordOptions(id: [FieldPath(["id"])], mode: .text)
+
+    @Test func quotedFieldsHoldDelimitersQuotesAndLineBreaks() throws {
+        let text = "id,name,note\n1,\"a, b\",\"say \"\"hi\"\"\"\n2,\"two\nlines\",x\n3,plain,\n"
+        let table = try #require(read(text, format: .csv, options: byID).table)
+        #expect(table.keys == ["1", "2", "3"])
+        #expect(table.lines == [2, 3, 5])
+        let bytes = Array(text.utf8)
+        let row = try CSVRecordReader.cells(of: UnsafeRawBufferPointer(start: bytes, count: bytes.count)[table.ranges[0]].rebased, delimiter: 0x2C)
+        #expect(row == ["1", "a, b", "say \"hi\""])
+        let second = try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[table.ranges[1]]), delimiter: 0x2C) }
+        #expect(second == ["2", "two\nlines", "x"])
+    }
+
+    @Test func lineEndingsAreLFOrCRLFOrCR() throws {
+        let lf = try #require(read("id,a\n1,x\n2,y\n", format: .csv, options: byID).table)
+        let crlf = try #require(read("id,a\r\n1,x\r\n2,y\r\n", format: .csv, options: byID).table)
+        let cr = try #require(read("id,a\r1,x\r2,y", format: .csv, options: byID).table)
+        #expect(lf.keys == ["1", "2"] && crlf.keys == lf.keys && cr.keys == lf.keys)
+        #expect(lf.fingerprints == crlf.fingerprints && cr.fingerprints == lf.fingerprints)
+        #expect(crlf.lines == [2, 3] && cr.lines == [2, 3])
+        // The row's byte range stops before its line break.
+        #expect(crlf.ranges == [6..<9, 11..<14])
+    }
+
+    @Test func byteOrderMarkIsStripped() throws {
+        let plain = try #require(read("id,a\n1,x\n", format: .csv, options: byID).table)
+        let marked = try #require(read(byteOrderMark + Array("id,a\n1,x\n".utf8), format: .csv, options: byID).table)
+        #expect(marked.keys == plain.keys && marked.fingerprints == plain.fingerprints)
+    }
+
+    @Test func headerOnlyHoldsZeroRecords() throws {
+        #expect(try #require(read("id,a\n", format: .csv, options: byID).table).keys.isEmpty)
+        #expect(try #require(read("id,a", format: .csv, options: byID).table).keys.isEmpty)
+    }
+
+    @Test func blankLinesAreSkippedAndTheLastLineBreakIsOptional() throws {
+        let table = try #require(read("\nid,a\n\n1,x\n\r\n2,y", format: .csv, options: byID).table)
+        #expect(table.keys == ["1", "2"])
+        #expect(table.lines == [4, 6])
+    }
+
+    @Test func quotedEmptyFieldIsARowNotABlankLine() throws {
+        let table = try #require(read("id\n\"\"\n", format: .csv, options: RecordOptions(mode: .text)).table)
+        #expect(table.fingerprints.count == 1)
+    }
+
+    @Test func tsvAndOtherDelimiters() throws {
+        let tsv = try #require(read("id\tname\n1\ta,b\n", format: .tsv, options: byID).table)
+        let csv = try #require(read("id,name\n1,\"a,b\"\n", format: .csv, options: byID).table)
+        #expect(tsv.fingerprints == csv.fingerprints)
+        let reader = CSVRecordReader(source: "semi", delimiter: UInt8(ascii: ";"), options: byID)
+        try Array("id;name\n1;\"a,b\"\n".utf8).withUnsafeBytes { try reader.feed($0) }
+        #expect(try reader.finish().fingerprints == csv.fingerprints)
+    }
+
+    @Test func aQuoteInsideAnUnquotedFieldIsLiteral() throws {
+        let table = try #require(read("id,a\n1,5\" disk\n", format: .csv, options: byID).table)
+        #expect(table.keys == ["1"])
+    }
+
+    @Test func columnsMatchDottedPaths() throws {
+        let options = RecordOptions(id: [FieldPath(["meta", "key"])], mode: .text)
+        #expect(try #require(read("meta.key,a\nk1,x\n", format: .csv, options: options).table).keys == ["k1"])
+    }
+
+    @Test func missingSectionColumnIsAnError() {
+        var options = byID
+        options.section = FieldPath(["cat"])
+        #expect(read("id,a\n1,x\n", format: .csv, options: options).failureMessage
+            == "test:1:1: no \"cat\" column for --section; the columns are: id, a")
+    }
+
+    @Test func errorsNameTheLineWhereTheQuoteOpened() {
+        #expect(read("id,a\n1,\"x\n\n\n", format: .csv, options: byID).failureMessage
+            == "test:2:3: unclosed quote: the quoted field that starts here never ends")
+    }
+
+    @Test func raggedRowAfterAMultiLineField() {
+        #expect(read("id,a\n1,\"x\ny\",z\n", format: .csv, options: byID).failureMessage
+            == "test:3:4: this row has 3 fields but the header has 2")
+    }
+}
+
+extension Slice where Base == UnsafeRawBufferPointer {
+    var rebased: UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: self) }
+}

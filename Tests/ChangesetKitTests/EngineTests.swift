@@ -1,0 +1,194 @@
+import PropertyBased
+import Testing
+@testable import ChangesetKit
+
+/// A test element: `id` says which it is, `value` whether it changed.
+struct Item: Identifiable, Equatable, Sendable, CustomStringConvertible {
+    let id: String
+    var value = 0
+    var description: String { value == 0 ? id : "\(id)=\(value)" }
+}
+
+func items(_ ids: String) -> [Item] { ids.split(separator: " ").map { Item(id: String($0)) } }
+
+/// diff, then check the round trip (apply rebuilds new) before handing the changeset on.
+func checkedDiff(
+    _ old: [Section<String, Item>], _ new: [Section<String, Item>],
+    sourceLocation: Testing.SourceLocation = #_sourceLocation
+) throws -> Changeset<String, Item> {
+    let changeset = try Differ.diff(from: old, to: new)
+    #expect(try changeset.apply(to: old) == new, "apply(old, diff(old, new)) != new", sourceLocation: sourceLocation)
+    return changeset
+}
+
+func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Changeset<String, Item> {
+    try checkedDiff([Section(id: "", elements: old)], [Section(id: "", elements: new)], sourceLocation: sourceLocation)
+}
+
+@Suite struct EngineTests {
+    @Test func rotationIsOneMove() throws {
+        let changeset = try checkedDiff(items: items("a b c"), items("b c a"))
+        #expect(changeset.moves.map(\.element.id) == ["a"])
+        #expect(changeset.moves.map { "\($0.from)->\($0.to)" } == ["0/0->0/2"])
+    }
+
+    @Test func firstOfTenToTheEndIsOneMove() throws {
+        let changeset = try checkedDiff(items: items("0 1 2 3 4 5 6 7 8 9"), items("1 2 3 4 5 6 7 8 9 0"))
+        #expect(changeset.moves.count == 1)
+        #expect(changeset.unchangedCount == 10)
+    }
+
+    @Test func swappingTwoIsOneMove() throws {
+        #expect(try checkedDiff(items: items("a b c d"), items("a c b d")).moves.count == 1)
+    }
+
+    @Test func insertDeleteUpdate() throws {
+        var new = items("a c d")
+        new[1].value = 7
+        let changeset = try checkedDiff(items: items("a b c"), new)
+        #expect(changeset.deletions.map(\.at) == [IndexPath(section: 0, item: 1)])
+        #expect(changeset.insertions.map(\.at) == [IndexPath(section: 0, item: 2)])
+        #expect(changeset.updates.map { "\($0.old)->\($0.new)" } == ["0/2->0/1"])
+        #expect(changeset.moves.isEmpty)
+        #expect(changeset.unchangedCount == 1)
+    }
+
+    @Test func movedAndChangedCountsInBoth() throws {
+        var new = items("b c a")
+        new[2].value = 1
+        let changeset = try checkedDiff(items: items("a b c"), new)
+        #expect(changeset.moves.count == 1 && changeset.updates.count == 1)
+        #expect(changeset.moves[0].element.value == 1)
+    }
+
+    @Test func emptySides() throws {
+        #expect(try checkedDiff(items: [], items("a b")).insertions.count == 2)
+        #expect(try checkedDiff(items: items("a b"), []).deletions.count == 2)
+        #expect(try checkedDiff(items: [], []).isEmpty)
+    }
+
+    @Test func sectionsInsertedDeletedAndMoved() throws {
+        let old = [Section(id: "x", elements: items("a")), Section(id: "y", elements: items("b")), Section(id: "z", elements: items("c"))]
+        let new = [Section(id: "z", elements: items("c")), Section(id: "x", elements: items("a")), Section(id: "w", elements: items("d"))]
+        let changeset = try checkedDiff(old, new)
+        #expect(changeset.deletedSections == [1])
+        #expect(changeset.insertedSections.map(\.index) == [2])
+        #expect(changeset.movedSections == [.init(from: 2, to: 0)])
+        #expect(changeset.moves.isEmpty)
+    }
+
+    @Test func recordChangingSectionIsACrossSectionMove() throws {
+        let old = [Section(id: "x", elements: items("a b")), Section(id: "y", elements: items("c"))]
+        let new = [Section(id: "x", elements: items("a")), Section(id: "y", elements: items("b c"))]
+        let changeset = try checkedDiff(old, new)
+        #expect(changeset.moves.count == 1)
+        #expect(changeset.moves[0].isAcrossSections)
+        #expect(changeset.updates.isEmpty)
+    }
+
+    @Test func ignoreOrderReportsNoMovesWithinSections() throws {
+        let old = [Section(id: "x", elements: items("a b c")), Section(id: "y", elements: items("d"))]
+        let new = [Section(id: "y", elements: items("d c")), Section(id: "x", elements: items("b a"))]
+        let changeset = try checkedDiff(old, new)
+        #expect(changeset.reportedSectionMoves(ignoringOrder: true).isEmpty)
+        #expect(changeset.reportedSectionMoves(ignoringOrder: false).count == 1)
+        // c changed section: that is a change of data, not of order, and is still reported.
+        #expect(changeset.reportedMoves(ignoringOrder: true).map(\.element.id) == ["c"])
+        #expect(changeset.reportedMoves(ignoringOrder: false).count == 2)
+    }
+
+    @Test func repeatedIDsPairUpInOrder() throws {
+        // The k-th a in new is the k-th a in old, so the third old a is the one deleted.
+        let changeset = try checkedDiff(items: items("a a b a"), items("a b a"))
+        #expect(changeset.deletions.map(\.at.item) == [3])
+        #expect(changeset.moves.map { "\($0.from)->\($0.to)" } == ["0/2->0/1"])
+    }
+
+    @Test func verifyCatchesAnInconsistentChangeset() throws {
+        let old = [Section(id: "", elements: items("a b"))]
+        let new = [Section(id: "", elements: items("a"))]
+        var changeset = try Differ.diff(from: old, to: new)
+        changeset.deletions.removeAll()
+        #expect(throws: InvariantViolation.self) { try Differ.verify(changeset, old: old, new: new) }
+    }
+
+    @Test func applyRefusesDataItWasNotMadeFor() throws {
+        let changeset = try Differ.diff(from: items("a b c"), to: items("a"))
+        #expect(throws: ApplyError.self) { try changeset.apply(to: items("a")) }
+    }
+
+    @Test func longestIncreasingSubsequence() {
+        #expect(Differ.longestIncreasingSubsequence([]) == [])
+        #expect(Differ.longestIncreasingSubsequence([3, 1, 2]) == [false, true, true])
+        #expect(Differ.longestIncreasingSubsequence([0, 1, 2]) == [true, true, true])
+        #expect(Differ.longestIncreasingSubsequence([2, 1, 0]).filter { $0 }.count == 1)
+    }
+}
+
+/// Random data sets: every round trip holds, and on small inputs the move
+/// count equals a brute-force minimum that does not use the LIS.
+@Suite struct EngineProperties {
+    /// (id, section, value) triples; repeated ids keep their first occurrence.
+    static let records = zip(Gen.int(in: 0...11), Gen.int(in: 0...3), Gen.int(in: 0...2)).array(of: 0...10)
+
+    static func sections(_ triples: [(Int, Int, Int)]) -> [Section<String, Item>] {
+        var seen = Set<Int>()
+        var sections: [Section<String, Item>] = []
+        for (id, section, value) in triples where seen.insert(id).inserted {
+            let name = "s\(section)"
+            if let index = sections.firstIndex(where: { $0.id == name }) {
+                sections[index].elements.append(Item(id: "\(id)", value: value))
+            } else {
+                sections.append(Section(id: name, elements: [Item(id: "\(id)", value: value)]))
+            }
+        }
+        return sections
+    }
+
+    /// The largest set of elements whose relative order is the same in both
+    /// sequences, by trying every subset (the sequences are short).
+    static func largestOrderKeepingSubset(_ sequence: [Int]) -> Int {
+        guard sequence.count <= 12 else { return -1 }
+        var best = 0
+        for mask in 0..<(1 << sequence.count) {
+            let chosen = sequence.indices.filter { mask & (1 << $0) != 0 }.map { sequence[$0] }
+            if chosen == chosen.sorted() { best = max(best, chosen.count) }
+        }
+        return best
+    }
+
+    @Test func roundTripAndMinimalMoves() async {
+        await propertyCheck(count: 400, input: Self.records, Self.records) { oldTriples, newTriples in
+            let old = Self.sections(oldTriples)
+            let new = Self.sections(newTriples)
+            let changeset = try checkedDiff(old, new)
+            // Section moves: matched sections minus the largest order-keeping set.
+            let oldSectionIndex = Dictionary(uniqueKeysWithValues: old.enumerated().map { ($1.id, $0) })
+            let matchedSections = new.compactMap { oldSectionIndex[$0.id] }
+            #expect(changeset.movedSections.count == matchedSections.count - Self.largestOrderKeepingSubset(matchedSections))
+            // Record moves: every change of section, plus the minimum within each section.
+            var oldPlace: [String: (section: String, item: Int)] = [:]
+            for section in old { for (item, element) in section.elements.enumerated() { oldPlace[element.id] = (section.id, item) } }
+            var expectedMoves = 0
+            for section in new {
+                var stayed: [Int] = []
+                for element in section.elements {
+                    guard let place = oldPlace[element.id] else { continue }
+                    if place.section == section.id { stayed.append(place.item) } else { expectedMoves += 1 }
+                }
+                expectedMoves += stayed.count - Self.largestOrderKeepingSubset(stayed)
+            }
+            #expect(changeset.moves.count == expectedMoves)
+        }
+    }
+
+    @Test func roundTripWithRepeatedIDs() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...4).array(of: 0...12), Gen.int(in: 0...4).array(of: 0...12)) { old, new in
+            let oldItems = old.map { Item(id: "\($0)") }
+            let newItems = new.map { Item(id: "\($0)") }
+            let changeset = try checkedDiff(items: oldItems, newItems)
+            #expect(changeset.updates.isEmpty)
+            #expect(changeset.unchangedCount + changeset.deletions.count == old.count)
+        }
+    }
+}

@@ -1,0 +1,103 @@
+import Testing
+@testable import ChangesetKit
+
+/// The equality rules the fingerprint implements (documented in the man page).
+@Suite struct EqualityRuleTests {
+    @Test func keyOrderAndWhitespaceNeverMatter() {
+        #expect(fingerprint(#"{"a": 1, "b": [1, 2]}"#) == fingerprint(#"{ "b" : [ 1 , 2 ] ,"a":1 }"#))
+        #expect(fingerprint(#"{"o": {"x": 1, "y": 2}}"#) == fingerprint(#"{"o": {"y": 2, "x": 1}}"#))
+    }
+
+    @Test func arrayOrderMatters() {
+        #expect(fingerprint(#"{"a": [1, 2]}"#) != fingerprint(#"{"a": [2, 1]}"#))
+    }
+
+    @Test func numbersCompareByExactValue() {
+        let one = fingerprint(#"{"n": 1}"#)
+        for same in ["1.0", "1e0", "10E-1", "0.1e1", "1.000"] {
+            #expect(fingerprint(#"{"n": \#(same)}"#) == one, "\(same)")
+        }
+        #expect(fingerprint(#"{"n": 100}"#) == fingerprint(#"{"n": 1e2}"#))
+        #expect(fingerprint(#"{"n": -0}"#) == fingerprint(#"{"n": 0}"#))
+        #expect(fingerprint(#"{"n": 1.000000000000000005}"#) != one)
+        // 2^70 and 2^70 + 1 differ although a Double cannot tell them apart.
+        #expect(fingerprint(#"{"n": 1180591620717411303424}"#) != fingerprint(#"{"n": 1180591620717411303425}"#))
+        #expect(fingerprint(#"{"n": 1e400}"#) != fingerprint(#"{"n": 1e401}"#))
+        #expect(fingerprint(#"{"n": 1e400}"#) == fingerprint(#"{"n": 10e399}"#))
+        #expect(fingerprint(#"{"n": 1E-999}"#) != fingerprint(#"{"n": 0}"#))
+    }
+
+    @Test func typesMatterBetweenJSONFiles() {
+        #expect(fingerprint(#"{"n": 1}"#) != fingerprint(#"{"n": "1"}"#))
+        #expect(fingerprint(#"{"n": null}"#) != fingerprint(#"{"n": ""}"#))
+        #expect(fingerprint(#"{"n": null}"#) != fingerprint(#"{}"#))
+        #expect(fingerprint(#"{"n": true}"#) != fingerprint(#"{"n": "true"}"#))
+    }
+
+    @Test func textComparisonsMatchCSVCells() {
+        // With a CSV side, JSON values compare as the text a cell would hold.
+        let csv = csvFingerprint("n,s,b,e\n1.0,x,true,\n")
+        #expect(csv == fingerprint(#"{"n": 1, "s": "x", "b": true, "e": null}"#, mode: .text))
+        #expect(csv == fingerprint(#"{"n": "1", "s": "x", "b": "true"}"#, mode: .text))
+        #expect(csv != fingerprint(#"{"n": 2, "s": "x", "b": true}"#, mode: .text))
+        // Text that is not a JSON number stays text: leading zeros, plus signs.
+        #expect(csvFingerprint("n\n007\n") != csvFingerprint("n\n7\n"))
+        #expect(csvFingerprint("n\n1.50\n") == csvFingerprint("n\n1.5\n"))
+    }
+
+    @Test func ignoredOnlyAndSectionFieldsAreLeftOut() {
+        let ignoring = RecordOptions(ignore: [FieldPath(["t"]), FieldPath(["m", "at"])])
+        #expect(fingerprint(#"{"a": 1, "t": 5, "m": {"at": 1, "b": 2}}"#, options: ignoring)
+            == fingerprint(#"{"a": 1, "t": 6, "m": {"at": 9, "b": 2}}"#, options: ignoring))
+        #expect(fingerprint(#"{"a": 1, "m": {"b": 2}}"#, options: ignoring)
+            != fingerprint(#"{"a": 1, "m": {"b": 3}}"#, options: ignoring))
+        let only = RecordOptions(only: [FieldPath(["a"]), FieldPath(["m", "b"])])
+        #expect(fingerprint(#"{"a": 1, "z": 1, "m": {"b": 2, "c": 1}}"#, options: only)
+            == fingerprint(#"{"a": 1, "z": 2, "m": {"b": 2, "c": 2}}"#, options: only))
+        #expect(fingerprint(#"{"a": 1, "m": {"b": 2}}"#, options: only) != fingerprint(#"{"a": 1, "m": {"b": 3}}"#, options: only))
+        let sectioned = RecordOptions(section: FieldPath(["cat"]))
+        #expect(fingerprint(#"{"a": 1, "cat": "x"}"#, options: sectioned) == fingerprint(#"{"a": 1, "cat": "y"}"#, options: sectioned))
+    }
+
+    @Test func fingerprintsAreStableAcrossRuns() {
+        // Pinned values: Swift's per-process Hasher would change them every run,
+        // and a patch file made by one run must verify in another.
+        #expect(StableHash.string("changeset", seed: 0) == 0xDC91_6E40_BCB0_99AA)
+        #expect(fingerprint(#"{"id": 1, "name": "x"}"#) == 0xB3FB_4C20_D4EF_AFE5)
+    }
+}
+
+@Suite struct CanonicalNumberTests {
+    @Test(arguments: [
+        ("0", "0"), ("-0", "0"), ("-0.0e5", "0"), ("42", "42"), ("-7000", "-7000"), ("1.0", "1"), ("1.50", "1.5"),
+        ("100e-2", "1"), ("1e2", "100"), ("1E+2", "100"), ("0.001", "0.001"), ("1e-6", "0.000001"), ("1e-7", "1e-7"),
+        ("12.5e-10", "1.25e-9"), ("1e20", "100000000000000000000"), ("1e21", "1e21"), ("123e30", "1.23e32"),
+        ("1180591620717411303424", "1180591620717411303424"), ("1e400", "1e400"), ("-4.20e400", "-4.2e400"),
+        ("1.000000000000000005", "1.000000000000000005"), ("1E-999", "1e-999"),
+        ("1e99999999999999999999", "~1e99999999999999999999"),
+    ])
+    func canonicalForm(_ input: String, _ expected: String) {
+        #expect(CanonicalNumber.canonical(input) == expected)
+    }
+
+    @Test(arguments: ["", "-", "01", "1.", ".5", "+1", "1e", "1e+", "0x10", "NaN", "Infinity", " 1", "1 ", "--1"])
+    func notANumber(_ input: String) {
+        #expect(CanonicalNumber.canonical(input) == nil)
+    }
+}
+
+@Suite struct FieldPathTests {
+    @Test func parsesDotsCommasAndEscapes() throws {
+        #expect(try FieldPath(parsing: "a.b").components == ["a", "b"])
+        #expect(try FieldPath(parsing: #"a\.b"#).components == ["a.b"])
+        #expect(try FieldPath.parseList("country,code").map(\.components) == [["country"], ["code"]])
+        #expect(try FieldPath.parseList(#"a\,b,c\\d"#).map(\.components) == [["a,b"], [#"c\d"#]])
+        #expect(FieldPath(["a.b", "c"]).description == #"a\.b.c"#)
+    }
+
+    @Test func rejectsEmptyNames() {
+        #expect(throws: FieldPathError.self) { try FieldPath(parsing: "a..b") }
+        #expect(throws: FieldPathError.self) { try FieldPath.parseList("a,") }
+        #expect(throws: FieldPathError.self) { try FieldPath(parsing: #"a\"#) }
+    }
+}

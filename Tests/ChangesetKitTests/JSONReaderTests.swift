@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import ChangesetKit
+
+@Suite struct JSONReaderTests {
+    @Test func readsAnArrayOfRecordsWithRangesAndLines() throws {
+        let text = "[\n  {\"id\": 1, \"a\": \"x\"},\n  {\"id\": \"two\", \"a\": [1, {\"b\": null}]}\n]\n"
+        let table = try #require(read(text).table)
+        #expect(table.keys == ["1", "two"])
+        #expect(table.lines == [2, 3])
+        let bytes = Array(text.utf8)
+        #expect(String(decoding: bytes[table.ranges[0]], as: UTF8.self) == "{\"id\": 1, \"a\": \"x\"}")
+        #expect(String(decoding: bytes[table.ranges[1]], as: UTF8.self) == "{\"id\": \"two\", \"a\": [1, {\"b\": null}]}")
+    }
+
+    @Test func emptyArrayHoldsNoRecords() throws {
+        #expect(try #require(read("[]").table).keys.isEmpty)
+        #expect(try #require(read(" [ ] \n").table).keys.isEmpty)
+    }
+
+    @Test func ndjsonSkipsBlankLines() throws {
+        let table = try #require(read("{\"id\":1}\n\n  \n{\"id\":2}\r\n{\"id\":3}", format: .ndjson).table)
+        #expect(table.keys == ["1", "2", "3"])
+        #expect(table.lines == [1, 4, 5])
+    }
+
+    @Test func emptyNDJSONHoldsNoRecords() throws {
+        #expect(try #require(read("", format: .ndjson).table).keys.isEmpty)
+        #expect(try #require(read("\n\n", format: .ndjson).table).keys.isEmpty)
+    }
+
+    @Test func recordsAtFindsTheNestedArray() throws {
+        let text = #"{"meta": {"items": [9]}, "data": {"note": "x", "items": [{"id": 1}, {"id": 2}]}, "tail": [1]}"#
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.recordsAt = FieldPath(["data", "items"])
+        let table = try #require(read(text, options: options).table)
+        #expect(table.keys == ["1", "2"])
+    }
+
+    @Test func byteOrderMarkIsSkipped() throws {
+        let plain = try #require(read("[{\"id\": 1}]").table)
+        let marked = try #require(read(byteOrderMark + Array("[{\"id\": 1}]".utf8)).table)
+        #expect(marked.keys == plain.keys)
+        #expect(marked.fingerprints == plain.fingerprints)
+        #expect(marked.ranges == [4..<13])
+        // A byte order mark in NDJSON too, and an error after it counts columns from the first character.
+        #expect(read(byteOrderMark + Array("x".utf8), format: .ndjson).failureMessage
+            == "test:1:1: unexpected 'x'; NaN, Infinity and bare words are not JSON")
+    }
+
+    @Test func nestedAndCompositeIDs() throws {
+        let text = #"[{"meta": {"key": "a"}, "country": "US", "code": 1}, {"meta": {"key": "b"}, "country": "US", "code": 2}]"#
+        let nested = RecordOptions(id: [FieldPath(["meta", "key"])])
+        #expect(try #require(read(text, options: nested).table).keys == ["a", "b"])
+        let composite = RecordOptions(id: [FieldPath(["country"]), FieldPath(["code"])])
+        let keys = try #require(read(text, options: composite).table).keys
+        #expect(keys.map(RecordKey.parts) == [["US", "1"], ["US", "2"]])
+        #expect(keys.map(RecordKey.display) == ["US,1", "US,2"])
+    }
+
+    @Test func idsCompareAsText() throws {
+        // A number id and a string id with the same text are the same id; numbers by value.
+        let text = #"[{"id": 1}, {"id": "1"}]"#
+        #expect(read(text).failureMessage == #"test:1:13: duplicate id "1": the record at line 1 has it too"#)
+        #expect(try #require(read(#"[{"id": 1.50}, {"id": true}]"#).table).keys == ["1.5", "true"])
+    }
+
+    @Test func duplicatesOccurrenceAllowsRepeatedIDs() throws {
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.duplicates = .occurrence
+        #expect(try #require(read(#"[{"id": 1}, {"id": 1}]"#, options: options).table).keys == ["1", "1"])
+    }
+
+    @Test func sectionsAreRecordedInFirstAppearanceOrder() throws {
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.section = FieldPath(["cat"])
+        let text = #"[{"id": 1, "cat": "b"}, {"id": 2, "cat": "a"}, {"id": 3}, {"id": 4, "cat": "b"}, {"id": 5, "cat": null}]"#
+        #expect(try #require(read(text, options: options).table).sections == ["b", "a", nil, "b", nil])
+    }
+
+    /// Every malformed input under Fixtures/errors gives its exact message, whatever the chunking.
+    @Test func malformedFixturesGiveExactErrors() throws {
+        let cases = try ErrorCase.load()
+        #expect(cases.count >= 50)
+        for errorCase in cases {
+            let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file)
+            #expect(outcome.failureMessage == errorCase.expected, "\(errorCase.file)")
+        }
+    }
+}
+
+/// One line of Fixtures/errors/cases.tsv.
+struct ErrorCase {
+    var file: String
+    var arguments: [String]
+    var expected: String
+
+    var bytes: [UInt8] { Array((try? Data(contentsOf: fixturesURL.appendingPathComponent("errors/\(file)"))) ?? Data()) }
+    var format: InputFormat { InputFormat(pathExtension: (file as NSString).pathExtension)! }
+
+    /// The few options the cases use, read the way the command reads them.
+    var options: RecordOptions {
+        var options = RecordOptions(mode: format.isJSON ? .typed : .text)
+        var index = 0
+        while index + 1 < arguments.count {
+            let value = arguments[index + 1]
+            switch arguments[index] {
+            case "--id": options.id = (try? FieldPath.parseList(value)) ?? []
+            case "--records-at": options.recordsAt = try? FieldPath(parsing: value)
+            case "--section": options.section = try? FieldPath(parsing: value)
+            default: Issue.record("unknown option \(arguments[index]) in cases.tsv")
+            }
+            index += 2
+        }
+        return options
+    }
+
+    static func load() throws -> [ErrorCase] {
+        let text = try String(contentsOf: fixturesURL.appendingPathComponent("errors/cases.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map { line in
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return ErrorCase(file: fields[0], arguments: fields[1].split(separator: " ").map(String.init), expected: fields[2])
+        }
+    }
+}

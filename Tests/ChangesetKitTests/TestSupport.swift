@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+@testable import ChangesetKit
+
+/// The repository's Fixtures/ folder.
+let fixturesURL = URL(fileURLWithPath: #filePath)
+    .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures")
+
+/// The chunk sizes every reader test feeds: results must not depend on them.
+let chunkSizes = [1, 7, 65536]
+
+/// What a reader made of an input: its records or its error text.
+enum ReadOutcome: Equatable, CustomStringConvertible {
+    case records(keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?])
+    case failure(String)
+
+    init(_ table: RecordTable) {
+        self = .records(
+            keys: table.keys, fingerprints: table.fingerprints,
+            ranges: (0..<table.count).map(table.byteRange), lines: table.lines,
+            sections: table.sections.map { table.sectionNames[Int($0)] })
+    }
+
+    var description: String {
+        switch self {
+        case .records(let keys, _, let ranges, let lines, _): "records \(keys) at \(ranges) lines \(lines)"
+        case .failure(let message): message
+        }
+    }
+
+    var table: (keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?])? {
+        if case let .records(keys, fingerprints, ranges, lines, sections) = self { return (keys, fingerprints, ranges, lines, sections) }
+        return nil
+    }
+
+    var failureMessage: String? {
+        if case .failure(let message) = self { return message }
+        return nil
+    }
+}
+
+/// Feeds `bytes` to a fresh reader in chunks of `chunkSize`.
+func read(_ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSize: Int, source: String = "test") -> ReadOutcome {
+    do {
+        let feed: (UnsafeRawBufferPointer) throws -> Void
+        let finish: () throws -> RecordTable
+        switch format {
+        case .json, .ndjson:
+            let layout: JSONLayout = format == .ndjson ? .lines : options.recordsAt.map { .nested($0) } ?? .array
+            let reader = JSONRecordReader(source: source, layout: layout, options: options)
+            feed = reader.feed
+            finish = reader.finish
+        case .csv, .tsv:
+            let reader = CSVRecordReader(source: source, delimiter: format == .tsv ? 0x09 : 0x2C, options: options)
+            feed = reader.feed
+            finish = reader.finish
+        }
+        var start = 0
+        while start < bytes.count {
+            let end = min(start + chunkSize, bytes.count)
+            try bytes[start..<end].withUnsafeBytes { try feed($0) }
+            start = end
+        }
+        return ReadOutcome(try finish())
+    } catch {
+        return .failure("\(error)")
+    }
+}
+
+/// Reads with every chunk size, checks they agree, and returns the outcome.
+func read(
+    _ text: String, format: InputFormat = .json, options: RecordOptions = RecordOptions(id: [FieldPath(["id"])]),
+    source: String = "test", sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> ReadOutcome {
+    read(Array(text.utf8), format: format, options: options, source: source, sourceLocation: sourceLocation)
+}
+
+func read(
+    _ bytes: [UInt8], format: InputFormat = .json, options: RecordOptions = RecordOptions(id: [FieldPath(["id"])]),
+    source: String = "test", sourceLocation: Testing.SourceLocation = #_sourceLocation
+) -> ReadOutcome {
+    let outcomes = chunkSizes.map { read(bytes, format: format, options: options, chunkSize: $0, source: source) }
+    for (size, outcome) in zip(chunkSizes, outcomes).dropFirst() {
+        #expect(outcome == outcomes[0], "chunks of \(size) bytes disagree with chunks of 1", sourceLocation: sourceLocation)
+    }
+    return outcomes[0]
+}
+
+/// Fingerprints of single-record inputs, for equality-rule tests.
+func fingerprint(_ json: String, mode: ComparisonMode = .typed, options: RecordOptions = RecordOptions()) -> UInt64? {
+    var options = options
+    options.mode = mode
+    return read("[\(json)]", options: options).table?.fingerprints.first
+}
+
+func csvFingerprint(_ csv: String, options: RecordOptions = RecordOptions(mode: .text)) -> UInt64? {
+    read(csv, format: .csv, options: options).table?.fingerprints.first
+}
+
