@@ -2,38 +2,40 @@ import ArgumentParser
 import ChangesetKit
 import Foundation
 
-/// The command's entry point: parses, runs, and turns every outcome into the
+/// The command's entry point. `changeset OLD NEW` is the diff; a first
+/// argument `diff` or `apply` names the subcommand. Every outcome becomes the
 /// exit-status contract: 0 same, 1 different, 2 trouble (usage errors too,
 /// where swift-argument-parser alone would exit 64).
 @main
-struct ChangesetCommand: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "changeset",
-        abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
-        discussion: """
-            Records are matched by --id and reported as inserted, deleted, updated (field by field) \
-            and moved, optionally grouped into sections. Exit status: 0 no differences, 1 differences, \
-            2 trouble (bad usage, unreadable or invalid input).
-            """,
-        version: ChangesetVersion.current,
-        subcommands: [DiffCommand.self],
-        defaultSubcommand: DiffCommand.self
-    )
-
+enum ChangesetMain {
     static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        switch arguments.first {
+        case "diff":
+            arguments.removeFirst()
+            execute(DiffCommand.self, arguments)
+        default:
+            execute(DiffCommand.self, arguments)
+        }
+    }
+
+    static func execute<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> Never {
         do {
-            var command = try parseAsRoot()
-            try command.run()
-        } catch let exit as ExitCode {
-            Foundation.exit(exit.rawValue)
+            var parsed = try command.parseAsRoot(arguments)
+            try parsed.run()
+            exit(ExitStatus.same)
+        } catch let status as ExitCode {
+            exit(status.rawValue)
         } catch {
-            let code = exitCode(for: error)
-            if code == .success {
-                print(fullMessage(for: error))
-                Foundation.exit(0)
+            if command.exitCode(for: error) == .success {
+                print(command.fullMessage(for: error))
+                exit(ExitStatus.same)
             }
-            Diagnostics.report(fullMessage(for: error))
-            Foundation.exit(ExitStatus.trouble)
+            // One `changeset: message` line, then the usage, on standard error.
+            Diagnostics.report(command.message(for: error))
+            let usage = command.fullMessage(for: error).components(separatedBy: "\n").drop { !$0.hasPrefix("Usage:") }
+            if !usage.isEmpty { FileHandle.standardError.write(Data((usage.joined(separator: "\n") + "\n").utf8)) }
+            exit(ExitStatus.trouble)
         }
     }
 }

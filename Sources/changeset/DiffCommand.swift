@@ -2,11 +2,22 @@ import ArgumentParser
 import ChangesetKit
 import Foundation
 
-/// `changeset OLD NEW`: reads both inputs, compares them, prints the delta.
+/// `changeset OLD NEW` (also `changeset diff OLD NEW`): reads both inputs,
+/// compares them, prints the delta, and exits 0 (same), 1 (different) or 2.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "diff",
-        abstract: "Compare two snapshots (the default command)."
+        commandName: "changeset",
+        abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
+        usage: """
+            changeset [diff] <old> <new> [<options>]
+            changeset apply <base> <patch> [-o <file>]
+            """,
+        discussion: """
+            Records are matched by --id and reported as inserted, deleted, updated (field by field) \
+            and moved, optionally grouped into sections. Exit status: 0 no differences, 1 differences, \
+            2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
+            """,
+        version: ChangesetVersion.current
     )
 
     @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")

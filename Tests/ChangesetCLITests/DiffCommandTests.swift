@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+@Suite struct DiffCommandTests {
+    static let formats = ["json", "ndjson", "csv", "tsv"]
+
+    @Test(arguments: formats)
+    func diffsTheCatalogFixtures(format: String) throws {
+        let result = try changeset(["catalog/old.\(format)", "catalog/new.\(format)", "--id", "id"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.isEmpty, "\(result)")
+        try expectGolden(result.stdout, "catalog-\(format).txt")
+    }
+
+    @Test func sectionsAcrossFormats() throws {
+        let result = try changeset(["catalog/old.json", "catalog/new.csv", "--id", "id", "--section", "category"])
+        #expect(result.status == 1, "\(result)")
+        try expectGolden(result.stdout, "catalog-json-csv-sections.txt")
+    }
+
+    @Test func sameFileTwiceIsNoDifference() throws {
+        for format in Self.formats {
+            let result = try changeset(["catalog/old.\(format)", "catalog/old.\(format)", "--id", "id"])
+            #expect(result.status == 0, "\(result)")
+            #expect(result.stdout == "0 inserted, 0 deleted, 0 updated, 0 moved, 7 unchanged\n", "\(result)")
+        }
+    }
+
+    @Test func sameDataInAnotherFormatIsNoDifference() throws {
+        let result = try changeset(["catalog/old.ndjson", "catalog/old.csv", "--id", "id"])
+        #expect(result.status == 0, "\(result)")
+    }
+
+    @Test func standardInputIsDash() throws {
+        let data = try Data(contentsOf: fixtures.appendingPathComponent("catalog/old.json"))
+        let result = try changeset(["-", "catalog/new.json", "--id", "id", "--stat"], input: data)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout == "1 inserted, 1 deleted, 3 updated, 1 moved, 3 unchanged\n", "\(result)")
+    }
+
+    @Test func quietPrintsNothing() throws {
+        let result = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id", "--quiet"])
+        #expect(result.status == 1 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result)")
+    }
+
+    /// Each malformed fixture: exit 2, the exact message on stderr, nothing on stdout.
+    @Test func badInputExitsTwoWithALocatedMessage() throws {
+        let cases = try String(contentsOf: fixtures.appendingPathComponent("errors/cases.tsv"), encoding: .utf8)
+            .split(separator: "\n").filter { !$0.hasPrefix("#") }
+        #expect(cases.count >= 50)
+        for line in cases {
+            let fields = line.split(separator: "\t").map(String.init)
+            let options = fields[1].split(separator: " ").map(String.init)
+            // The bad file as the new side, against a good one: the error names the bad file.
+            let good = fields[0].hasSuffix(".csv") || fields[0].hasSuffix(".tsv") ? "../catalog/old.csv" : "../catalog/old.json"
+            let goodSide = options.contains("--records-at") ? fields[0] : good
+            let result = try changeset([goodSide, fields[0]] + options, in: fixtures.appendingPathComponent("errors"))
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr == "changeset: \(fields[2])\n", "\(result)")
+        }
+    }
+
+    @Test func missingFileIsTrouble() throws {
+        let result = try changeset(["catalog/nope.json", "catalog/new.json", "--id", "id"])
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr == "changeset: catalog/nope.json: cannot open: No such file or directory\n", "\(result)")
+    }
+
+    @Test func usageErrorsExitTwo() throws {
+        for arguments in [["catalog/old.json"], ["catalog/old.json", "catalog/new.json", "--bogus"],
+                          ["catalog/old.json", "catalog/new.json", "--duplicates", "sometimes"],
+                          ["catalog/old.json", "catalog/new.json", "--id", "a..b"],
+                          ["catalog/old.csv", "catalog/new.csv", "--delimiter", ";;"]] {
+            let result = try changeset(arguments)
+            #expect(result.status == 2, "\(result)")
+            #expect(result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.hasPrefix("changeset: ") || result.stderr.hasPrefix("Error: "), "\(result)")
+        }
+    }
+
+    @Test func helpAndVersionExitZero() throws {
+        let help = try changeset(["--help"])
+        #expect(help.status == 0 && help.stdout.contains("--id"), "\(help)")
+        let version = try changeset(["--version"])
+        #expect(version.status == 0 && !version.stdout.isEmpty, "\(version)")
+    }
+}
