@@ -9,11 +9,16 @@ import Foundation
 @main
 enum ChangesetMain {
     static func main() {
+        // A closed pipe is an error code from write(2), not a signal that kills us.
+        signal(SIGPIPE, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
         switch arguments.first {
         case "diff":
             arguments.removeFirst()
             execute(DiffCommand.self, arguments)
+        case "apply":
+            arguments.removeFirst()
+            execute(ApplyCommand.self, arguments)
         default:
             execute(DiffCommand.self, arguments)
         }

@@ -58,7 +58,18 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read both inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
     var inputFormat: InputFormat?
 
-    @Flag(help: "Print only the summary line with the counts.")
+    @Option(help: ArgumentHelp("The output format: text, json, ndjson, patch, jsonpatch or batch.", valueName: "format"))
+    var format: OutputFormat = .text
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    @Option(name: .customLong("assert"), help: ArgumentHelp(
+        "Check a count, for CI: 'KIND OP N' or 'KIND OP N%' (of the old records); KIND is inserted, deleted, updated, moved or changed, OP one of == != < <= > >= (repeatable). Exit 0 when all hold, else 1.",
+        valueName: "expr"))
+    var assertions: [String] = []
+
+    @Flag(help: "Print only the counts (text and json formats).")
     var stat = false
 
     @Flag(name: [.short, .long], help: "Print nothing; only the exit status tells.")
@@ -68,6 +79,12 @@ struct DiffCommand: ParsableCommand {
     var color: ColorChoice = .auto
 
     func validate() throws {
+        for text in assertions {
+            do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
+        }
+        if stat && ![.text, .json, .ndjson].contains(format) {
+            throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
+        }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
             throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
         }
@@ -95,24 +112,55 @@ struct DiffCommand: ParsableCommand {
 
     func run() throws {
         let options = try comparisonOptions()
-        let comparison: Comparison
-        var output = ""
+        let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
+        let sink = try output.map(OutputSink.file) ?? OutputSink.standardOutput()
+        var summary = Summary()
         do {
-            comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
-            if !quiet {
-                if stat {
-                    output = TextFormatter.summaryLine(comparison.summary, sections: section != nil) + "\n"
-                } else {
-                    try TextFormatter(color: color.isEnabled).write(comparison, to: &output)
-                }
-            }
+            let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
+            summary = comparison.summary
+            if !quiet { try write(comparison, to: sink) }
+            try sink.commit()
+        } catch OutputSink.Trouble.brokenPipe {
+            // The reader stopped reading (`| head`): end quietly, the answer unchanged.
         } catch {
+            sink.discard()
             Diagnostics.report("\(error)")
             throw ExitCode(ExitStatus.trouble)
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
-        throw ExitCode(comparison.summary.hasDifferences ? ExitStatus.different : ExitStatus.same)
+        if !parsedAssertions.isEmpty {
+            for assertion in parsedAssertions where !assertion.holds(for: summary) {
+                Diagnostics.report("assertion failed: \(assertion) (\(assertion.kind.rawValue) is \(assertion.actualDescription(summary)))")
+                throw ExitCode(ExitStatus.different)
+            }
+            throw ExitCode(ExitStatus.same)
+        }
+        throw ExitCode(summary.hasDifferences ? ExitStatus.different : ExitStatus.same)
     }
+
+    private func write(_ comparison: Comparison, to sink: OutputSink) throws {
+        var sink = sink
+        let sectioned = section != nil
+        if stat {
+            switch format {
+            case .json, .ndjson: sink.write(JSONFormatter.summaryJSON(comparison.summary, sections: sectioned) + "\n")
+            default: sink.write(TextFormatter.summaryLine(comparison.summary, sections: sectioned) + "\n")
+            }
+            return
+        }
+        switch format {
+        case .text: try TextFormatter(color: output == nil && color.isEnabled).write(comparison, to: &sink)
+        case .json: try JSONFormatter().write(comparison, to: &sink)
+        case .ndjson: try NDJSONFormatter().write(comparison, to: &sink)
+        case .patch: try PatchFormatter().write(comparison, to: &sink)
+        case .jsonpatch: try JSONPatchFormatter().write(comparison, to: &sink)
+        case .batch: try BatchFormatter().write(comparison, to: &sink)
+        }
+    }
+}
+
+/// `--format`.
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, ndjson, patch, jsonpatch, batch
 }
 
 extension DuplicatePolicy: ExpressibleByArgument {}

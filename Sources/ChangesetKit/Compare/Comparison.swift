@@ -81,6 +81,8 @@ public struct Summary: Equatable, Sendable {
     /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
     public var changed = 0
 
+    public init() {}
+
     public var hasDifferences: Bool {
         inserted + deleted + updated + moved + sectionsInserted + sectionsDeleted + sectionsMoved > 0
     }
@@ -165,6 +167,30 @@ public struct Comparison: Sendable {
         let movedAndUpdated = Set(reportedMoves.map(\.from)).intersection(changeset.updates.map(\.old)).count
         summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
         return summary
+    }
+
+    /// The changeset over the files' record order, ignoring sections: what
+    /// the replay formats (`patch`, `jsonpatch`) need to rebuild NEW as a file.
+    public func fileOrderChangeset() throws -> Changeset<Int, RecordRef> {
+        guard options.records.section != nil else {
+            // One section already: the same changeset, renamed.
+            var flat = Changeset<Int, RecordRef>()
+            let changeset = self.changeset
+            flat.deletions = changeset.deletions.map { .init(at: $0.at) }
+            flat.insertions = changeset.insertions.map { .init(at: $0.at, element: $0.element) }
+            flat.updates = changeset.updates.map { .init(old: $0.old, new: $0.new, element: $0.element) }
+            flat.moves = changeset.moves.map { .init(from: $0.from, to: $0.to, element: $0.element, isAcrossSections: false) }
+            flat.unchangedCount = changeset.unchangedCount
+            flat.oldCount = changeset.oldCount
+            flat.newCount = changeset.newCount
+            flat.oldSectionCount = 1
+            flat.newSectionCount = 1
+            return flat
+        }
+        func refs(_ sections: [Section<SectionName, RecordRef>]) -> [RecordRef] {
+            sections.flatMap(\.elements).sorted { $0.row < $1.row }
+        }
+        return try Differ.diff(from: [Section(id: 0, elements: refs(oldSections))], to: [Section(id: 0, elements: refs(newSections))])
     }
 
     public var reportedMoves: [Changeset<SectionName, RecordRef>.Move] {

@@ -51,6 +51,7 @@ public final class JSONRecordReader {
     /// NDJSON: the line the previous record ended on.
     private var previousRecordEndLine = 0
     private var sawRecordsArray = false
+    private var recordsArrayStart = 0
     private var failure: InputError?
     private var scratch: [UInt8] = []
 
@@ -381,6 +382,7 @@ public final class JSONRecordReader {
                 filtered = trie.onlyMode
             }
         }
+        if case .recordArray = role { recordsArrayStart = callbackOffset - 1 }
         frames.append(Frame(
             isObject: isObject, role: role,
             hash: isObject ? 0 : ValueHasher.arrayStart(),
@@ -402,6 +404,7 @@ public final class JSONRecordReader {
     private func closeContainer() -> Int32 {
         let frame = frames.removeLast()
         memberNames.removeSubrange(frame.namesStart...)
+        if case .recordArray = frame.role { builder.setContainerRange(recordsArrayStart..<callbackOffset) }
         guard case .record = frame.role else { return 1 }
         let hash = frame.isObject
             ? ValueHasher.objectEnd(frame.hash, count: frame.count)

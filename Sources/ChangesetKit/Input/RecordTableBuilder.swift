@@ -17,6 +17,10 @@ struct RecordTableBuilder {
         table.fieldNames = names
     }
 
+    mutating func setContainerRange(_ range: Range<Int>) {
+        table.containerRange = range
+    }
+
     mutating func append(
         idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, location: SourceLocation
     ) throws {

@@ -20,6 +20,9 @@ public struct RecordTable: Sendable {
     public var lines: [Int] = []
     /// The header row's names, for CSV and TSV.
     public var fieldNames: [String]?
+    /// JSON: the byte range of the array holding the records, `[` to `]`
+    /// inclusive, so `apply` can rewrite just that part of a document.
+    public var containerRange: Range<Int>?
 
     public init() {}
 

@@ -1,0 +1,102 @@
+import Foundation
+
+/// A CI assertion, `--assert 'deleted == 0'` or `--assert 'updated <= 5%'`:
+/// a kind of change, a comparison and a count, or a share of the old
+/// record count when the number ends in `%`.
+public struct Assertion: Equatable, Sendable, CustomStringConvertible {
+    public enum Kind: String, CaseIterable, Sendable {
+        case inserted, deleted, updated, moved, changed
+    }
+
+    public enum Comparison: String, CaseIterable, Sendable {
+        case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
+    }
+
+    public var kind: Kind
+    public var comparison: Comparison
+    public var number: Double
+    public var isPercentage: Bool
+    /// The expression as the user wrote it.
+    public var text: String
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    public init(parsing text: String) throws {
+        self.text = text
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func fail(_ why: String) -> ParseError {
+            ParseError(description: "invalid --assert \"\(text)\": \(why); write KIND OP NUMBER or KIND OP NUMBER%, "
+                + "KIND one of inserted, deleted, updated, moved, changed and OP one of == != < <= > >=")
+        }
+        guard let kindEnd = trimmed.firstIndex(where: { !$0.isLetter }) else { throw fail("no comparison") }
+        guard let kind = Kind(rawValue: String(trimmed[..<kindEnd])) else {
+            throw fail("unknown kind \"\(trimmed[..<kindEnd])\"")
+        }
+        var rest = trimmed[kindEnd...].drop { $0 == " " }
+        guard let comparison = Comparison.allCases.first(where: { rest.hasPrefix($0.rawValue) }) else {
+            throw fail("no comparison operator")
+        }
+        rest = rest.dropFirst(comparison.rawValue.count).drop { $0 == " " }
+        var numberText = String(rest)
+        let isPercentage = numberText.hasSuffix("%")
+        if isPercentage { numberText.removeLast() }
+        guard !numberText.isEmpty, numberText.allSatisfy({ $0.isNumber || $0 == "." }),
+            let number = Double(numberText), number >= 0
+        else { throw fail("\"\(rest)\" is not a number") }
+        self.kind = kind
+        self.comparison = comparison
+        self.number = number
+        self.isPercentage = isPercentage
+    }
+
+    public var description: String { text }
+
+    /// The count this assertion looks at.
+    public func actualCount(_ summary: Summary) -> Int {
+        switch kind {
+        case .inserted: summary.inserted
+        case .deleted: summary.deleted
+        case .updated: summary.updated
+        case .moved: summary.moved
+        case .changed: summary.changed
+        }
+    }
+
+    /// The value compared: the count, or its share of the old records in percent.
+    public func actualValue(_ summary: Summary) -> Double {
+        let count = Double(actualCount(summary))
+        guard isPercentage else { return count }
+        guard summary.oldCount > 0 else { return count == 0 ? 0 : .infinity }
+        return count * 100 / Double(summary.oldCount)
+    }
+
+    public func holds(for summary: Summary) -> Bool {
+        let actual = actualValue(summary)
+        switch comparison {
+        case .equal: return actual == number
+        case .notEqual: return actual != number
+        case .less: return actual < number
+        case .lessOrEqual: return actual <= number
+        case .greater: return actual > number
+        case .greaterOrEqual: return actual >= number
+        }
+    }
+
+    /// What was measured, for the failure message: `3` or `3 of 100 records, 3%`.
+    public func actualDescription(_ summary: Summary) -> String {
+        let count = actualCount(summary)
+        guard isPercentage else { return "\(count)" }
+        let share = actualValue(summary)
+        let shown = share.isFinite ? (share * 100).rounded() / 100 : share
+        return "\(count) of \(summary.oldCount) records, \(shown.formatted())%"
+    }
+}
+
+extension Double {
+    /// Without a trailing `.0` for whole numbers.
+    func formatted() -> String {
+        self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}

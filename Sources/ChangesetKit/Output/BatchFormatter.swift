@@ -1,0 +1,83 @@
+/// The `batch` format: the changeset as one UIKit batch update, in JSON:
+///
+///     {"sections": {"deleted": [s], "inserted": [s], "moved": [[from, to]]},
+///      "items": {"deleted": [[s, i]], "inserted": [[s, i]], "reloaded": [[s, i]],
+///                "moved": [[[s, i], [s, i]]]}}
+///
+/// Deleted, reloaded and move sources are old index paths (and old section
+/// indices); inserted and move targets are new ones, as
+/// `performBatchUpdates` expects. Given these lists, a table view's counts
+/// add up (the engine checks that before anything is printed).
+///
+/// UIKit refuses some combinations a changeset can hold, so they are written
+/// as a delete of the old index path plus an insert of the new one:
+/// - a record that moved and changed (UIKit cannot reload an item it moves);
+/// - a record that moves out of a deleted section or into an inserted one.
+/// Section moves and moves within sections are always listed, even with
+/// `--ignore-order`: the batch must produce NEW's layout.
+public struct BatchFormatter {
+    public init() {}
+
+    public struct Batch: Equatable, Sendable {
+        public var deletedSections: [Int] = []
+        public var insertedSections: [Int] = []
+        public var movedSections: [[Int]] = []
+        public var deleted: [IndexPath] = []
+        public var inserted: [IndexPath] = []
+        public var reloaded: [IndexPath] = []
+        public var moved: [(IndexPath, IndexPath)] = []
+
+        public static func == (lhs: Batch, rhs: Batch) -> Bool {
+            lhs.deletedSections == rhs.deletedSections && lhs.insertedSections == rhs.insertedSections
+                && lhs.movedSections == rhs.movedSections && lhs.deleted == rhs.deleted
+                && lhs.inserted == rhs.inserted && lhs.reloaded == rhs.reloaded
+                && lhs.moved.map(\.0) == rhs.moved.map(\.0) && lhs.moved.map(\.1) == rhs.moved.map(\.1)
+        }
+    }
+
+    /// The batch for a changeset of any element type.
+    public static func batch<SectionID, Element>(_ changeset: Changeset<SectionID, Element>) -> Batch {
+        var batch = Batch()
+        batch.deletedSections = changeset.deletedSections.sorted()
+        batch.insertedSections = changeset.insertedSections.map(\.index).sorted()
+        batch.movedSections = changeset.movedSections.map { [$0.from, $0.to] }.sorted { $0[1] < $1[1] }
+        let deletedSections = Set(changeset.deletedSections)
+        let insertedSections = Set(batch.insertedSections)
+        let updatedPaths = Set(changeset.updates.map(\.old))
+        batch.deleted = changeset.deletions.map(\.at)
+        batch.inserted = changeset.insertions.map(\.at)
+        var movedPaths = Set<IndexPath>()
+        for move in changeset.moves {
+            movedPaths.insert(move.from)
+            if updatedPaths.contains(move.from) || deletedSections.contains(move.from.section)
+                || insertedSections.contains(move.to.section) {
+                batch.deleted.append(move.from)
+                batch.inserted.append(move.to)
+            } else {
+                batch.moved.append((move.from, move.to))
+            }
+        }
+        batch.reloaded = changeset.updates.map(\.old).filter { !movedPaths.contains($0) }
+        batch.deleted.sort()
+        batch.inserted.sort()
+        batch.reloaded.sort()
+        batch.moved.sort { $0.1 < $1.1 }
+        return batch
+    }
+
+    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
+        let batch = BatchFormatter.batch(comparison.changeset)
+        func path(_ path: IndexPath) -> String { "[\(path.section),\(path.item)]" }
+        func list<T>(_ items: [T], _ show: (T) -> String) -> String { "[" + items.map(show).joined(separator: ",") + "]" }
+        output.write("{\n")
+        output.write("  \"sections\": {\"deleted\": \(list(batch.deletedSections) { "\($0)" }), ")
+        output.write("\"inserted\": \(list(batch.insertedSections) { "\($0)" }), ")
+        output.write("\"moved\": \(list(batch.movedSections) { "[\($0[0]),\($0[1])]" })},\n")
+        output.write("  \"items\": {\n")
+        output.write("    \"deleted\": \(list(batch.deleted, path)),\n")
+        output.write("    \"inserted\": \(list(batch.inserted, path)),\n")
+        output.write("    \"reloaded\": \(list(batch.reloaded, path)),\n")
+        output.write("    \"moved\": \(list(batch.moved) { "[\(path($0.0)),\(path($0.1))]" })\n")
+        output.write("  }\n}\n")
+    }
+}

@@ -1,0 +1,36 @@
+/// The `patch` format: a `PatchScript` that `changeset apply` replays on
+/// OLD to rebuild NEW. It follows the files' record order (sections play no
+/// part) and is written one line at a time, never held whole.
+public struct PatchFormatter {
+    public init() {}
+
+    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
+        let flat = try comparison.fileOrderChangeset()
+        let old = comparison.old
+        let new = comparison.new
+        let defaultDelimiter: UInt8 = old.input.format == .tsv ? 0x09 : UInt8(ascii: ",")
+        let script = PatchScript(
+            baseFormat: old.input.format,
+            base: try SnapshotFingerprint(of: old, readWith: comparison.options.records),
+            recordsAt: old.input.format == .json ? comparison.options.records.recordsAt : nil,
+            delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
+            columns: !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil,
+            resultCount: new.records.count, operations: [])
+        output.write(script.headerText)
+        func record(_ ref: RecordRef) throws -> String { try new.value(ofRecord: ref.row).jsonText }
+        let updatedAndMoved = Set(flat.moves.map(\.from.item)).intersection(flat.updates.map(\.old.item))
+        for deletion in flat.deletions {
+            output.write(PatchScript.line(.delete(old: deletion.at.item)))
+        }
+        for insertion in flat.insertions {
+            output.write(PatchScript.line(.insert(new: insertion.at.item, record: try record(insertion.element))))
+        }
+        for move in flat.moves {
+            let changed = updatedAndMoved.contains(move.from.item) ? try record(move.element) : nil
+            output.write(PatchScript.line(.move(old: move.from.item, new: move.to.item, record: changed)))
+        }
+        for update in flat.updates where !updatedAndMoved.contains(update.old.item) {
+            output.write(PatchScript.line(.update(old: update.old.item, record: try record(update.element))))
+        }
+    }
+}

@@ -1,0 +1,145 @@
+import Foundation
+
+/// `changeset apply BASE PATCH`: replays a patch on the snapshot it was made
+/// from and writes the result in the base's format. JSON and NDJSON records
+/// the patch leaves alone are copied byte for byte; with `--records-at`, only
+/// the records array of the document is rewritten.
+public enum PatchApplier {
+    /// One record of the result: a base record kept, or one from the patch.
+    enum Element {
+        case base(Int)
+        case record(String)
+    }
+
+    public static func apply(_ patch: PatchScript, patchSource: String, to base: InputFile, output: inout some TextOutputStream) throws {
+        guard base.format == patch.baseFormat else {
+            throw InputError(
+                source: base.name, location: nil,
+                message: "the patch was made for a \(patch.baseFormat.rawValue) snapshot, but this is \(base.format.rawValue)")
+        }
+        let defaultDelimiter: UInt8 = base.format == .tsv ? 0x09 : UInt8(ascii: ",")
+        let delimiter = patch.delimiter ?? defaultDelimiter
+        let table = try base.readRecords(
+            SnapshotFingerprint.options(for: base.format, recordsAt: patch.recordsAt), delimiter: delimiter)
+        let found = SnapshotFingerprint(of: table)
+        guard found == patch.base else {
+            throw InputError(
+                source: base.name, location: nil,
+                message: "this is not the snapshot the patch \(patchSource) was made from "
+                    + "(the patch expects \(patch.base.records) records with fingerprint \(patch.base), "
+                    + "this has \(found.records) with fingerprint \(found)); nothing was written")
+        }
+        let result = try replay(patch, baseCount: table.count, patchSource: patchSource)
+        let dataset = Dataset(input: base, records: table, delimiter: delimiter)
+        switch base.format {
+        case .json:
+            let bytes = base.bytes.buffer
+            let container = table.containerRange ?? 0..<0
+            output.write(String(decoding: bytes[..<container.lowerBound], as: UTF8.self))
+            output.write(result.isEmpty ? "[" : "[\n")
+            for (index, element) in result.enumerated() {
+                output.write(text(element, in: dataset))
+                output.write(index + 1 < result.count ? ",\n" : "\n")
+            }
+            output.write("]")
+            output.write(String(decoding: bytes[container.upperBound...], as: UTF8.self))
+        case .ndjson:
+            for element in result {
+                output.write(text(element, in: dataset))
+                output.write("\n")
+            }
+        case .csv, .tsv:
+            try writeCSV(result, patch: patch, base: dataset, patchSource: patchSource, output: &output)
+        }
+    }
+
+    /// The result's records, in order: the patch's operations applied by the engine's own `apply`.
+    static func replay(_ patch: PatchScript, baseCount: Int, patchSource: String) throws -> [Element] {
+        var changeset = Changeset<Int, Element>()
+        changeset.oldSectionCount = 1
+        changeset.newSectionCount = 1
+        changeset.oldCount = baseCount
+        changeset.newCount = patch.resultCount
+        func at(_ index: Int) -> IndexPath { IndexPath(section: 0, item: index) }
+        for operation in patch.operations {
+            switch operation {
+            case .delete(let old): changeset.deletions.append(.init(at: at(old)))
+            case .insert(let new, let record): changeset.insertions.append(.init(at: at(new), element: .record(record)))
+            case .move(let old, let new, let record):
+                changeset.moves.append(.init(from: at(old), to: at(new), element: record.map(Element.record) ?? .base(old), isAcrossSections: false))
+            case .update(let old, let record): changeset.updates.append(.init(old: at(old), new: at(old), element: .record(record)))
+            }
+        }
+        let result: [Element]
+        do {
+            result = try changeset.apply(to: (0..<baseCount).map(Element.base))
+        } catch let error as ApplyError {
+            throw InputError(source: patchSource, location: nil, message: "the patch is inconsistent: \(error.detail)")
+        }
+        guard result.count == patch.resultCount else {
+            throw InputError(
+                source: patchSource, location: nil,
+                message: "the patch is inconsistent: it yields \(result.count) records, its header says \(patch.resultCount)")
+        }
+        return result
+    }
+
+    static func text(_ element: Element, in base: Dataset) -> String {
+        switch element {
+        case .base(let row): String(decoding: base.input.bytes.slice(base.records.byteRange(row)), as: UTF8.self)
+        case .record(let json): json
+        }
+    }
+
+    static func writeCSV(
+        _ result: [Element], patch: PatchScript, base: Dataset, patchSource: String, output: inout some TextOutputStream
+    ) throws {
+        let baseColumns = base.records.fieldNames ?? []
+        let columns = patch.columns ?? baseColumns
+        let delimiter = Character(UnicodeScalar(base.delimiter))
+        output.write(columns.map { CSVField.quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+        for (index, element) in result.enumerated() {
+            switch element {
+            case .base where columns == baseColumns:
+                output.write(text(element, in: base) + "\n")
+            case .base(let row):
+                // The header changed: place the base row's cells under the new columns.
+                let cells = try CSVRecordReader.cells(of: base.input.bytes.slice(base.records.byteRange(row)), delimiter: base.delimiter)
+                let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
+                output.write(columns.map { CSVField.quoted(byName[$0] ?? "", delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+            case .record(let json):
+                let value = try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
+                guard case .object(let members) = value else { continue }
+                for member in members where !columns.contains(member.name) {
+                    throw InputError(
+                        source: patchSource, location: nil,
+                        message: "record \(index) of the result has a field \"\(member.name)\" that is not a column of the CSV output")
+                }
+                let cells = columns.map { column in CSVField.cell(members.first { $0.name == column }?.value) }
+                output.write(cells.map { CSVField.quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+            }
+        }
+    }
+}
+
+/// Writing CSV fields (RFC 4180).
+enum CSVField {
+    /// The text a CSV cell holds for a value: strings and numbers as they
+    /// are, `true`/`false`, empty for null or a missing field, JSON for
+    /// arrays and objects.
+    static func cell(_ value: Value?) -> String {
+        switch value {
+        case nil, .null?: ""
+        case .string(let text)?: text
+        case .number(let text)?: text
+        case .bool(let flag)?: flag ? "true" : "false"
+        case let other?: other.jsonText
+        }
+    }
+
+    /// The field quoted when it holds the delimiter, a quote or a line break.
+    static func quoted(_ text: String, delimiter: Character) -> String {
+        guard text.contains(where: { $0 == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
+        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}

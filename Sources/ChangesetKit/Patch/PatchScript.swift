@@ -1,0 +1,265 @@
+/// A replayable patch: what `--format patch` writes and `changeset apply` reads.
+///
+/// Grammar (one item per line; lines end with LF; `#` starts a comment line;
+/// blank lines are ignored):
+///
+///     changeset-patch 1
+///     base FORMAT COUNT FINGERPRINT      the snapshot the patch applies to
+///     [records-at PATH]                  JSON: the records array in the document
+///     [delimiter JSON-STRING]            CSV/TSV: a delimiter other than the default
+///     [columns JSON-ARRAY]               CSV/TSV output: the header to write
+///     result COUNT                       records after the patch
+///     delete OLD
+///     insert NEW RECORD
+///     move OLD NEW [RECORD]              RECORD when the moved record also changed
+///     update OLD RECORD
+///
+/// FORMAT is json, ndjson, csv or tsv; COUNT a record count; FINGERPRINT 16
+/// hex digits (see `SnapshotFingerprint`); RECORD a JSON object on one line,
+/// the record's whole new content. OLD is a 0-based index in the base, NEW in
+/// the result; the operations follow UIKit's batch-update rules: deletions,
+/// updates and move sources name base positions, insertions and move targets
+/// result positions.
+public struct PatchScript: Equatable, Sendable {
+    public static let header = "changeset-patch 1"
+
+    public enum Operation: Equatable, Sendable {
+        case delete(old: Int)
+        case insert(new: Int, record: String)
+        case move(old: Int, new: Int, record: String?)
+        case update(old: Int, record: String)
+    }
+
+    public var baseFormat: InputFormat
+    public var base: SnapshotFingerprint
+    public var recordsAt: FieldPath?
+    public var delimiter: UInt8?
+    public var columns: [String]?
+    public var resultCount: Int
+    public var operations: [Operation]
+
+    public init(
+        baseFormat: InputFormat, base: SnapshotFingerprint, recordsAt: FieldPath? = nil, delimiter: UInt8? = nil,
+        columns: [String]? = nil, resultCount: Int, operations: [Operation]
+    ) {
+        self.baseFormat = baseFormat
+        self.base = base
+        self.recordsAt = recordsAt
+        self.delimiter = delimiter
+        self.columns = columns
+        self.resultCount = resultCount
+        self.operations = operations
+    }
+
+    /// The header lines, up to and including `result`.
+    public var headerText: String {
+        var text = PatchScript.header + "\n"
+        text += "base \(baseFormat.rawValue) \(base.records) \(base)\n"
+        if let recordsAt { text += "records-at \(recordsAt)\n" }
+        if let delimiter {
+            text += "delimiter "
+            Value.writeJSONString(String(UnicodeScalar(delimiter)), to: &text)
+            text += "\n"
+        }
+        if let columns {
+            text += "columns " + Value.array(columns.map { .string($0) }).jsonText + "\n"
+        }
+        text += "result \(resultCount)\n"
+        return text
+    }
+
+    public static func line(_ operation: Operation) -> String {
+        switch operation {
+        case .delete(let old): "delete \(old)\n"
+        case .insert(let new, let record): "insert \(new) \(record)\n"
+        case .move(let old, let new, let record?): "move \(old) \(new) \(record)\n"
+        case .move(let old, let new, nil): "move \(old) \(new)\n"
+        case .update(let old, let record): "update \(old) \(record)\n"
+        }
+    }
+
+    public var text: String {
+        operations.reduce(headerText) { $0 + PatchScript.line($1) }
+    }
+
+    // MARK: Parsing
+
+    /// Reads a patch; errors name the patch file, line and column.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, source: String) throws -> PatchScript {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw InputError(source: source, location: nil, message: "not a changeset patch: the file is not UTF-8 text")
+        }
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            .map { (number: $0.offset + 1, text: $0.element.hasSuffix("\r") ? $0.element.dropLast() : $0.element) }
+            .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
+        func fail(_ line: Int, _ column: Int, _ message: String) -> InputError {
+            InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
+        }
+        guard let first = lines.first, first.text == PatchScript.header else {
+            throw fail(lines.first?.number ?? 1, 1, "not a changeset patch: the first line must be \"\(PatchScript.header)\"")
+        }
+        lines.removeFirst()
+
+        var baseFormat: InputFormat?
+        var base: SnapshotFingerprint?
+        var recordsAt: FieldPath?
+        var delimiter: UInt8?
+        var columns: [String]?
+        var resultCount: Int?
+        var operations: [Operation] = []
+
+        for line in lines {
+            var fields = PatchFields(line.text, line: line.number, source: source)
+            let keyword = try fields.word("a keyword")
+            switch keyword {
+            case "base":
+                guard baseFormat == nil else { throw fail(line.number, 1, "a second \"base\" line") }
+                let formatWord = try fields.word("the base format")
+                guard let format = InputFormat(rawValue: formatWord) else {
+                    throw fields.failure(at: fields.lastStart, "unknown base format \"\(formatWord)\" (json, ndjson, csv or tsv)")
+                }
+                let count = try fields.count("the base record count")
+                let hashText = try fields.word("the base fingerprint")
+                guard hashText.count == 16, let hash = UInt64(hashText, radix: 16) else {
+                    throw fields.failure(at: fields.lastStart, "the base fingerprint must be 16 hex digits")
+                }
+                baseFormat = format
+                base = SnapshotFingerprint(records: count, hash: hash)
+            case "records-at":
+                let text = try fields.rest("a path")
+                do { recordsAt = try FieldPath(parsing: text) } catch { throw fields.failure(at: fields.lastStart, "\(error)") }
+            case "delimiter":
+                let value = try fields.json("a delimiter as a JSON string")
+                guard case .string(let character) = value, character.utf8.count == 1 else {
+                    throw fields.failure(at: fields.lastStart, "the delimiter must be one ASCII character in a JSON string")
+                }
+                delimiter = character.utf8.first
+            case "columns":
+                let value = try fields.json("the columns as a JSON array of strings")
+                guard case .array(let names) = value else {
+                    throw fields.failure(at: fields.lastStart, "the columns must be a JSON array of strings")
+                }
+                columns = try names.map { name in
+                    guard case .string(let text) = name else {
+                        throw fields.failure(at: fields.lastStart, "the columns must be a JSON array of strings")
+                    }
+                    return text
+                }
+            case "result":
+                resultCount = try fields.count("the result record count")
+            case "delete", "insert", "move", "update":
+                guard base != nil, resultCount != nil else {
+                    throw fail(line.number, 1, "\"\(keyword)\" before the \"base\" and \"result\" lines")
+                }
+                switch keyword {
+                case "delete": operations.append(.delete(old: try fields.count("a base index")))
+                case "insert":
+                    let index = try fields.count("a result index")
+                    operations.append(.insert(new: index, record: try fields.record()))
+                case "move":
+                    let old = try fields.count("a base index")
+                    let new = try fields.count("a result index")
+                    operations.append(.move(old: old, new: new, record: fields.isAtEnd ? nil : try fields.record()))
+                default:
+                    let old = try fields.count("a base index")
+                    operations.append(.update(old: old, record: try fields.record()))
+                }
+            default:
+                throw fields.failure(at: 1, "unknown patch line \"\(keyword)\"")
+            }
+            try fields.expectEnd()
+        }
+        guard let baseFormat, let base else {
+            throw fail((lines.last?.number ?? 1), 1, "the patch has no \"base\" line")
+        }
+        guard let resultCount else { throw fail((lines.last?.number ?? 1), 1, "the patch has no \"result\" line") }
+        return PatchScript(
+            baseFormat: baseFormat, base: base, recordsAt: recordsAt, delimiter: delimiter, columns: columns,
+            resultCount: resultCount, operations: operations)
+    }
+}
+
+/// Splits one patch line into its fields, keeping columns for errors.
+private struct PatchFields {
+    let characters: [Character]
+    let line: Int
+    let source: String
+    var index = 0
+    var lastStart = 1
+
+    init(_ text: Substring, line: Int, source: String) {
+        characters = Array(text)
+        self.line = line
+        self.source = source
+    }
+
+    func failure(at column: Int, _ message: String) -> InputError {
+        InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
+    }
+
+    var isAtEnd: Bool {
+        var probe = index
+        while probe < characters.count && characters[probe] == " " { probe += 1 }
+        return probe == characters.count
+    }
+
+    mutating func skipSpaces() {
+        while index < characters.count && characters[index] == " " { index += 1 }
+        lastStart = index + 1
+    }
+
+    mutating func word(_ what: String) throws -> String {
+        skipSpaces()
+        guard index < characters.count else { throw failure(at: index + 1, "expected \(what)") }
+        let start = index
+        while index < characters.count && characters[index] != " " { index += 1 }
+        return String(characters[start..<index])
+    }
+
+    mutating func count(_ what: String) throws -> Int {
+        let text = try word(what)
+        guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
+            throw failure(at: lastStart, "expected \(what), found \"\(text)\"")
+        }
+        return value
+    }
+
+    mutating func rest(_ what: String) throws -> String {
+        skipSpaces()
+        guard index < characters.count else { throw failure(at: index + 1, "expected \(what)") }
+        defer { index = characters.count }
+        return String(characters[index...])
+    }
+
+    mutating func json(_ what: String) throws -> Value {
+        let text = try rest(what)
+        var bytes = Array(text.utf8)
+        do {
+            return try bytes.withUnsafeMutableBytes { try JSONValueReader.read(UnsafeRawBufferPointer($0)) }
+        } catch {
+            throw failure(at: lastStart, "expected \(what)")
+        }
+    }
+
+    /// A record: a JSON object, checked as strictly as an input record so a
+    /// bad patch fails before anything is written.
+    mutating func record() throws -> String {
+        let text = try rest("a record (a JSON object)")
+        let reader = JSONRecordReader(source: source, layout: .lines, options: RecordOptions())
+        let table: RecordTable
+        do {
+            try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+            table = try reader.finish()
+        } catch let problem as InputError {
+            let column = lastStart - 1 + (problem.location?.column ?? 1)
+            throw failure(at: column, "invalid record: \(problem.message)")
+        }
+        guard table.count == 1 else { throw failure(at: lastStart, "invalid record: expected one JSON object") }
+        return text
+    }
+
+    mutating func expectEnd() throws {
+        skipSpaces()
+        guard index == characters.count else { throw failure(at: index + 1, "unexpected text at the end of the line") }
+    }
+}
