@@ -13,8 +13,11 @@
 /// as a delete of the old index path plus an insert of the new one:
 /// - a record that moved and changed (UIKit cannot reload an item it moves);
 /// - a record that moves out of a deleted section or into an inserted one.
-/// Section moves and moves within sections are always listed, even with
-/// `--ignore-order`: the batch must produce NEW's layout.
+/// Items of a deleted section are not listed as deleted (deleting the
+/// section deletes them), nor items of an inserted section as inserted (the
+/// table view asks its data source for them). Section moves and moves within
+/// sections are always listed, even with `--ignore-order`: the batch must
+/// produce NEW's layout.
 public struct BatchFormatter {
     public init() {}
 
@@ -44,15 +47,15 @@ public struct BatchFormatter {
         let deletedSections = Set(changeset.deletedSections)
         let insertedSections = Set(batch.insertedSections)
         let updatedPaths = Set(changeset.updates.map(\.old))
-        batch.deleted = changeset.deletions.map(\.at)
-        batch.inserted = changeset.insertions.map(\.at)
+        batch.deleted = changeset.deletions.map(\.at).filter { !deletedSections.contains($0.section) }
+        batch.inserted = changeset.insertions.map(\.at).filter { !insertedSections.contains($0.section) }
         var movedPaths = Set<IndexPath>()
         for move in changeset.moves {
             movedPaths.insert(move.from)
             if updatedPaths.contains(move.from) || deletedSections.contains(move.from.section)
                 || insertedSections.contains(move.to.section) {
-                batch.deleted.append(move.from)
-                batch.inserted.append(move.to)
+                if !deletedSections.contains(move.from.section) { batch.deleted.append(move.from) }
+                if !insertedSections.contains(move.to.section) { batch.inserted.append(move.to) }
             } else {
                 batch.moved.append((move.from, move.to))
             }
