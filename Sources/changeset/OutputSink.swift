@@ -4,10 +4,17 @@ import Foundation
 /// appears whole or not at all (a temporary file beside it, renamed over it
 /// once everything is written).
 final class OutputSink: TextOutputStream {
-    enum Trouble: Error {
+    enum Trouble: Error, CustomStringConvertible {
         /// The reader went away (`changeset ... | head`): not an error worth a message.
         case brokenPipe
         case writeFailed(String)
+
+        var description: String {
+            switch self {
+            case .brokenPipe: "the reader of standard output went away"
+            case .writeFailed(let message): message
+            }
+        }
     }
 
     private let descriptor: Int32

@@ -53,8 +53,10 @@ public enum PatchApplier {
         }
     }
 
-    /// The result's records, in order: the patch's operations applied by the engine's own `apply`.
+    /// The result's records, in order: the patch's operations, checked
+    /// against the base, applied by the engine's own `apply`.
     static func replay(_ patch: PatchScript, baseCount: Int, patchSource: String) throws -> [Element] {
+        try check(patch, baseCount: baseCount, patchSource: patchSource)
         var changeset = Changeset<Int, Element>()
         changeset.oldSectionCount = 1
         changeset.newSectionCount = 1
@@ -82,6 +84,51 @@ public enum PatchApplier {
                 message: "the patch is inconsistent: it yields \(result.count) records, its header says \(patch.resultCount)")
         }
         return result
+    }
+
+    /// Every index in range and used once, and the counts adding up; errors name the line.
+    static func check(_ patch: PatchScript, baseCount: Int, patchSource: String) throws {
+        func fail(_ index: Int, _ message: String) -> InputError {
+            let line = patch.operationLines.indices.contains(index) ? patch.operationLines[index] : 0
+            return InputError(source: patchSource, location: line > 0 ? SourceLocation(line: line, column: 1) : nil, message: message)
+        }
+        var baseUse: [Int: Int] = [:]
+        var resultUse: [Int: Int] = [:]
+        var count = baseCount
+        func useBase(_ old: Int, _ index: Int) throws {
+            guard old < baseCount else { throw fail(index, "there is no record \(old) in the base, which has \(baseCount)") }
+            if let earlier = baseUse.updateValue(index, forKey: old) {
+                throw fail(index, "record \(old) of the base is already used by line \(patch.operationLines[earlier])")
+            }
+        }
+        func useResult(_ new: Int, _ index: Int) throws {
+            guard new < patch.resultCount else {
+                throw fail(index, "there is no record \(new) in the result, which has \(patch.resultCount)")
+            }
+            if let earlier = resultUse.updateValue(index, forKey: new) {
+                throw fail(index, "record \(new) of the result is already placed by line \(patch.operationLines[earlier])")
+            }
+        }
+        for (index, operation) in patch.operations.enumerated() {
+            switch operation {
+            case .delete(let old):
+                try useBase(old, index)
+                count -= 1
+            case .insert(let new, _):
+                try useResult(new, index)
+                count += 1
+            case .move(let old, let new, _):
+                try useBase(old, index)
+                try useResult(new, index)
+            case .update(let old, _):
+                try useBase(old, index)
+            }
+        }
+        guard count == patch.resultCount else {
+            throw InputError(
+                source: patchSource, location: patch.resultLine > 0 ? SourceLocation(line: patch.resultLine, column: 1) : nil,
+                message: "the result would have \(count) records, but this line says \(patch.resultCount)")
+        }
     }
 
     static func text(_ element: Element, in base: Dataset) -> String {

@@ -37,6 +37,10 @@ public struct PatchScript: Equatable, Sendable {
     public var columns: [String]?
     public var resultCount: Int
     public var operations: [Operation]
+    /// Where each operation stands in the patch file (1-based lines), for errors; empty for a patch made in memory.
+    public var operationLines: [Int] = []
+    /// The line of the `result` header.
+    public var resultLine = 0
 
     public init(
         baseFormat: InputFormat, base: SnapshotFingerprint, recordsAt: FieldPath? = nil, delimiter: UInt8? = nil,
@@ -106,7 +110,9 @@ public struct PatchScript: Equatable, Sendable {
         var delimiter: UInt8?
         var columns: [String]?
         var resultCount: Int?
+        var resultLine = 0
         var operations: [Operation] = []
+        var operationLines: [Int] = []
 
         for line in lines {
             var fields = PatchFields(line.text, line: line.number, source: source)
@@ -147,10 +153,12 @@ public struct PatchScript: Equatable, Sendable {
                 }
             case "result":
                 resultCount = try fields.count("the result record count")
+                resultLine = line.number
             case "delete", "insert", "move", "update":
                 guard base != nil, resultCount != nil else {
                     throw fail(line.number, 1, "\"\(keyword)\" before the \"base\" and \"result\" lines")
                 }
+                operationLines.append(line.number)
                 switch keyword {
                 case "delete": operations.append(.delete(old: try fields.count("a base index")))
                 case "insert":
@@ -173,9 +181,12 @@ public struct PatchScript: Equatable, Sendable {
             throw fail((lines.last?.number ?? 1), 1, "the patch has no \"base\" line")
         }
         guard let resultCount else { throw fail((lines.last?.number ?? 1), 1, "the patch has no \"result\" line") }
-        return PatchScript(
+        var script = PatchScript(
             baseFormat: baseFormat, base: base, recordsAt: recordsAt, delimiter: delimiter, columns: columns,
             resultCount: resultCount, operations: operations)
+        script.operationLines = operationLines
+        script.resultLine = resultLine
+        return script
     }
 }
 
@@ -252,7 +263,8 @@ private struct PatchFields {
             table = try reader.finish()
         } catch let problem as InputError {
             let column = lastStart - 1 + (problem.location?.column ?? 1)
-            throw failure(at: column, "invalid record: \(problem.message)")
+            let message = problem.message.replacingOccurrences(of: "a record object on each line", with: "a JSON object")
+            throw failure(at: column, "invalid record: \(message)")
         }
         guard table.count == 1 else { throw failure(at: lastStart, "invalid record: expected one JSON object") }
         return text
