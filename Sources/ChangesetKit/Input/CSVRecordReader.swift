@@ -313,6 +313,6 @@ public final class CSVRecordReader {
         try builder.append(
             idParts: idParts, section: section,
             fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
-            range: rowStart..<end, location: rowLocation)
+            range: rowStart..<end, line: rowLocation.line, location: rowLocation)
     }
 }

@@ -45,7 +45,9 @@ public final class JSONRecordReader {
     /// Member-name hashes of the open objects, for duplicate-name checks.
     private var memberNames: [UInt64] = []
     private var recordStart = 0
-    private var recordLocation = SourceLocation(line: 1, column: 1)
+    /// Where the current record starts; its column is counted only for an error.
+    private var recordMark = JSONTextScanner.Mark()
+    private var recordLocation: SourceLocation { scanner.location(of: recordMark, chunk, chunkBase) }
     private var idParts: [String?]
     private var sectionName: String?
     /// NDJSON: the line the previous record ended on.
@@ -121,15 +123,15 @@ public final class JSONRecordReader {
         do {
             try byteOrderMark.finish { content, base in try parse(content, base: base) }
             fileLength = byteOrderMark.fileOffset
-            scanner.finish()
+            chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+            chunkBase = fileLength
+            scanner.finish(chunk, chunkBase: chunkBase)
             if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
             if !scanner.sawToken {
                 // Nothing but whitespace.
                 if layout == .lines { return builder.table }
-                throw error("the input is empty; expected \(expectedTopLevel)", at: scanner.location)
+                throw error("the input is empty; expected \(expectedTopLevel)", at: scanner.location(chunk, chunkBase))
             }
-            chunk = UnsafeRawBufferPointer(start: nil, count: 0)
-            chunkBase = fileLength
             let status = yajl_complete_parse(handle)
             try check(status)
             if case .nested(let path) = layout, !sawRecordsArray {
@@ -162,13 +164,16 @@ public final class JSONRecordReader {
         try check(status)
         scanner.scan(content, chunkBase: base, upTo: base + content.count)
         if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
+        // Count the columns later errors may need while this chunk's bytes are here.
+        recordMark = scanner.resolved(recordMark, content, base)
+        scanner.endChunk(content, chunkBase: base)
     }
 
     private func check(_ status: yajl_status) throws {
         switch status {
         case yajl_status_ok: return
         case yajl_status_client_canceled:
-            throw failure ?? error("parsing stopped", at: scanner.location)
+            throw failure ?? error("parsing stopped", at: scanner.location(chunk, chunkBase))
         default:
             throw yajlError()
         }
@@ -203,7 +208,7 @@ public final class JSONRecordReader {
         let consumed = chunkBase + Int(yajl_get_bytes_consumed(handle))
         if text.contains("premature EOF") {
             if let earlier = scanUpTo(chunkBase + chunk.count) { return earlier }
-            return error("unexpected end of input; expected more JSON", at: scanner.location)
+            return error("unexpected end of input; expected more JSON", at: scanner.location(chunk, chunkBase))
         }
         let insideToken: [(String, String)] = [
             ("invalid character inside string", "control character must be escaped in a string"),
@@ -217,7 +222,7 @@ public final class JSONRecordReader {
         ]
         for (pattern, message) in insideToken where text.contains(pattern) {
             if let earlier = scanUpTo(consumed) { return earlier }
-            return error(message, at: scanner.location)
+            return error(message, at: scanner.location(chunk, chunkBase))
         }
         // The offending token ends at `consumed`: report where it starts. For
         // one error yajl moves the offset back by the token's length, to
@@ -265,7 +270,7 @@ public final class JSONRecordReader {
                 .replacingOccurrences(of: "parse error: ", with: "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        return error(message, at: token.location)
+        return error(message, at: scanner.location(of: token, chunk, chunkBase))
     }
 
     /// A token as a message names it: strings and numbers by kind, anything else by its first character.
@@ -292,7 +297,7 @@ public final class JSONRecordReader {
     }
 
     /// Where the token that triggered the current callback starts.
-    private func currentTokenStart() -> JSONTextScanner.TokenStart? {
+    private func currentTokenStart() -> JSONTextScanner.Mark? {
         if let problem = scanUpTo(callbackOffset) {
             failure = problem
             return nil
@@ -347,16 +352,16 @@ public final class JSONRecordReader {
         if layout == .array && frames.isEmpty && kind == .object {
             message += " (use --records-at to name the array inside it, or .ndjson for one record per line)"
         }
-        _ = cancel(message, at: token.location)
+        _ = cancel(message, at: scanner.location(of: token, chunk, chunkBase))
         return nil
     }
 
     private func beginRecord() -> Role? {
         guard let token = currentTokenStart() else { return nil }
         recordStart = token.offset
-        recordLocation = token.location
-        if layout == .lines && token.location.line <= previousRecordEndLine {
-            _ = cancel("a second record on one line (NDJSON holds one record per line)", at: token.location)
+        recordMark = token
+        if layout == .lines && token.line <= previousRecordEndLine {
+            _ = cancel("a second record on one line (NDJSON holds one record per line)", at: recordLocation)
             return nil
         }
         for index in idParts.indices { idParts[index] = nil }
@@ -397,7 +402,7 @@ public final class JSONRecordReader {
         let what = role.isSection
             ? "section field \"\(options.section?.description ?? "")\""
             : "id field \"\(options.id[role.idComponent])\""
-        _ = cancel("the \(what) is \(kind.rawValue); it must be a string or a number", at: token.location)
+        _ = cancel("the \(what) is \(kind.rawValue); it must be a string or a number", at: scanner.location(of: token, chunk, chunkBase))
         return false
     }
 
@@ -421,10 +426,10 @@ public final class JSONRecordReader {
             return 0
         }
         if layout == .lines {
-            if scanner.location.line != recordLocation.line {
+            if scanner.line != recordMark.line {
                 return cancel("a record must end on the line it starts on (NDJSON holds one record per line)", at: recordLocation)
             }
-            previousRecordEndLine = scanner.location.line
+            previousRecordEndLine = scanner.line
         }
         for (index, part) in idParts.enumerated() where part == nil {
             return cancel("the record has no \"\(options.id[index])\" field (the --id)", at: recordLocation)
@@ -432,7 +437,7 @@ public final class JSONRecordReader {
         do {
             try builder.append(
                 idParts: idParts.map { $0! }, section: sectionName, fingerprint: fingerprint,
-                range: recordStart..<end, location: recordLocation)
+                range: recordStart..<end, line: recordMark.line, location: recordLocation)
         } catch {
             failure = error as? InputError
             return 0
@@ -467,11 +472,11 @@ public final class JSONRecordReader {
             if role.idComponent >= 0 {
                 guard let value else {
                     guard let token = currentTokenStart() else { return 0 }
-                    return cancel("the id field \"\(options.id[role.idComponent])\" is null", at: token.location)
+                    return cancel("the id field \"\(options.id[role.idComponent])\" is null", at: scanner.location(of: token, chunk, chunkBase))
                 }
                 if value.isEmpty, options.mode == .text {
                     guard let token = currentTokenStart() else { return 0 }
-                    return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: token.location)
+                    return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: scanner.location(of: token, chunk, chunkBase))
                 }
                 idParts[role.idComponent] = value
             }
@@ -495,7 +500,7 @@ public final class JSONRecordReader {
         }
         if duplicate {
             guard let token = currentTokenStart() else { return 0 }
-            return cancel("duplicate member name \"\(String(decoding: bytes, as: UTF8.self))\" in an object", at: token.location)
+            return cancel("duplicate member name \"\(String(decoding: bytes, as: UTF8.self))\" in an object", at: scanner.location(of: token, chunk, chunkBase))
         }
         memberNames.append(nameHash)
         frames[top].pendingName = nameHash

@@ -1,15 +1,19 @@
-import Foundation
-
 /// A light lexer that follows yajl through the same bytes, a little behind it.
 ///
 /// yajl reports only byte offsets, and its own UTF-8 check lets overlong
 /// forms, encoded surrogates and code points past U+10FFFF through, and turns
 /// an escaped lone surrogate (`\uD800`) into `?`. This scanner does what yajl
 /// does not: it validates UTF-8 strictly, checks that `\u` surrogate escapes
-/// pair up, rejects raw control characters in strings, counts lines and
-/// columns, and remembers where the latest token began, so errors and records
-/// can be placed exactly. It never runs ahead of yajl into bytes yajl has not
-/// seen, so it works the same for any chunking of the input.
+/// pair up, rejects raw control characters in strings, counts lines, and
+/// remembers where the latest token began, so errors and records can be placed
+/// exactly. It never runs ahead of yajl into bytes yajl has not seen, so it
+/// works the same for any chunking of the input.
+///
+/// Speed matters (it sees every byte): runs of plain string bytes and of
+/// spaces are skipped in tight loops, and columns are counted only when a
+/// place is asked for. A place is a `Mark` (offset, line, line start); its
+/// column is counted from the line start when it is needed, and marks that
+/// could outlive their chunk are resolved when the chunk ends.
 struct JSONTextScanner {
     struct Failure: Error {
         var offset: Int
@@ -17,29 +21,40 @@ struct JSONTextScanner {
         var message: String
     }
 
-    struct TokenStart {
+    /// A place in the input; `column` is filled in once counted.
+    struct Mark {
         var offset = 0
-        var location = SourceLocation(line: 1, column: 1)
+        var line = 1
+        var lineStart = 0
+        var column: Int? = 1
         var firstByte: UInt8 = 0
     }
 
     /// Offset (in the whole input) of the next byte to scan.
     private(set) var offset: Int
-    private(set) var position = LinePosition()
-    private(set) var lastToken = TokenStart() {
-        didSet { sawToken = true }
-    }
     private(set) var failure: Failure?
+    private(set) var lastToken = Mark()
     /// Whether any token (anything but whitespace) has been seen.
     private(set) var sawToken = false
+    /// The current word began with `0` and a digit followed: a number with a leading zero.
+    private(set) var wordHasLeadingZero = false
+
+    /// The line of the next byte to scan.
+    private(set) var line = 1
+    private var lineStart: Int
+    private var afterCR = false
+    /// Characters on the current line before the current chunk (when the line began in an earlier chunk).
+    private var carriedColumns = 0
+    private var carriedLineStart = -1
 
     private var utf8 = UTF8Validator()
-    private var utf8SequenceStart = TokenStart()
+    private var utf8SequenceStart = Mark()
     private var state = State.outside
     private var inWord = false
-    /// Position of the `\` of the escape being read, and of a high surrogate awaiting its low half.
-    private var escapeStart = TokenStart()
-    private var highSurrogateStart: TokenStart?
+    private var wordLength = 0
+    /// The `\` of the escape being read, and of a high surrogate awaiting its low half.
+    private var escapeStart = Mark()
+    private var highSurrogateStart: Mark?
     private var hexDigits = 0
     private var hexValue: UInt32 = 0
 
@@ -49,148 +64,236 @@ struct JSONTextScanner {
 
     init(startOffset: Int) {
         offset = startOffset
+        lineStart = startOffset
+        lastToken.lineStart = startOffset
+        lastToken.offset = startOffset
     }
-
-    var location: SourceLocation { position.location }
 
     /// True while inside a string or a bare word (number, literal, garbage).
     var isInsideToken: Bool { state != .outside || inWord }
 
-    /// The current word began with `0` and a digit followed: a number with a leading zero.
-    private(set) var wordHasLeadingZero = false
-    private var wordLength = 0
+    // MARK: Places
 
-    /// Scans on from `offset` until the next token starts (or the chunk ends),
-    /// for errors that yajl places just before the offending token.
-    mutating func scanToNextToken(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
-        let end = chunkBase + chunk.count
-        let before = lastToken.offset
-        while failure == nil && offset < end && (lastToken.offset == before || !sawToken) {
-            scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
-        }
+    /// The mark of the next byte to scan.
+    private var here: Mark { Mark(offset: offset, line: line, lineStart: lineStart, column: nil) }
+
+    /// `mark` with its column counted, while its chunk is at hand.
+    func resolved(_ mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> Mark {
+        mark.offset >= chunkBase && mark.offset <= chunkBase + chunk.count ? resolve(mark, chunk, chunkBase) : mark
     }
+
+    /// Counts the column of `mark` from bytes of `chunk` (which starts at `chunkBase`).
+    private func resolve(_ mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> Mark {
+        guard mark.column == nil else { return mark }
+        var resolved = mark
+        var count = 0
+        let from: Int
+        if mark.lineStart >= chunkBase {
+            from = mark.lineStart
+        } else {
+            from = chunkBase
+            count = carriedLineStart == mark.lineStart ? carriedColumns : 0
+        }
+        if mark.offset > from {
+            for byte in chunk[(from - chunkBase)..<(mark.offset - chunkBase)] where !UTF8Validator.isContinuation(byte) {
+                count += 1
+            }
+        }
+        resolved.column = count + 1
+        return resolved
+    }
+
+    /// The place of a mark, counted now if it has not been.
+    func location(of mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> SourceLocation {
+        let resolved = resolve(mark, chunk, chunkBase)
+        return SourceLocation(line: resolved.line, column: resolved.column ?? 1)
+    }
+
+    /// The place of the next byte to scan.
+    func location(_ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> SourceLocation {
+        location(of: here, chunk, chunkBase)
+    }
+
+    /// Call once every byte of a chunk has been scanned, before the chunk goes away:
+    /// counts the columns that later errors may need.
+    mutating func endChunk(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+        lastToken = resolve(lastToken, chunk, chunkBase)
+        escapeStart = resolve(escapeStart, chunk, chunkBase)
+        utf8SequenceStart = resolve(utf8SequenceStart, chunk, chunkBase)
+        if let high = highSurrogateStart { highSurrogateStart = resolve(high, chunk, chunkBase) }
+        let end = resolve(here, chunk, chunkBase)
+        carriedColumns = (end.column ?? 1) - 1
+        carriedLineStart = lineStart
+    }
+
+    private mutating func fail(at mark: Mark, _ message: String, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+        failure = Failure(offset: mark.offset, location: location(of: mark, chunk, chunkBase), message: message)
+    }
+
+    // MARK: Scanning
 
     /// Scans the bytes from `offset` up to (not including) `end`; they must lie
     /// in `chunk`, which starts at `chunkBase`. Stops at the first problem.
     mutating func scan(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) {
         guard failure == nil, end > offset else { return }
         precondition(offset >= chunkBase && end <= chunkBase + chunk.count, "scanner fell behind its chunk")
-        var index = offset - chunkBase
-        let stop = end - chunkBase
-        while index < stop {
-            let byte = chunk[index]
-            if byte >= 0x80 || utf8.pending > 0 {
-                if utf8.pending == 0 {
-                    utf8SequenceStart = here(byte)
-                    if let high = highSurrogateStart, state != .inHex {
-                        unpairedSurrogate(at: high)
-                        return
-                    }
+        let bytes = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) - chunkBase
+        while offset < end && failure == nil {
+            if utf8.pending > 0 {
+                continueSequence(bytes[offset], chunk, chunkBase)
+                continue
+            }
+            switch state {
+            case .inString:
+                // The common case: plain string bytes.
+                var index = offset
+                while index < end {
+                    let byte = bytes[index]
+                    if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
+                    index += 1
                 }
-                if !utf8.accept(byte) {
-                    fail(at: utf8SequenceStart, String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.firstByte))
+                offset = index
+                guard index < end else { return }
+                let byte = bytes[index]
+                if let high = highSurrogateStart, byte != 0x5C {
+                    unpairedSurrogate(at: high, chunk, chunkBase)
                     return
                 }
-                if state == .outside && !inWord {
-                    inWord = true
-                    lastToken = utf8SequenceStart
+                switch byte {
+                case 0x22:
+                    state = .outside
+                    offset += 1
+                case 0x5C:
+                    escapeStart = here
+                    state = .afterBackslash
+                    offset += 1
+                case 0x80...:
+                    startSequence(byte, chunk, chunkBase)
+                default:
+                    fail(at: here, String(format: "control character U+%04X must be escaped in a string", byte), chunk, chunkBase)
                 }
-            } else {
-                switch state {
-                case .outside: scanOutside(byte)
-                case .inString: scanInString(byte)
-                case .afterBackslash: scanAfterBackslash(byte)
-                case .inHex: scanHexDigit(byte)
+            case .outside:
+                let byte = bytes[offset]
+                if byte >= 0x80 {
+                    startWord(byte)
+                    startSequence(byte, chunk, chunkBase)
+                } else {
+                    scanOutside(byte)
+                    offset += 1
                 }
-                if failure != nil { return }
+            case .afterBackslash:
+                let byte = bytes[offset]
+                if let high = highSurrogateStart, byte != UInt8(ascii: "u") {
+                    unpairedSurrogate(at: high, chunk, chunkBase)
+                    return
+                }
+                // Any escape but \u is yajl's to accept or reject.
+                state = byte == UInt8(ascii: "u") ? .inHex : .inString
+                hexDigits = 0
+                hexValue = 0
+                if byte >= 0x80 { startSequence(byte, chunk, chunkBase) } else { offset += 1 }
+            case .inHex:
+                let byte = bytes[offset]
+                if byte >= 0x80 {
+                    state = .inString
+                    highSurrogateStart = nil
+                    startSequence(byte, chunk, chunkBase)
+                } else {
+                    scanHexDigit(byte, chunk, chunkBase)
+                    offset += 1
+                }
             }
-            position.advance(over: byte)
-            offset += 1
-            index += 1
         }
     }
 
     /// End of input: a UTF-8 sequence cut short is an error. (An unclosed
     /// string or array is yajl's to report.)
-    mutating func finish() {
-        guard failure == nil else { return }
-        if !utf8.isComplete {
-            fail(at: utf8SequenceStart, String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.firstByte))
+    mutating func finish(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+        guard failure == nil, !utf8.isComplete else { return }
+        fail(at: utf8SequenceStart, invalidUTF8Message, chunk, chunkBase)
+    }
+
+    private var invalidUTF8Message: String {
+        String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.firstByte)
+    }
+
+    @inline(__always)
+    private mutating func startSequence(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+        utf8SequenceStart = here
+        utf8SequenceStart.firstByte = byte
+        if !utf8.accept(byte) {
+            fail(at: utf8SequenceStart, invalidUTF8Message, chunk, chunkBase)
+            return
+        }
+        offset += 1
+    }
+
+    @inline(__always)
+    private mutating func continueSequence(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+        if !utf8.accept(byte) {
+            fail(at: utf8SequenceStart, invalidUTF8Message, chunk, chunkBase)
+            return
+        }
+        offset += 1
+    }
+
+    @inline(__always)
+    private mutating func startWord(_ byte: UInt8) {
+        if !inWord {
+            inWord = true
+            wordLength = 0
+            wordHasLeadingZero = false
+            token(byte)
+        }
+        wordLength += 1
+        if wordLength == 2 && lastToken.firstByte == UInt8(ascii: "0") && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
+            wordHasLeadingZero = true
         }
     }
 
-    private func here(_ byte: UInt8) -> TokenStart {
-        TokenStart(offset: offset, location: position.location, firstByte: byte)
-    }
-
-    private mutating func fail(at start: TokenStart, _ message: String) {
-        failure = Failure(offset: start.offset, location: start.location, message: message)
+    @inline(__always)
+    private mutating func token(_ byte: UInt8) {
+        lastToken = here
+        lastToken.firstByte = byte
+        sawToken = true
     }
 
     @inline(__always)
     private mutating func scanOutside(_ byte: UInt8) {
         switch byte {
-        case 0x20, 0x09, 0x0A, 0x0D:
+        case 0x0A:
+            inWord = false
+            if afterCR {
+                afterCR = false
+            } else {
+                line += 1
+            }
+            lineStart = offset + 1
+            return
+        case 0x0D:
+            inWord = false
+            line += 1
+            lineStart = offset + 1
+            afterCR = true
+            return
+        case 0x20, 0x09:
             inWord = false
         case UInt8(ascii: "\""):
             inWord = false
-            lastToken = here(byte)
+            token(byte)
             state = .inString
         case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
             UInt8(ascii: ","), UInt8(ascii: ":"):
             inWord = false
-            lastToken = here(byte)
+            token(byte)
         default:
-            if !inWord {
-                inWord = true
-                wordLength = 0
-                wordHasLeadingZero = false
-                lastToken = here(byte)
-            }
-            wordLength += 1
-            if wordLength == 2 && lastToken.firstByte == UInt8(ascii: "0") && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-                wordHasLeadingZero = true
-            }
+            startWord(byte)
         }
+        afterCR = false
     }
 
     @inline(__always)
-    private mutating func scanInString(_ byte: UInt8) {
-        if let high = highSurrogateStart, byte != UInt8(ascii: "\\") {
-            unpairedSurrogate(at: high)
-            return
-        }
-        switch byte {
-        case UInt8(ascii: "\""):
-            state = .outside
-        case UInt8(ascii: "\\"):
-            escapeStart = here(byte)
-            state = .afterBackslash
-        case 0x00..<0x20:
-            fail(at: here(byte), String(format: "control character U+%04X must be escaped in a string", byte))
-        default:
-            break
-        }
-    }
-
-    @inline(__always)
-    private mutating func scanAfterBackslash(_ byte: UInt8) {
-        if let high = highSurrogateStart, byte != UInt8(ascii: "u") {
-            unpairedSurrogate(at: high)
-            return
-        }
-        if byte == UInt8(ascii: "u") {
-            state = .inHex
-            hexDigits = 0
-            hexValue = 0
-        } else {
-            // Any other escape is yajl's to accept or reject.
-            state = .inString
-        }
-    }
-
-    @inline(__always)
-    private mutating func scanHexDigit(_ byte: UInt8) {
+    private mutating func scanHexDigit(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
         let digit: UInt32
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
@@ -209,21 +312,32 @@ struct JSONTextScanner {
         switch hexValue {
         case 0xD800...0xDBFF:
             if let high = highSurrogateStart {
-                unpairedSurrogate(at: high)
+                unpairedSurrogate(at: high, chunk, chunkBase)
             } else {
                 highSurrogateStart = escapeStart
             }
         case 0xDC00...0xDFFF:
             if highSurrogateStart == nil {
-                fail(at: escapeStart, String(format: "unpaired surrogate \\u%04X in string (a low surrogate needs a high one before it)", hexValue))
+                fail(at: escapeStart, String(format: "unpaired surrogate \\u%04X in string (a low surrogate needs a high one before it)", hexValue), chunk, chunkBase)
             }
             highSurrogateStart = nil
         default:
-            if let high = highSurrogateStart { unpairedSurrogate(at: high) }
+            if let high = highSurrogateStart { unpairedSurrogate(at: high, chunk, chunkBase) }
         }
     }
 
-    private mutating func unpairedSurrogate(at high: TokenStart) {
-        fail(at: high, "unpaired surrogate escape in string (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)")
+    private mutating func unpairedSurrogate(at high: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+        fail(at: high, "unpaired surrogate escape in string (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)", chunk, chunkBase)
+    }
+
+    /// Scans on from `offset` until the next token starts (or the chunk ends),
+    /// for errors that yajl places just before the offending token.
+    mutating func scanToNextToken(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+        let end = chunkBase + chunk.count
+        let before = lastToken.offset
+        let hadToken = sawToken
+        while failure == nil && offset < end && (lastToken.offset == before && hadToken == sawToken || !sawToken) {
+            scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
+        }
     }
 }

@@ -22,7 +22,8 @@ struct RecordTableBuilder {
     }
 
     mutating func append(
-        idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, location: SourceLocation
+        idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
+        location: @autoclosure () -> SourceLocation
     ) throws {
         let index = table.count
         if !options.id.isEmpty {
@@ -30,7 +31,7 @@ struct RecordTableBuilder {
             if options.duplicates == .error {
                 if let first = firstIndexOfKey.updateValue(index, forKey: key) {
                     throw InputError(
-                        source: source, location: location,
+                        source: source, location: location(),
                         message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(table.lines[first]) has it too")
                 }
             }
@@ -52,6 +53,6 @@ struct RecordTableBuilder {
         table.fingerprints.append(fingerprint)
         table.starts.append(range.lowerBound)
         table.ends.append(range.upperBound)
-        table.lines.append(location.line)
+        table.lines.append(line)
     }
 }

@@ -1,0 +1,193 @@
+import ChangesetKit
+import Foundation
+
+// changeset-bench: the benchmark's helper, built in release mode by
+// scripts/benchmark.py. Two jobs:
+//
+//   changeset-bench generate N DIR   deterministic snapshot pairs of N records in
+//                                    JSON, NDJSON and CSV (old.* and new.*)
+//   changeset-bench engine N         the engine alone on N records, in process:
+//                                    best of 5 runs of Differ.diff, flat and sectioned
+//
+// The catalogue: id, title, author, category, price, pages, in_stock,
+// published. NEW is OLD with 1% deleted, 1% inserted, 2% updated, 0.5% moved
+// and 0.5% moved to another category, spread evenly by a fixed seed.
+
+struct Generator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+struct Book {
+    var id: Int
+    var title: String
+    var author: String
+    var category: Int
+    var priceCents: Int
+    var pages: Int
+    var inStock: Bool
+    var published: String
+}
+
+let categories = ["fiction", "science", "history", "poetry", "travel", "cooking", "children", "biography", "art", "music"]
+let words = ["silent", "river", "garden", "empire", "winter", "glass", "shadow", "golden", "north", "paper",
+             "stone", "harbor", "lantern", "orchard", "falcon", "meadow", "copper", "velvet", "thunder", "island"]
+let names = ["Ada Moreau", "Jonas Berg", "Lena Okafor", "Mateo Silva", "Priya Raman", "Tomas Novak",
+             "Yuki Tanaka", "Chloe Martin", "Omar Haddad", "Sofia Rossi", "Erik Lund", "Nadia Petrova"]
+
+func makeBook(_ id: Int, _ random: inout Generator) -> Book {
+    let title = (0..<3).map { _ in words.randomElement(using: &random)! }.joined(separator: " ").capitalized
+    return Book(
+        id: id, title: title + " \(id % 97)", author: names.randomElement(using: &random)!,
+        category: Int.random(in: 0..<categories.count, using: &random),
+        priceCents: Int.random(in: 299...9999, using: &random), pages: Int.random(in: 48...1200, using: &random),
+        inStock: Bool.random(using: &random),
+        published: String(format: "%04d-%02d-%02d", Int.random(in: 1900...2026, using: &random),
+                          Int.random(in: 1...12, using: &random), Int.random(in: 1...28, using: &random)))
+}
+
+func snapshots(_ count: Int) -> (old: [Book], new: [Book]) {
+    var random = Generator(state: 20261121)
+    let old = (0..<count).map { makeBook($0 + 1, &random) }
+    var new: [Book] = []
+    new.reserveCapacity(count + count / 100)
+    var moved: [Book] = []
+    for (index, book) in old.enumerated() {
+        switch index % 200 {
+        case 0, 1: continue  // 1% deleted
+        case 2...5:  // 2% updated
+            var changed = book
+            changed.priceCents += 100
+            if index % 2 == 0 { changed.inStock.toggle() }
+            new.append(changed)
+        case 6: moved.append(book)  // 0.5% moved
+        case 7:  // 0.5% moved to another category
+            var changed = book
+            changed.category = (book.category + 1) % categories.count
+            new.append(changed)
+        default: new.append(book)
+        }
+        if index % 100 == 50 { new.append(makeBook(count + index + 1, &random)) }  // 1% inserted
+    }
+    // Moved records go back in further on (a long jump, not a swap with a neighbour).
+    for (offset, book) in moved.enumerated() {
+        new.insert(book, at: min(new.count, (offset * 7919) % max(new.count, 1)))
+    }
+    return (old, new)
+}
+
+func price(_ cents: Int) -> String { "\(cents / 100).\(String(format: "%02d", cents % 100))" }
+
+func jsonLine(_ book: Book) -> String {
+    "{\"id\": \(book.id), \"title\": \"\(book.title)\", \"author\": \"\(book.author)\", \"category\": \"\(categories[book.category])\", "
+        + "\"price\": \(price(book.priceCents)), \"pages\": \(book.pages), \"in_stock\": \(book.inStock), \"published\": \"\(book.published)\"}"
+}
+
+func csvLine(_ book: Book) -> String {
+    "\(book.id),\(book.title),\(book.author),\(categories[book.category]),\(price(book.priceCents)),\(book.pages),\(book.inStock),\(book.published)"
+}
+
+func write(_ books: [Book], to path: String, header: String?, footer: String?, separator: String, line: (Book) -> String) throws {
+    FileManager.default.createFile(atPath: path, contents: nil)
+    let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+    defer { try? handle.close() }
+    var buffer = header ?? ""
+    for (index, book) in books.enumerated() {
+        if index > 0 { buffer += separator }
+        buffer += line(book)
+        if buffer.utf8.count > 1 << 22 {
+            try handle.write(contentsOf: Data(buffer.utf8))
+            buffer = ""
+        }
+    }
+    buffer += footer ?? ""
+    try handle.write(contentsOf: Data(buffer.utf8))
+}
+
+func generate(_ count: Int, into directory: String) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let (old, new) = snapshots(count)
+    for (name, books) in [("old", old), ("new", new)] {
+        try write(books, to: "\(directory)/\(name).json", header: "[\n", footer: "\n]\n", separator: ",\n", line: jsonLine)
+        try write(books, to: "\(directory)/\(name).ndjson", header: nil, footer: "\n", separator: "\n", line: jsonLine)
+        try write(books, to: "\(directory)/\(name).csv", header: "id,title,author,category,price,pages,in_stock,published\n",
+                  footer: "\n", separator: "\n", line: csvLine)
+    }
+}
+
+/// What the engine sees of a record in the command: an id and a fingerprint.
+struct Item: Identifiable, Equatable {
+    let id: Int
+    let fingerprint: UInt64
+}
+
+func engine(_ count: Int) throws {
+    let (oldBooks, newBooks) = snapshots(count)
+    func item(_ book: Book) -> Item {
+        Item(id: book.id, fingerprint: UInt64(book.priceCents) &* 31 &+ (book.inStock ? 1 : 0))
+    }
+    let old = oldBooks.map(item)
+    let new = newBooks.map(item)
+    func sections(_ books: [Book]) -> [Section<Int, Item>] {
+        var grouped = categories.indices.map { Section<Int, Item>(id: $0, elements: []) }
+        for book in books { grouped[book.category].elements.append(item(book)) }
+        return grouped
+    }
+    let oldSections = sections(oldBooks)
+    let newSections = sections(newBooks)
+    let clock = ContinuousClock()
+    var flatBest = Duration.seconds(1000)
+    var sectionedBest = Duration.seconds(1000)
+    var summary = ""
+    for _ in 0..<5 {
+        var changeset: Changeset<Int, Item>?
+        flatBest = min(flatBest, try clock.measure { changeset = try Differ.diff(from: old, to: new) })
+        if let changeset {
+            summary = "\(changeset.insertions.count) inserted, \(changeset.deletions.count) deleted, "
+                + "\(changeset.updates.count) updated, \(changeset.moves.count) moved"
+        }
+        sectionedBest = min(sectionedBest, try clock.measure { _ = try Differ.diff(from: oldSections, to: newSections) })
+    }
+    func ms(_ duration: Duration) -> String {
+        String(format: "%.1f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
+    }
+    print("engine \(count) records: flat \(ms(flatBest)) ms, sectioned \(ms(sectionedBest)) ms (best of 5); \(summary)")
+}
+
+/// One reader on one file, in this thread: best of 3.
+func read(_ path: String) throws {
+    let clock = ContinuousClock()
+    var best = Duration.seconds(1000)
+    var records = 0
+    for _ in 0..<3 {
+        best = min(best, try clock.measure {
+            let input = try InputFile.open(path)
+            let options = RecordOptions(id: [FieldPath(["id"])], mode: input.format.isJSON ? .typed : .text)
+            records = try input.readRecords(options).count
+        })
+    }
+    print("read \(path): \(records) records in \(best) (best of 3)")
+}
+
+let arguments = CommandLine.arguments
+if arguments.count == 3 && arguments[1] == "read" {
+    try read(arguments[2])
+    exit(0)
+}
+guard arguments.count >= 3, let count = Int(arguments[2]) else {
+    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | changeset-bench engine N\n".utf8))
+    exit(2)
+}
+switch arguments[1] {
+case "generate" where arguments.count == 4: try generate(count, into: arguments[3])
+case "engine": try engine(count)
+default:
+    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | changeset-bench engine N\n".utf8))
+    exit(2)
+}
