@@ -137,7 +137,51 @@ public struct Comparison: Sendable {
         self.options = options
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
-        changeset = try Differ.diff(from: oldSections, to: newSections)
+        if old.records.keys.isEmpty || new.records.keys.isEmpty {
+            // Identity by content: the engine matches fingerprints itself.
+            changeset = try Differ.diff(from: oldSections, to: newSections)
+        } else {
+            let matching = Comparison.matchByKey(old.records, new.records, oldSections: oldSections, newSections: newSections)
+            changeset = try Differ.diff(from: oldSections, to: newSections, matching: matching)
+        }
+    }
+
+    /// Matches records through the old table's key index: the k-th record
+    /// with an id in NEW's file order matches the k-th with that id in OLD's.
+    /// Returns, for each new record in section order, the old record's index
+    /// in section order, or -1 (see `Differ.diff(from:to:matching:)`).
+    static func matchByKey(
+        _ old: RecordTable, _ new: RecordTable,
+        oldSections: [Section<SectionName, RecordRef>], newSections: [Section<SectionName, RecordRef>]
+    ) -> [Int] {
+        var flatOfOldRow = [Int](repeating: 0, count: old.count)
+        var flat = 0
+        for section in oldSections {
+            for ref in section.elements {
+                flatOfOldRow[ref.row] = flat
+                flat += 1
+            }
+        }
+        // The next old row to hand out for a key, by the key's first row (-1: none left).
+        var nextOldRow = [Int32](repeating: -2, count: old.count)
+        var oldRowOfNewRow = [Int](repeating: -1, count: new.count)
+        let chain = old.keyIndex.nextWithSameKey
+        for row in 0..<new.count {
+            guard let first = old.firstRow(withKey: new.keys[row], hash: new.keyHashes[row]) else { continue }
+            let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
+            guard candidate >= 0 else { continue }
+            oldRowOfNewRow[row] = Int(candidate)
+            nextOldRow[first] = chain[Int(candidate)]
+        }
+        var matching: [Int] = []
+        matching.reserveCapacity(new.count)
+        for section in newSections {
+            for ref in section.elements {
+                let oldRow = oldRowOfNewRow[ref.row]
+                matching.append(oldRow >= 0 ? flatOfOldRow[oldRow] : -1)
+            }
+        }
+        return matching
     }
 
     /// Groups a table's records by section, in order of first appearance

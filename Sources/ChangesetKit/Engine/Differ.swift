@@ -28,50 +28,25 @@ public enum Differ {
         from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>]
     ) throws -> Changeset<SectionID, Element> {
         var changeset = Changeset<SectionID, Element>()
-        changeset.oldSectionCount = old.count
-        changeset.newSectionCount = new.count
+        let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
 
-        // 1. Sections.
-        var oldSectionByID: [SectionID: Int] = [:]
-        for (index, section) in old.enumerated() {
-            guard oldSectionByID.updateValue(index, forKey: section.id) == nil else {
-                throw InvariantViolation(detail: "section id \(section.id) appears twice in the old data")
-            }
-        }
-        var oldSectionOfNew = [Int](repeating: -1, count: new.count)
-        var newSectionOfOld = [Int](repeating: -1, count: old.count)
-        var seenNewSections = Set<SectionID>()
-        for (index, section) in new.enumerated() {
-            guard seenNewSections.insert(section.id).inserted else {
-                throw InvariantViolation(detail: "section id \(section.id) appears twice in the new data")
-            }
-            if let oldIndex = oldSectionByID[section.id] {
-                oldSectionOfNew[index] = oldIndex
-                newSectionOfOld[oldIndex] = index
-            } else {
-                changeset.insertedSections.append((index, section.id))
-            }
-        }
-        changeset.deletedSections = newSectionOfOld.indices.filter { newSectionOfOld[$0] < 0 }
-        let matchedNew = oldSectionOfNew.indices.filter { oldSectionOfNew[$0] >= 0 }
-        let staying = longestIncreasingSubsequence(matchedNew.map { oldSectionOfNew[$0] })
-        for (position, newIndex) in matchedNew.enumerated() where !staying[position] {
-            changeset.movedSections.append(.init(from: oldSectionOfNew[newIndex], to: newIndex))
-        }
+        // 2. Elements, matched by id.
+        let oldIndexOfNew = matchByID(old: old, new: new)
+        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
+    }
 
-        // 2. Elements, flattened; `oldStart[s]` is the flat index of old section s's first element.
-        var oldStart = [Int](repeating: 0, count: old.count + 1)
-        for (index, section) in old.enumerated() { oldStart[index + 1] = oldStart[index] + section.elements.count }
-        let oldTotal = oldStart[old.count]
-        var oldPathOfFlat = [IndexPath]()
-        oldPathOfFlat.reserveCapacity(oldTotal)
-        for (sectionIndex, section) in old.enumerated() {
-            for item in section.elements.indices { oldPathOfFlat.append(IndexPath(section: sectionIndex, item: item)) }
-        }
+    /// The k-th element with an id in `new` (flattened, sections in order)
+    /// matches the k-th element with that id in `old`: for each new element,
+    /// the flat index of its old counterpart, or -1.
+    public static func matchByID<SectionID, Element: Identifiable>(
+        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
+    ) -> [Int] {
+        var oldCount = 0
+        for section in old { oldCount += section.elements.count }
         // Old elements with one id, chained in order: `head[id]` is the next unmatched one.
         var head: [Element.ID: Int] = [:]
-        head.reserveCapacity(oldTotal)
-        var nextWithSameID = [Int](repeating: -1, count: oldTotal)
+        head.reserveCapacity(oldCount)
+        var nextWithSameID = [Int](repeating: -1, count: oldCount)
         var lastWithID: [Element.ID: Int] = [:]
         var flat = 0
         for section in old {
@@ -84,7 +59,44 @@ public enum Differ {
                 flat += 1
             }
         }
-        lastWithID = [:]
+        var match: [Int] = []
+        for section in new {
+            for element in section.elements {
+                guard let oldFlat = head[element.id] else {
+                    match.append(-1)
+                    continue
+                }
+                let next = nextWithSameID[oldFlat]
+                head[element.id] = next >= 0 ? next : nil
+                match.append(oldFlat)
+            }
+        }
+        return match
+    }
+
+    /// The changeset for a matching computed elsewhere (the command matches
+    /// records through its own key index): `oldIndexOfNew[j]` is the flat
+    /// index in `old` of the j-th element of `new` (flattened), or -1. Each
+    /// old index may appear once. Stages 1, 3, 4 and 5 as in `diff(from:to:)`.
+    public static func diff<SectionID: Hashable, Element: Equatable>(
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int]
+    ) throws -> Changeset<SectionID, Element> {
+        var changeset = Changeset<SectionID, Element>()
+        let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
+        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
+    }
+
+    private static func diff<SectionID: Hashable, Element: Equatable>(
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int],
+        changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
+    ) throws -> Changeset<SectionID, Element> {
+        var changeset = changeset
+        // Flat positions: `oldPathOfFlat[k]` is where the k-th old element stands.
+        var oldPathOfFlat = [IndexPath]()
+        for (sectionIndex, section) in old.enumerated() {
+            for item in section.elements.indices { oldPathOfFlat.append(IndexPath(section: sectionIndex, item: item)) }
+        }
+        let oldTotal = oldPathOfFlat.count
         var oldMatched = [Bool](repeating: false, count: oldTotal)
         var newTotal = 0
 
@@ -95,12 +107,14 @@ public enum Differ {
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
                 let newPath = IndexPath(section: newSectionIndex, item: item)
-                guard let oldFlat = head[element.id] else {
+                let oldFlat = newTotal - 1 < oldIndexOfNew.count ? oldIndexOfNew[newTotal - 1] : -1
+                guard oldFlat >= 0 else {
                     changeset.insertions.append(.init(at: newPath, element: element))
                     continue
                 }
-                let next = nextWithSameID[oldFlat]
-                if next >= 0 { head[element.id] = next } else { head[element.id] = nil }
+                guard oldFlat < oldTotal, !oldMatched[oldFlat] else {
+                    throw InvariantViolation(detail: "old element \(oldFlat) is matched twice or does not exist")
+                }
                 oldMatched[oldFlat] = true
                 let oldPath = oldPathOfFlat[oldFlat]
                 let oldElement = old[oldPath.section].elements[oldPath.item]
@@ -132,6 +146,44 @@ public enum Differ {
         changeset.updates.sort { $0.old < $1.old }
         try verify(changeset, old: old, new: new)
         return changeset
+    }
+
+    /// Stage 1: sections matched by id; deleted, inserted and moved sections
+    /// go into `changeset`. Returns, per new section, its old index or -1.
+    private static func matchSections<SectionID: Hashable, Element>(
+        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>], into changeset: inout Changeset<SectionID, Element>
+    ) throws -> [Int] {
+        changeset.oldSectionCount = old.count
+        changeset.newSectionCount = new.count
+
+        var oldSectionByID: [SectionID: Int] = [:]
+        for (index, section) in old.enumerated() {
+            guard oldSectionByID.updateValue(index, forKey: section.id) == nil else {
+                throw InvariantViolation(detail: "section id \(section.id) appears twice in the old data")
+            }
+        }
+        var oldSectionOfNew = [Int](repeating: -1, count: new.count)
+        var newSectionOfOld = [Int](repeating: -1, count: old.count)
+        var seenNewSections = Set<SectionID>()
+        for (index, section) in new.enumerated() {
+            guard seenNewSections.insert(section.id).inserted else {
+                throw InvariantViolation(detail: "section id \(section.id) appears twice in the new data")
+            }
+            if let oldIndex = oldSectionByID[section.id] {
+                oldSectionOfNew[index] = oldIndex
+                newSectionOfOld[oldIndex] = index
+            } else {
+                changeset.insertedSections.append((index, section.id))
+            }
+        }
+        changeset.deletedSections = newSectionOfOld.indices.filter { newSectionOfOld[$0] < 0 }
+        let matchedNew = oldSectionOfNew.indices.filter { oldSectionOfNew[$0] >= 0 }
+        let staying = longestIncreasingSubsequence(matchedNew.map { oldSectionOfNew[$0] })
+        for (position, newIndex) in matchedNew.enumerated() where !staying[position] {
+            changeset.movedSections.append(.init(from: oldSectionOfNew[newIndex], to: newIndex))
+        }
+
+        return oldSectionOfNew
     }
 
     /// The flat form: one section holding every element.

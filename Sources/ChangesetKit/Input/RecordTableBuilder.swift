@@ -3,9 +3,16 @@
 struct RecordTableBuilder {
     let source: String
     let options: RecordOptions
-    private(set) var table = RecordTable()
-    /// First record index of each id, to name both lines of a duplicate.
-    private var firstIndexOfKey: [String: Int] = [:]
+    private var records = RecordTable()
+    /// Kept apart from `records` while rows are added, so looking up a key
+    /// text in `records` does not overlap the index's own update.
+    private var keyIndex = KeyIndex()
+
+    var table: RecordTable {
+        var table = records
+        table.keyIndex = keyIndex
+        return table
+    }
     private var sectionIndex: [String?: Int32] = [:]
 
     init(source: String, options: RecordOptions) {
@@ -14,28 +21,30 @@ struct RecordTableBuilder {
     }
 
     mutating func setFieldNames(_ names: [String]) {
-        table.fieldNames = names
+        records.fieldNames = names
     }
 
     mutating func setContainerRange(_ range: Range<Int>) {
-        table.containerRange = range
+        records.containerRange = range
     }
 
     mutating func append(
         idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> SourceLocation
     ) throws {
-        let index = table.count
+        let index = records.count
         if !options.id.isEmpty {
-            let key = RecordKey.join(idParts)
-            if options.duplicates == .error {
-                if let first = firstIndexOfKey.updateValue(index, forKey: key) {
+            let key = idParts.count == 1 ? idParts[0] : RecordKey.join(idParts)
+            let hash = RecordTable.keyHash(key)
+            if let first = keyIndex.insert(row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }) {
+                if options.duplicates == .error {
                     throw InputError(
                         source: source, location: location(),
-                        message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(table.lines[first]) has it too")
+                        message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(records.lines[first]) has it too")
                 }
             }
-            table.keys.append(key)
+            records.keys.append(key)
+            records.keyHashes.append(hash)
         }
         if options.section != nil {
             // In text comparisons an empty cell and a null are one thing.
@@ -44,15 +53,15 @@ struct RecordTableBuilder {
             if let known = sectionIndex[name] {
                 position = known
             } else {
-                position = Int32(table.sectionNames.count)
-                table.sectionNames.append(name)
+                position = Int32(records.sectionNames.count)
+                records.sectionNames.append(name)
                 sectionIndex[name] = position
             }
-            table.sections.append(position)
+            records.sections.append(position)
         }
-        table.fingerprints.append(fingerprint)
-        table.starts.append(range.lowerBound)
-        table.ends.append(range.upperBound)
-        table.lines.append(line)
+        records.fingerprints.append(fingerprint)
+        records.starts.append(range.lowerBound)
+        records.ends.append(range.upperBound)
+        records.lines.append(line)
     }
 }

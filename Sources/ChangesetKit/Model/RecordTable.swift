@@ -6,6 +6,9 @@ import Foundation
 public struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
     public var keys: [String] = []
+    /// `StableHash` of each key's text, and the index that finds records by key.
+    public var keyHashes: [UInt64] = []
+    public var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
     public var sections: [Int32] = []
     /// Section values in order of first appearance; nil is the section of
@@ -29,6 +32,15 @@ public struct RecordTable: Sendable {
     public var count: Int { fingerprints.count }
 
     public func byteRange(_ index: Int) -> Range<Int> { starts[index]..<ends[index] }
+
+    /// The first record with `key` (see `KeyIndex`), if any.
+    public func firstRow(withKey key: String, hash: UInt64) -> Int? {
+        keyIndex.firstRow(hash: hash, key: key) { keys[$0] }
+    }
+
+    public static func keyHash(_ key: String) -> UInt64 {
+        StableHash.string(key, seed: 0x6B65_7973)
+    }
 }
 
 /// Key text: one id value as text (a string's characters, a number's canonical
