@@ -101,3 +101,24 @@ import Testing
         #expect(throws: FieldPathError.self) { try FieldPath(parsing: #"a\"#) }
     }
 }
+
+@Suite struct CanonicalFastPathTests {
+    /// The quick check may say "not sure", but never "canonical" for a number whose canonical text differs.
+    @Test func quickCheckAgreesWithTheFullRule() {
+        var inputs = ["0", "-0", "7", "-7", "10", "100000000000000000000", "1000000000000000000000", "12345678901234567890123",
+                      "0.5", "-0.5", "0.50", "44.89", "12.50", "0.000001", "0.0000001", "-0.000001", "1.0", "1e2", "1.5e3", "01", "-", "1."]
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<2000 {
+            let integer = Bool.random(using: &random) ? "0" : String(Int.random(in: 1...999_999, using: &random))
+            let fraction = String((0..<Int.random(in: 0...8, using: &random)).map { _ in "0001234567".randomElement(using: &random)! })
+            inputs.append((Bool.random(using: &random) ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction))
+        }
+        for input in inputs {
+            let quick = Array(input.utf8).withUnsafeBytes { CanonicalNumber.isCanonicalLiteral($0) }
+            if quick { #expect(CanonicalNumber.canonical(input) == input, "\(input)") }
+        }
+        for sure in ["0", "7", "-7", "44.89", "0.5", "0.000001", "12345678901234567890"] {
+            #expect(Array(sure.utf8).withUnsafeBytes { CanonicalNumber.isCanonicalLiteral($0) }, "\(sure)")
+        }
+    }
+}

@@ -11,7 +11,11 @@ public struct Dataset: Sendable {
     /// become objects keyed by column; a cell that is a number literal is a
     /// number (its text unchanged), any other cell a string.
     public func value(ofRecord row: Int) throws -> Value {
-        let bytes = input.bytes.slice(records.byteRange(row))
+        let copy = input.bytes.copy(records.byteRange(row))
+        return try copy.withUnsafeBytes { try value(parsing: $0) }
+    }
+
+    private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
             return try JSONValueReader.read(bytes)
@@ -28,20 +32,16 @@ public struct Dataset: Sendable {
     }
 }
 
-/// What the engine sees of a record: its identity, its fingerprint and its
-/// row in the table. Two refs are `==` when their fingerprints are, so the
-/// engine calls a matched pair with different fingerprints updated.
+/// What the engine sees of a record: its fingerprint and its row in its
+/// table (16 bytes; the id stays in the table). Two refs are `==` when their
+/// fingerprints are, so the engine calls a matched pair with different
+/// fingerprints updated. With `--id`, records are matched through the
+/// tables' key index; without, a record's content is its identity (`id`).
 public struct RecordRef: Identifiable, Equatable, Sendable {
-    public enum Identity: Hashable, Sendable {
-        /// The `--id` key text.
-        case key(String)
-        /// No `--id`: the record's content is its identity.
-        case content(UInt64)
-    }
-
-    public let id: Identity
     public let fingerprint: UInt64
     public let row: Int
+
+    public var id: UInt64 { fingerprint }
 
     public static func == (lhs: RecordRef, rhs: RecordRef) -> Bool { lhs.fingerprint == rhs.fingerprint }
 }
@@ -165,13 +165,12 @@ public struct Comparison: Sendable {
         // The next old row to hand out for a key, by the key's first row (-1: none left).
         var nextOldRow = [Int32](repeating: -2, count: old.count)
         var oldRowOfNewRow = [Int](repeating: -1, count: new.count)
-        let chain = old.keyIndex.nextWithSameKey
         for row in 0..<new.count {
             guard let first = old.firstRow(withKey: new.keys[row], hash: new.keyHashes[row]) else { continue }
             let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
             guard candidate >= 0 else { continue }
             oldRowOfNewRow[row] = Int(candidate)
-            nextOldRow[first] = chain[Int(candidate)]
+            nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
         }
         var matching: [Int] = []
         matching.reserveCapacity(new.count)
@@ -187,11 +186,8 @@ public struct Comparison: Sendable {
     /// Groups a table's records by section, in order of first appearance
     /// (or by value with `--sort-sections`).
     static func sections(of table: RecordTable, sorted: Bool) -> [Section<SectionName, RecordRef>] {
-        let hasKeys = !table.keys.isEmpty
         func ref(_ row: Int) -> RecordRef {
-            RecordRef(
-                id: hasKeys ? .key(table.keys[row]) : .content(table.fingerprints[row]),
-                fingerprint: table.fingerprints[row], row: row)
+            RecordRef(fingerprint: table.fingerprints[row], row: row)
         }
         guard !table.sections.isEmpty else {
             return [Section(id: nil, elements: (0..<table.count).map(ref))]
@@ -264,12 +260,10 @@ public struct Comparison: Sendable {
     /// The name a person reads for a section.
     public static func displayName(_ name: SectionName) -> String { name ?? "(none)" }
 
-    /// The id a person reads for a record.
-    public func displayID(_ ref: RecordRef) -> String {
-        switch ref.id {
-        case .key(let key): RecordKey.display(key)
-        case .content(let hash): String(hash, radix: 16)
-        }
+    /// The id a person reads for a record of `dataset`: its key, or without
+    /// `--id` its fingerprint in hex.
+    public static func displayID(_ ref: RecordRef, in dataset: Dataset) -> String {
+        dataset.records.keys.isEmpty ? String(ref.fingerprint, radix: 16) : RecordKey.display(dataset.records.keys[ref.row])
     }
 }
 

@@ -25,9 +25,46 @@ public final class InputBytes: @unchecked Sendable {
     public let buffer: UnsafeRawBufferPointer
     private let release: () -> Void
 
-    init(buffer: UnsafeRawBufferPointer, release: @escaping () -> Void) {
+    /// A mapped file's pages can be dropped once read, and records read again
+    /// come through `pread`, not the mapping: memory then grows with the
+    /// number of records, not the size of the file.
+    let isMapped: Bool
+    /// The mapped file, open for `pread`; -1 for bytes held in memory.
+    private let descriptor: Int32
+
+    init(buffer: UnsafeRawBufferPointer, isMapped: Bool = false, descriptor: Int32 = -1, release: @escaping () -> Void) {
         self.buffer = buffer
+        self.isMapped = isMapped
+        self.descriptor = descriptor
         self.release = release
+    }
+
+    /// A copy of the bytes in `range`, read without touching the mapping.
+    public func copy(_ range: Range<Int>) -> [UInt8] {
+        guard descriptor >= 0 else { return Array(slice(range)) }
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        var done = 0
+        while done < range.count {
+            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+            if got < 0 && errno == EINTR { continue }
+            // A file that shrank since it was read: keep what the mapping had (see below).
+            guard got > 0 else { return Array(slice(range)) }
+            done += got
+        }
+        return bytes
+    }
+
+    /// For a reader's `consumed`: drops the pages before an offset, 16 MiB at a time.
+    func releaser() -> ((Int) -> Void)? {
+        guard isMapped, let base = buffer.baseAddress else { return nil }
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        var released = 0
+        return { offset in
+            let end = offset / page * page
+            guard end - released >= 16 << 20 else { return }
+            _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
+            released = end
+        }
     }
 
     deinit { release() }
@@ -102,11 +139,13 @@ public struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options)
+            reader.consumed = bytes.releaser()
             try reader.feed(bytes.buffer)
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: delimiter ?? (format == .tsv ? 0x09 : UInt8(ascii: ",")), options: options)
+            reader.consumed = bytes.releaser()
             try reader.feed(bytes.buffer)
             return try reader.finish()
         }
@@ -121,23 +160,35 @@ public struct InputFile: Sendable {
     private static func load(_ path: String) throws -> InputBytes {
         let descriptor = Foundation.open(path, O_RDONLY)
         guard descriptor >= 0 else { throw systemError(path, "cannot open") }
-        defer { close(descriptor) }
         var status = stat()
-        guard fstat(descriptor, &status) == 0 else { throw systemError(path, "cannot read") }
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw systemError(path, "cannot read")
+        }
         if (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
             throw InputError(source: path, location: nil, message: "is a directory, not a file")
         }
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            return try readAll(descriptor, name: path)  // a pipe or device: read it through
+            // A pipe or device: read it through.
+            defer { close(descriptor) }
+            return try readAll(descriptor, name: path)
         }
         let size = Int(status.st_size)
-        guard size > 0 else { return InputBytes(copying: []) }
+        guard size > 0 else {
+            close(descriptor)
+            return InputBytes(copying: [])
+        }
         // A mapping, not a copy: pages are read on demand and can be dropped again.
         guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
+            close(descriptor)
             throw systemError(path, "cannot map")
         }
         _ = madvise(base, size, MADV_SEQUENTIAL)
-        return InputBytes(buffer: UnsafeRawBufferPointer(start: base, count: size)) { _ = munmap(base, size) }
+        return InputBytes(buffer: UnsafeRawBufferPointer(start: base, count: size), isMapped: true, descriptor: descriptor) {
+            _ = munmap(base, size)
+            close(descriptor)
+        }
     }
 
     private static func readAll(_ descriptor: Int32, name: String) throws -> InputBytes {

@@ -82,10 +82,16 @@ public final class JSONRecordReader {
         var pendingName: UInt64 = 0
         var pendingNameIsPathStep = false
         var namesStart: Int
-        /// Member names past the first few go in a set, so huge objects stay linear.
-        var manyNames: Set<UInt64>? = nil
         var isRecordRoot = false
     }
+
+    /// Member names of objects with many members, by depth, so huge objects stay linear
+    /// (kept out of `Frame` so frames hold no references to count).
+    private var manyNames: [Int: Set<UInt64>] = [:]
+
+    /// Told, at the end of each record, that the bytes before this offset will
+    /// not be read again by this reader (so a mapped file's pages can go).
+    public var consumed: ((Int) -> Void)?
 
     public init(source: String, layout: JSONLayout, options: RecordOptions) {
         self.source = source
@@ -409,6 +415,7 @@ public final class JSONRecordReader {
     private func closeContainer() -> Int32 {
         let frame = frames.removeLast()
         memberNames.removeSubrange(frame.namesStart...)
+        if !manyNames.isEmpty { manyNames[frames.count] = nil }
         if case .recordArray = frame.role { builder.setContainerRange(recordsArrayStart..<callbackOffset) }
         guard case .record = frame.role else { return 1 }
         let hash = frame.isObject
@@ -442,6 +449,7 @@ public final class JSONRecordReader {
             failure = error as? InputError
             return 0
         }
+        consumed?(end)
         return 1
     }
 
@@ -490,13 +498,11 @@ public final class JSONRecordReader {
         let nameHash = ValueHasher.name(bytes)
         let start = frames[top].namesStart
         var duplicate = false
-        if let set = frames[top].manyNames {
-            duplicate = set.contains(nameHash)
-            frames[top].manyNames!.insert(nameHash)
-        } else {
+        if memberNames.count - start < 16 {
             duplicate = memberNames[start...].contains(nameHash)
-            if memberNames.count - start >= 16 { frames[top].manyNames = Set(memberNames[start...]) }
-            frames[top].manyNames?.insert(nameHash)
+        } else {
+            if manyNames[top] == nil { manyNames[top] = Set(memberNames[start...]) }
+            duplicate = !manyNames[top]!.insert(nameHash).inserted
         }
         if duplicate {
             guard let token = currentTokenStart() else { return 0 }

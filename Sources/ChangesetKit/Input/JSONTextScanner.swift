@@ -51,7 +51,8 @@ struct JSONTextScanner {
     private var utf8SequenceStart = Mark()
     private var state = State.outside
     private var inWord = false
-    private var wordLength = 0
+    /// The current word is a `0` and nothing more so far.
+    private var zeroStart = false
     /// The `\` of the escape being read, and of a high surrogate awaiting its low half.
     private var escapeStart = Mark()
     private var highSurrogateStart: Mark?
@@ -132,6 +133,27 @@ struct JSONTextScanner {
 
     // MARK: Scanning
 
+    /// Byte classes for the tight loops (see `scan`).
+    private static let outsideClass: [UInt8] = (0...255).map { byte -> UInt8 in
+        switch byte {
+        case 0x20, 0x09: return ByteClass.space
+        case 0x0A: return ByteClass.lineFeed
+        case 0x0D: return ByteClass.carriageReturn
+        case 0x22: return ByteClass.quote
+        case 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A: return ByteClass.structural
+        case 0x80...: return ByteClass.high
+        default: return ByteClass.word
+        }
+    }
+
+    /// Bytes that end a run of plain string bytes: `"`, `\`, control characters, non-ASCII.
+    private static let stringStop: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 }
+
+    private enum ByteClass {
+        static let word: UInt8 = 0, space: UInt8 = 1, lineFeed: UInt8 = 2, carriageReturn: UInt8 = 3
+        static let quote: UInt8 = 4, structural: UInt8 = 5, high: UInt8 = 6
+    }
+
     /// Scans the bytes from `offset` up to (not including) `end`; they must lie
     /// in `chunk`, which starts at `chunkBase`. Stops at the first problem.
     mutating func scan(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) {
@@ -147,10 +169,8 @@ struct JSONTextScanner {
             case .inString:
                 // The common case: plain string bytes.
                 var index = offset
-                while index < end {
-                    let byte = bytes[index]
-                    if byte == 0x22 || byte == 0x5C || byte < 0x20 || byte >= 0x80 { break }
-                    index += 1
+                Self.stringStop.withUnsafeBufferPointer { stop in
+                    while index < end && !stop[Int(bytes[index])] { index += 1 }
                 }
                 offset = index
                 guard index < end else { return }
@@ -173,14 +193,16 @@ struct JSONTextScanner {
                     fail(at: here, String(format: "control character U+%04X must be escaped in a string", byte), chunk, chunkBase)
                 }
             case .outside:
+                scanOutside(bytes, upTo: end)
+                guard offset < end, state == .outside else { continue }
+                // Stopped at a byte past ASCII: a word of bad bytes (yajl rejects it) to validate.
                 let byte = bytes[offset]
-                if byte >= 0x80 {
-                    startWord(byte)
-                    startSequence(byte, chunk, chunkBase)
-                } else {
-                    scanOutside(byte)
-                    offset += 1
+                if !inWord {
+                    inWord = true
+                    zeroStart = false
+                    token(byte)
                 }
+                startSequence(byte, chunk, chunkBase)
             case .afterBackslash:
                 let byte = bytes[offset]
                 if let high = highSurrogateStart, byte != UInt8(ascii: "u") {
@@ -204,6 +226,64 @@ struct JSONTextScanner {
                 }
             }
         }
+    }
+
+    /// Between strings: whitespace, line breaks, punctuation and bare words
+    /// (numbers, literals). Stops at the end, at a string's opening quote
+    /// (after it), or before a byte past ASCII.
+    @inline(__always)
+    private mutating func scanOutside(_ bytes: UnsafePointer<UInt8>, upTo end: Int) {
+        var index = offset
+        var inWord = self.inWord
+        Self.outsideClass.withUnsafeBufferPointer { classes in
+            loop: while index < end {
+                let byte = bytes[index]
+                switch classes[Int(byte)] {
+                case ByteClass.word:
+                    if inWord {
+                        if zeroStart && byte >= 0x30 && byte <= 0x39 { wordHasLeadingZero = true }
+                        zeroStart = false
+                    } else {
+                        inWord = true
+                        zeroStart = byte == 0x30
+                        wordHasLeadingZero = false
+                        offset = index
+                        token(byte)
+                    }
+                    afterCR = false
+                case ByteClass.space:
+                    inWord = false
+                    afterCR = false
+                case ByteClass.lineFeed:
+                    inWord = false
+                    if afterCR { afterCR = false } else { line += 1 }
+                    lineStart = index + 1
+                case ByteClass.carriageReturn:
+                    inWord = false
+                    line += 1
+                    lineStart = index + 1
+                    afterCR = true
+                case ByteClass.quote:
+                    inWord = false
+                    afterCR = false
+                    offset = index
+                    token(byte)
+                    state = .inString
+                    index += 1
+                    break loop
+                case ByteClass.structural:
+                    inWord = false
+                    afterCR = false
+                    offset = index
+                    token(byte)
+                default:
+                    break loop
+                }
+                index += 1
+            }
+        }
+        offset = index
+        self.inWord = inWord
     }
 
     /// End of input: a UTF-8 sequence cut short is an error. (An unclosed
@@ -238,58 +318,9 @@ struct JSONTextScanner {
     }
 
     @inline(__always)
-    private mutating func startWord(_ byte: UInt8) {
-        if !inWord {
-            inWord = true
-            wordLength = 0
-            wordHasLeadingZero = false
-            token(byte)
-        }
-        wordLength += 1
-        if wordLength == 2 && lastToken.firstByte == UInt8(ascii: "0") && byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") {
-            wordHasLeadingZero = true
-        }
-    }
-
-    @inline(__always)
     private mutating func token(_ byte: UInt8) {
-        lastToken = here
-        lastToken.firstByte = byte
+        lastToken = Mark(offset: offset, line: line, lineStart: lineStart, column: nil, firstByte: byte)
         sawToken = true
-    }
-
-    @inline(__always)
-    private mutating func scanOutside(_ byte: UInt8) {
-        switch byte {
-        case 0x0A:
-            inWord = false
-            if afterCR {
-                afterCR = false
-            } else {
-                line += 1
-            }
-            lineStart = offset + 1
-            return
-        case 0x0D:
-            inWord = false
-            line += 1
-            lineStart = offset + 1
-            afterCR = true
-            return
-        case 0x20, 0x09:
-            inWord = false
-        case UInt8(ascii: "\""):
-            inWord = false
-            token(byte)
-            state = .inString
-        case UInt8(ascii: "{"), UInt8(ascii: "}"), UInt8(ascii: "["), UInt8(ascii: "]"),
-            UInt8(ascii: ","), UInt8(ascii: ":"):
-            inWord = false
-            token(byte)
-        default:
-            startWord(byte)
-        }
-        afterCR = false
     }
 
     @inline(__always)

@@ -36,7 +36,8 @@ struct RecordTableBuilder {
         if !options.id.isEmpty {
             let key = idParts.count == 1 ? idParts[0] : RecordKey.join(idParts)
             let hash = RecordTable.keyHash(key)
-            if let first = keyIndex.insert(row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }) {
+            if let first = keyIndex.insert(
+                row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }, hashOfRow: { records.keyHashes[$0] }) {
                 if options.duplicates == .error {
                     throw InputError(
                         source: source, location: location(),

@@ -16,6 +16,40 @@ public enum CanonicalNumber {
         parse(text) != nil
     }
 
+    /// True when `text` is a number literal already in canonical form, the
+    /// common case (`42`, `-7`, `44.89`, `0.5`), decided in one pass without
+    /// building anything. False means "not sure": use `canonicalize`.
+    @inline(__always)
+    public static func isCanonicalLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
+        let count = text.count
+        guard count > 0 else { return false }
+        var index = 0
+        if text[0] == UInt8(ascii: "-") { index = 1 }
+        let integerStart = index
+        while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
+        let integerLength = index - integerStart
+        guard integerLength > 0 else { return false }
+        let leadingZero = text[integerStart] == 0x30
+        if leadingZero && integerLength > 1 { return false }
+        if index == count {
+            // An integer: canonical unless -0 or 21 or more trailing zeros.
+            if leadingZero { return integerStart == 0 }
+            return integerLength <= 20 || text[count - 1] != 0x30
+        }
+        guard text[index] == UInt8(ascii: "."), integerLength <= 21 else { return false }
+        index += 1
+        let fractionStart = index
+        while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
+        guard index == count, index > fractionStart, text[count - 1] != 0x30 else { return false }
+        if leadingZero {
+            // 0.000001 is written out, 0.0000001 is not.
+            var zeros = 0
+            while text[fractionStart + zeros] == 0x30 { zeros += 1 }
+            return zeros <= 5
+        }
+        return true
+    }
+
     /// Writes the canonical text of the number literal in `text` into `output`
     /// (replacing its contents). Returns false, leaving `output` untouched,
     /// when `text` is not a JSON number literal.

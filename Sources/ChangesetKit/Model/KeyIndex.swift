@@ -1,78 +1,101 @@
 /// Finds records by id: an open-addressing hash table from the 64-bit hash
-/// of a key to the first record with that key, plus a chain through the
-/// records that repeat it (`--duplicates occurrence`).
+/// of a key to the first record with that key, plus, only once some key
+/// repeats (`--duplicates occurrence`), a chain through the records that
+/// repeat it.
 ///
 /// Written by hand rather than with `Dictionary<String, Int>`: a million
 /// String keys cost a seeded SipHash each, and that dictionary was a fifth of
 /// the reading time. Keys are hashed once, with `StableHash`, as they are
-/// read; two different keys with the same hash are told apart by comparing
-/// their text, so a collision costs time, never a wrong match.
+/// read. A slot is 8 bytes: 32 bits of the hash and the row. Two keys whose
+/// hashes agree are told apart by comparing their text, so a collision costs
+/// time, never a wrong match.
 public struct KeyIndex: Sendable {
-    /// Slots hold `row + 1` (0 is empty); `hashes[slot]` the key hash there.
-    private var slots: [Int32] = []
-    private var hashes: [UInt64] = []
-    private var mask = 0
+    private struct Slot {
+        var tag: UInt32
+        /// `row + 1`; 0 is an empty slot.
+        var row: Int32
+    }
+
+    private var slots: [Slot]
+    private var mask: Int
     private(set) var distinctCount = 0
-    /// For each row, the next row with the same key, or -1.
-    public private(set) var nextWithSameKey: [Int32] = []
-    /// For each distinct key's first row, its last row so far (to extend the chain).
-    private var lastWithSameKey: [Int32] = []
+    private var rowCount = 0
+    /// For each row, the next row with the same key, or -1; empty until a key repeats.
+    private var nextWithSameKey: [Int32] = []
+    /// For a repeated key's first row, the last row with that key so far.
+    private var lastWithSameKey: [Int32: Int32] = [:]
 
     public init(capacity: Int = 16) {
-        resize(to: max(16, (capacity * 2).nextPowerOfTwo))
+        let size = max(16, (capacity * 2).nextPowerOfTwo)
+        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: size)
+        mask = size - 1
     }
 
-    private mutating func resize(to size: Int) {
-        let oldSlots = slots
-        let oldHashes = hashes
-        slots = [Int32](repeating: 0, count: size)
-        hashes = [UInt64](repeating: 0, count: size)
-        mask = size - 1
-        for (slot, stored) in oldSlots.enumerated() where stored != 0 {
-            var position = Int(truncatingIfNeeded: oldHashes[slot]) & mask
-            while slots[position] != 0 { position = (position + 1) & mask }
-            slots[position] = stored
-            hashes[position] = oldHashes[slot]
-        }
-    }
+    @inline(__always)
+    private static func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
 
     /// The first row whose key is `key` (with hash `hash`), if any.
     /// `keyOfRow` gives the text of a row's key, to rule out collisions.
     @inline(__always)
     public func firstRow(hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
+        let tag = KeyIndex.tag(hash)
         var position = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let stored = slots[position]
-            if stored == 0 { return nil }
-            if hashes[position] == hash && keyOfRow(Int(stored) - 1) == key { return Int(stored) - 1 }
+            let slot = slots[position]
+            if slot.row == 0 { return nil }
+            if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key { return Int(slot.row) - 1 }
             position = (position + 1) & mask
         }
     }
 
-    /// Adds `row` (rows are added in order); returns the first row with the
-    /// same key when there was one already.
+    /// The next row after `row` with the same key, if any.
+    @inline(__always)
+    public func nextRow(after row: Int) -> Int? {
+        guard row < nextWithSameKey.count else { return nil }
+        let next = nextWithSameKey[row]
+        return next >= 0 ? Int(next) : nil
+    }
+
+    /// Adds `row` (rows are added in order, from 0); returns the first row
+    /// with the same key when there was one already. `hashOfRow` gives the
+    /// hash of an earlier row's key, for growing the table.
     @discardableResult
-    public mutating func insert(row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
-        nextWithSameKey.append(-1)
-        lastWithSameKey.append(Int32(row))
+    public mutating func insert(
+        row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String, hashOfRow: (Int) -> UInt64
+    ) -> Int? {
+        rowCount += 1
+        if !nextWithSameKey.isEmpty { nextWithSameKey.append(-1) }
+        // Grow first, while every row in the table has its hash in `hashOfRow`.
+        if (distinctCount + 1) * 2 > slots.count { grow(hashOfRow: hashOfRow) }
+        let tag = KeyIndex.tag(hash)
         var position = Int(truncatingIfNeeded: hash) & mask
         while true {
-            let stored = slots[position]
-            if stored == 0 { break }
-            if hashes[position] == hash && keyOfRow(Int(stored) - 1) == key {
-                let first = Int(stored) - 1
-                let last = Int(lastWithSameKey[first])
-                nextWithSameKey[last] = Int32(row)
+            let slot = slots[position]
+            if slot.row == 0 { break }
+            if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key {
+                let first = Int32(slot.row - 1)
+                if nextWithSameKey.isEmpty { nextWithSameKey = [Int32](repeating: -1, count: rowCount) }
+                let last = lastWithSameKey[first] ?? first
+                nextWithSameKey[Int(last)] = Int32(row)
                 lastWithSameKey[first] = Int32(row)
-                return first
+                return Int(first)
             }
             position = (position + 1) & mask
         }
-        slots[position] = Int32(row + 1)
-        hashes[position] = hash
+        slots[position] = Slot(tag: tag, row: Int32(row + 1))
         distinctCount += 1
-        if distinctCount * 2 > slots.count { resize(to: slots.count * 2) }
         return nil
+    }
+
+    private mutating func grow(hashOfRow: (Int) -> UInt64) {
+        let old = slots
+        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: old.count * 2)
+        mask = slots.count - 1
+        for slot in old where slot.row != 0 {
+            var position = Int(truncatingIfNeeded: hashOfRow(Int(slot.row) - 1)) & mask
+            while slots[position].row != 0 { position = (position + 1) & mask }
+            slots[position] = slot
+        }
     }
 }
 

@@ -57,6 +57,9 @@ struct ValueHasher {
 
     mutating func number(_ literal: UnsafeRawBufferPointer) -> Scalar {
         let seed = mode == .typed ? Seed.number : Seed.text
+        if CanonicalNumber.isCanonicalLiteral(literal) {
+            return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
+        }
         if CanonicalNumber.canonicalize(literal, into: &scratch) {
             return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: seed) }, isEmpty: false)
         }
@@ -69,7 +72,8 @@ struct ValueHasher {
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
         case .text:
             if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
-            if ScalarText.mayBeNumber(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
+            if ScalarText.mayBeNumber(bytes), !CanonicalNumber.isCanonicalLiteral(bytes),
+                CanonicalNumber.canonicalize(bytes, into: &scratch) {
                 return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
             }
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
@@ -117,14 +121,14 @@ enum ScalarText {
 
     /// A string or cell as key text: text that is a number literal is written canonically.
     static func fromText(_ bytes: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
-        if mayBeNumber(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
+        if mayBeNumber(bytes), !CanonicalNumber.isCanonicalLiteral(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     static func fromNumber(_ literal: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
-        if CanonicalNumber.canonicalize(literal, into: &scratch) {
+        if !CanonicalNumber.isCanonicalLiteral(literal), CanonicalNumber.canonicalize(literal, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
         return String(decoding: literal, as: UTF8.self)

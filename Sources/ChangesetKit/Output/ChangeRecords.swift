@@ -57,7 +57,7 @@ public struct ChangeRecords {
             let ref = comparison.oldSections[deletion.at.section].elements[deletion.at.item]
             var object = JSONObjectWriter()
             object.add("kind", string: "deleted")
-            object.add("id", raw: idJSON(ref))
+            object.add("id", raw: idJSON(ref, comparison.old))
             object.add("old", raw: position(deletion.at, comparison.oldSections))
             object.add("record", raw: try comparison.old.value(ofRecord: ref.row).jsonText)
             try body(object.text)
@@ -65,7 +65,7 @@ public struct ChangeRecords {
         for insertion in changeset.insertions {
             var object = JSONObjectWriter()
             object.add("kind", string: "inserted")
-            object.add("id", raw: idJSON(insertion.element))
+            object.add("id", raw: idJSON(insertion.element, comparison.new))
             object.add("new", raw: position(insertion.at, comparison.newSections))
             object.add("record", raw: try comparison.new.value(ofRecord: insertion.element.row).jsonText)
             try body(object.text)
@@ -73,7 +73,7 @@ public struct ChangeRecords {
         for move in comparison.reportedMoves {
             var object = JSONObjectWriter()
             object.add("kind", string: "moved")
-            object.add("id", raw: idJSON(move.element))
+            object.add("id", raw: idJSON(move.element, comparison.new))
             object.add("old", raw: position(move.from, comparison.oldSections))
             object.add("new", raw: position(move.to, comparison.newSections))
             try body(object.text)
@@ -81,7 +81,7 @@ public struct ChangeRecords {
         for update in changeset.updates {
             var object = JSONObjectWriter()
             object.add("kind", string: "updated")
-            object.add("id", raw: idJSON(update.element))
+            object.add("id", raw: idJSON(update.element, comparison.new))
             object.add("old", raw: position(update.old, comparison.oldSections))
             object.add("new", raw: position(update.new, comparison.newSections))
             var fields = "["
@@ -97,9 +97,9 @@ public struct ChangeRecords {
         }
     }
 
-    func idJSON(_ ref: RecordRef) -> String {
-        guard case .key(let key) = ref.id else { return "null" }
-        let parts = RecordKey.parts(key)
+    func idJSON(_ ref: RecordRef, _ dataset: Dataset) -> String {
+        guard !dataset.records.keys.isEmpty else { return "null" }
+        let parts = RecordKey.parts(dataset.records.keys[ref.row])
         var output = ""
         if parts.count == 1 {
             Value.writeJSONString(parts[0], to: &output)

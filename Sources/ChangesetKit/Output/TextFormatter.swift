@@ -47,7 +47,7 @@ public struct TextFormatter {
         }
         func oldPosition(_ path: IndexPath) -> String { position(path, in: comparison.oldSections) }
         func newPosition(_ path: IndexPath) -> String { position(path, in: comparison.newSections) }
-        func id(_ ref: RecordRef) -> String { comparison.displayID(ref) }
+        func id(_ ref: RecordRef, _ dataset: Dataset) -> String { Comparison.displayID(ref, in: dataset) }
 
         for index in changeset.deletedSections {
             output.write(paint("section deleted", .red) + "  \(Comparison.displayName(comparison.oldSections[index].id)) at \(index)\n")
@@ -60,18 +60,18 @@ public struct TextFormatter {
         }
         for deletion in changeset.deletions {
             let ref = comparison.oldSections[deletion.at.section].elements[deletion.at.item]
-            output.write(paint("deleted ", .red) + " id \(id(ref))  at \(oldPosition(deletion.at))\n")
+            output.write(paint("deleted ", .red) +  " id \(id(ref, comparison.old))  at \(oldPosition(deletion.at))\n")
         }
         for insertion in changeset.insertions {
-            output.write(paint("inserted", .green) + " id \(id(insertion.element))  at \(newPosition(insertion.at))\n")
+            output.write(paint("inserted", .green) + " id \(id(insertion.element, comparison.new))  at \(newPosition(insertion.at))\n")
         }
         for move in comparison.reportedMoves {
-            output.write(paint("moved   ", .cyan) + " id \(id(move.element))  \(oldPosition(move.from)) -> \(newPosition(move.to))\n")
+            output.write(paint("moved   ", .cyan) + " id \(id(move.element, comparison.new))  \(oldPosition(move.from)) -> \(newPosition(move.to))\n")
         }
         for update in changeset.updates {
             let from = oldPosition(update.old)
             let to = newPosition(update.new)
-            output.write(paint("updated ", .yellow) + " id \(id(update.element))  " + (from == to ? "at \(from)\n" : "\(from) -> \(to)\n"))
+            output.write(paint("updated ", .yellow) + " id \(id(update.element, comparison.new))  " + (from == to ? "at \(from)\n" : "\(from) -> \(to)\n"))
             for field in try comparison.fieldChanges(update) {
                 output.write("  \(field.path): \(TextFormatter.show(field.old)) -> \(TextFormatter.show(field.new))\n")
             }

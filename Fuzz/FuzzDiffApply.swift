@@ -1,0 +1,67 @@
+// libFuzzer target diff-apply: the input is OLD and NEW, split at the first
+// 0x00 byte (or in the middle when there is none); each side's format is the
+// one InputFile.sniff sees ("[" JSON array, "{" NDJSON, else CSV or TSV).
+// When both sides read, once with identity by content and once with `id`
+// (skipped when a side has duplicate or missing ids), the run must be able to
+// make a patch, parse it, apply it to OLD, read the result back, and find no
+// difference between the result and NEW. Anything else is a bug.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    let separator = bytes.firstIndex(of: 0)
+    let oldBytes = Array(bytes[..<(separator ?? size / 2)])
+    let newBytes = Array(bytes[(separator.map { $0 + 1 } ?? size / 2)...])
+    let old = input("old", oldBytes)
+    let new = input("new", newBytes)
+    for id in [[], [FieldPath(["id"])]] {
+        var options = ComparisonOptions()
+        options.records = RecordOptions(id: id, mode: old.format.isJSON && new.format.isJSON ? .typed : .text)
+        guard let oldSet = try? dataset(old, options), let newSet = try? dataset(new, options) else { continue }
+        roundTrip(oldSet, newSet, options: options, inputs: (oldBytes, newBytes))
+    }
+    return 0
+}
+
+private func input(_ name: String, _ bytes: [UInt8]) -> InputFile {
+    let format = bytes.withUnsafeBytes { InputFile.sniff($0, recordsAt: nil) }
+    return InputFile(name: name, bytes: InputBytes(copying: bytes), format: format)
+}
+
+private func dataset(_ input: InputFile, _ options: ComparisonOptions) throws -> Dataset {
+    let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
+    return Dataset(input: input, records: try input.readRecords(options.records, delimiter: delimiter), delimiter: delimiter)
+}
+
+private func roundTrip(_ old: Dataset, _ new: Dataset, options: ComparisonOptions, inputs: ([UInt8], [UInt8])) {
+    let mode = "\(old.input.format.rawValue) -> \(new.input.format.rawValue), id \(options.records.id)"
+    func fail(_ what: String, _ detail: String) -> Never {
+        fatalError("diff-apply (\(mode)): \(what)\n\(detail)\nOLD (hex): \(hex(inputs.0))\nNEW (hex): \(hex(inputs.1))")
+    }
+    let comparison: Comparison
+    do { comparison = try Comparison(old: old, new: new, options: options) } catch {
+        fail("comparing inputs that both read throws", "\(error)")
+    }
+    var patch = ""
+    do { try PatchFormatter().write(comparison, to: &patch) } catch { fail("writing the patch throws", "\(error)") }
+    let script: PatchScript
+    do { script = try Array(patch.utf8).withUnsafeBytes { try PatchScript.parse($0, source: "fuzz.patch") } } catch {
+        fail("the patch written does not parse", "\(error)\npatch:\n\(patch)")
+    }
+    var output = ""
+    do { try PatchApplier.apply(script, patchSource: "fuzz.patch", to: old.input, output: &output) } catch {
+        fail("the patch does not apply to OLD", "\(error)\npatch:\n\(patch)")
+    }
+    let resultInput = InputFile(name: "result", bytes: InputBytes(copying: Array(output.utf8)), format: old.input.format)
+    let result: Dataset
+    do { result = try dataset(resultInput, options) } catch {
+        fail("the result of applying the patch does not read", "\(error)\npatch:\n\(patch)\nresult:\n\(output)")
+    }
+    let check: Comparison
+    do { check = try Comparison(old: result, new: new, options: options) } catch {
+        fail("comparing the result with NEW throws", "\(error)\npatch:\n\(patch)\nresult:\n\(output)")
+    }
+    if check.summary.hasDifferences {
+        fail("the result differs from NEW: \(check.summary)", "patch:\n\(patch)\nresult:\n\(output)")
+    }
+}
