@@ -63,7 +63,12 @@ public final class CSVRecordReader {
         self.options = options
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: .text)
+        self.unquotedStops = (0...255).map { $0 == Int(delimiter) || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }
     }
+
+    /// The whole input's size, when known: after the first rows it gives an
+    /// estimate of the row count, so the tables are sized once.
+    public var expectedInputSize: Int?
 
     public func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure { throw failure }
@@ -114,7 +119,27 @@ public final class CSVRecordReader {
             offset = base
             rowStart = base
         }
-        for byte in content {
+        guard let start = content.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+        let count = content.count
+        var index = 0
+        while index < count {
+            // The common case: a run of plain bytes inside a field, copied at once.
+            if utf8.pending == 0 && !afterCR && (state == .unquoted || state == .quoted) {
+                var end = index
+                let stops = state == .unquoted ? unquotedStops : CSVRecordReader.quotedStops
+                stops.withUnsafeBufferPointer { stop in
+                    while end < count && !stop[Int(start[end])] { end += 1 }
+                }
+                if end > index {
+                    cellBytes.append(contentsOf: UnsafeBufferPointer(start: start + index, count: end - index))
+                    position.advance(overPlainASCII: end - index)
+                    offset += end - index
+                    index = end
+                    continue
+                }
+            }
+            let byte = start[index]
+            index += 1
             if byte >= 0x80 || utf8.pending > 0 {
                 if utf8.pending == 0 { utf8SequenceStart = (offset, position.location, byte) }
                 if !utf8.accept(byte) { throw invalidUTF8() }
@@ -134,6 +159,11 @@ public final class CSVRecordReader {
             offset += 1
         }
     }
+
+    /// Bytes that end a run in an unquoted field: the delimiter, line breaks, non-ASCII.
+    private let unquotedStops: [Bool]
+    /// Bytes that end a run in a quoted field: the quote, line breaks (counted), non-ASCII.
+    private static let quotedStops: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }
 
     @inline(__always)
     private func step(_ byte: UInt8) throws {
@@ -290,7 +320,9 @@ public final class CSVRecordReader {
     }
 
     private func readRecord(end: Int) throws {
-        var idParts = Array(repeating: "", count: options.id.count)
+        // One id field (the usual case) needs no array per row.
+        var singleID: String?
+        var idParts = options.id.count > 1 ? Array(repeating: "", count: options.id.count) : []
         var section: String?
         var memberSum: UInt64 = 0
         var memberCount = 0
@@ -301,7 +333,8 @@ public final class CSVRecordReader {
                     guard !cell.isEmpty else {
                         throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                     }
-                    idParts[column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
+                    let text = ScalarText.fromText(cell, scratch: &scratch)
+                    if idParts.isEmpty { singleID = text } else { idParts[column.role.idComponent] = text }
                 }
                 if column.role.isSection && !cell.isEmpty {
                     section = ScalarText.fromText(cell, scratch: &scratch)
@@ -313,8 +346,11 @@ public final class CSVRecordReader {
                 memberCount += 1
             }
         }
+        if builder.count == 1024, let size = expectedInputSize, end > 0 {
+            builder.reserve(size / max(1, end / 1024) * 11 / 10)
+        }
         try builder.append(
-            idParts: idParts, section: section,
+            key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), section: section,
             fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
             range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         consumed?(end)

@@ -140,12 +140,14 @@ public struct InputFile: Sendable {
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options)
             reader.consumed = bytes.releaser()
+            reader.expectedInputSize = bytes.buffer.count
             try reader.feed(bytes.buffer)
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: delimiter ?? (format == .tsv ? 0x09 : UInt8(ascii: ",")), options: options)
             reader.consumed = bytes.releaser()
+            reader.expectedInputSize = bytes.buffer.count
             try reader.feed(bytes.buffer)
             return try reader.finish()
         }

@@ -89,6 +89,10 @@ public final class JSONRecordReader {
     /// (kept out of `Frame` so frames hold no references to count).
     private var manyNames: [Int: Set<UInt64>] = [:]
 
+    /// The whole input's size, when known: after the first records it gives an
+    /// estimate of the record count, so the tables are sized once.
+    public var expectedInputSize: Int?
+
     /// Told, at the end of each record, that the bytes before this offset will
     /// not be read again by this reader (so a mapped file's pages can go).
     public var consumed: ((Int) -> Void)?
@@ -441,9 +445,12 @@ public final class JSONRecordReader {
         for (index, part) in idParts.enumerated() where part == nil {
             return cancel("the record has no \"\(options.id[index])\" field (the --id)", at: recordLocation)
         }
+        if builder.count == 1024, let size = expectedInputSize, end > 0 {
+            builder.reserve(size / max(1, end / 1024) * 11 / 10)
+        }
         do {
             try builder.append(
-                idParts: idParts.map { $0! }, section: sectionName, fingerprint: fingerprint,
+                key: idParts.count == 1 ? idParts[0] : RecordTableBuilder.key(idParts.map { $0! }), section: sectionName, fingerprint: fingerprint,
                 range: recordStart..<end, line: recordMark.line, location: recordLocation)
         } catch {
             failure = error as? InputError

@@ -8,6 +8,8 @@ struct RecordTableBuilder {
     /// text in `records` does not overlap the index's own update.
     private var keyIndex = KeyIndex()
 
+    var count: Int { records.count }
+
     var table: RecordTable {
         var table = records
         table.keyIndex = keyIndex
@@ -28,13 +30,31 @@ struct RecordTableBuilder {
         records.containerRange = range
     }
 
+    /// Reserves room for about `count` records (an estimate from the input size).
+    mutating func reserve(_ count: Int) {
+        guard count > records.count else { return }
+        records.fingerprints.reserveCapacity(count)
+        records.starts.reserveCapacity(count)
+        records.ends.reserveCapacity(count)
+        records.lines.reserveCapacity(count)
+        if !options.id.isEmpty {
+            records.keys.reserveCapacity(count)
+            records.keyHashes.reserveCapacity(count)
+            keyIndex.reserve(count) { records.keyHashes[$0] }
+        }
+    }
+
+    /// The key text of one record from its id parts (nil without `--id`).
+    static func key(_ parts: [String]) -> String? {
+        parts.isEmpty ? nil : parts.count == 1 ? parts[0] : RecordKey.join(parts)
+    }
+
     mutating func append(
-        idParts: [String], section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
+        key: String?, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> SourceLocation
     ) throws {
         let index = records.count
-        if !options.id.isEmpty {
-            let key = idParts.count == 1 ? idParts[0] : RecordKey.join(idParts)
+        if let key {
             let hash = RecordTable.keyHash(key)
             if let first = keyIndex.insert(
                 row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }, hashOfRow: { records.keyHashes[$0] }) {

@@ -61,6 +61,13 @@ struct LinePosition {
         afterCR = false
     }
 
+    /// `count` bytes of ASCII that are not line breaks: one column each.
+    @inline(__always)
+    mutating func advance(overPlainASCII count: Int) {
+        column += count
+        afterCR = false
+    }
+
     var location: SourceLocation { SourceLocation(line: line, column: column) }
 }
 

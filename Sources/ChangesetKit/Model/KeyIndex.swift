@@ -87,6 +87,11 @@ public struct KeyIndex: Sendable {
         return nil
     }
 
+    /// Makes room for `count` keys in all, so the table need not grow while they come.
+    public mutating func reserve(_ count: Int, hashOfRow: (Int) -> UInt64) {
+        while count * 2 > slots.count { grow(hashOfRow: hashOfRow) }
+    }
+
     private mutating func grow(hashOfRow: (Int) -> UInt64) {
         let old = slots
         slots = [Slot](repeating: Slot(tag: 0, row: 0), count: old.count * 2)
