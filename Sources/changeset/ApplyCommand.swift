@@ -31,7 +31,9 @@ struct ApplyCommand: ParsableCommand {
         let sink = try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         do {
             let patchInput = try InputFile.open(patch, format: .csv)  // read as bytes; the format is not used
-            let script = try PatchScript.parse(patchInput.bytes.buffer, source: patchInput.name)
+            let script = try patchInput.bytes.copy(0..<patchInput.bytes.count).withUnsafeBytes {
+                try PatchScript.parse($0, source: patchInput.name)
+            }
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)
             var output = sink
             try PatchApplier.apply(script, patchSource: patchInput.name, to: baseInput, output: &output)

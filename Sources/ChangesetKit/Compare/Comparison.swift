@@ -11,7 +11,7 @@ public struct Dataset: Sendable {
     /// become objects keyed by column; a cell that is a number literal is a
     /// number (its text unchanged), any other cell a string.
     public func value(ofRecord row: Int) throws -> Value {
-        let copy = input.bytes.copy(records.byteRange(row))
+        let copy = try input.bytes.copy(records.byteRange(row))
         return try copy.withUnsafeBytes { try value(parsing: $0) }
     }
 

@@ -54,9 +54,6 @@ public final class CSVRecordReader {
         var compared: Bool
     }
 
-    /// Told, at the end of each row, that the bytes before this offset will not be read again by this reader.
-    public var consumed: ((Int) -> Void)?
-
     public init(source: String, delimiter: UInt8, options: RecordOptions) {
         self.source = source
         self.delimiter = delimiter
@@ -353,6 +350,5 @@ public final class CSVRecordReader {
             key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), section: section,
             fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
             range: rowStart..<end, line: rowLocation.line, location: rowLocation)
-        consumed?(end)
     }
 }

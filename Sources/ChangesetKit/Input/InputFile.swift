@@ -18,65 +18,141 @@ public enum InputFormat: String, Sendable, CaseIterable {
     public var isJSON: Bool { self == .json || self == .ndjson }
 }
 
-/// An input's bytes, held for the whole run so changed records can be read
-/// again by byte range: a read-only mapping of a regular file, or the bytes
-/// of standard input (which cannot be read twice).
+/// An input's bytes, for the whole run, so changed records can be read again
+/// by byte range: a regular file, read in chunks and again with `pread`
+/// (never mapped: a file truncated under a mapping would crash the process),
+/// or bytes held in memory (standard input, which cannot be read twice).
 public final class InputBytes: @unchecked Sendable {
-    public let buffer: UnsafeRawBufferPointer
-    private let release: () -> Void
-
-    /// A mapped file's pages can be dropped once read, and records read again
-    /// come through `pread`, not the mapping: memory then grows with the
-    /// number of records, not the size of the file.
-    let isMapped: Bool
-    /// The mapped file, open for `pread`; -1 for bytes held in memory.
-    private let descriptor: Int32
-
-    init(buffer: UnsafeRawBufferPointer, isMapped: Bool = false, descriptor: Int32 = -1, release: @escaping () -> Void) {
-        self.buffer = buffer
-        self.isMapped = isMapped
-        self.descriptor = descriptor
-        self.release = release
+    private enum Storage {
+        case memory(UnsafeMutableRawBufferPointer, count: Int)
+        case file(descriptor: Int32, path: String, size: Int, modified: timespec)
     }
 
-    /// A copy of the bytes in `range`, read without touching the mapping.
-    public func copy(_ range: Range<Int>) -> [UInt8] {
-        guard descriptor >= 0 else { return Array(slice(range)) }
-        var bytes = [UInt8](repeating: 0, count: range.count)
-        var done = 0
-        while done < range.count {
-            let got = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
-            if got < 0 && errno == EINTR { continue }
-            // A file that shrank since it was read: keep what the mapping had (see below).
-            guard got > 0 else { return Array(slice(range)) }
-            done += got
-        }
-        return bytes
+    private let storage: Storage
+
+    private init(_ storage: Storage) {
+        self.storage = storage
     }
 
-    /// For a reader's `consumed`: drops the pages before an offset, 16 MiB at a time.
-    func releaser() -> ((Int) -> Void)? {
-        guard isMapped, let base = buffer.baseAddress else { return nil }
-        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        var released = 0
-        return { offset in
-            let end = offset / page * page
-            guard end - released >= 16 << 20 else { return }
-            _ = madvise(UnsafeMutableRawPointer(mutating: base + released), end - released, MADV_DONTNEED)
-            released = end
+    deinit {
+        switch storage {
+        case .memory(let buffer, _): buffer.deallocate()
+        case .file(let descriptor, _, _, _): close(descriptor)
         }
     }
-
-    deinit { release() }
 
     public convenience init(copying bytes: [UInt8]) {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
-        self.init(buffer: UnsafeRawBufferPointer(rebasing: storage[0..<bytes.count])) { storage.deallocate() }
+        self.init(.memory(storage, count: bytes.count))
     }
 
-    public func slice(_ range: Range<Int>) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: buffer[range])
+    /// The number of bytes.
+    public var count: Int {
+        switch storage {
+        case .memory(_, let count): count
+        case .file(_, _, let size, _): size
+        }
+    }
+
+    /// A copy of the bytes in `range`. Throws when a file no longer has them.
+    public func copy(_ range: Range<Int>) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: range.count)
+        try bytes.withUnsafeMutableBytes { try read(range.lowerBound, into: $0) }
+        return bytes
+    }
+
+    /// Fills `buffer` with the bytes from `offset` on.
+    private func read(_ offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
+        switch storage {
+        case .memory(let memory, _):
+            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: memory[offset..<(offset + buffer.count)]))
+        case .file(let descriptor, let path, _, _):
+            var done = 0
+            while done < buffer.count {
+                let got = pread(descriptor, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { throw InputFile.systemError(path, "cannot read") }
+                guard got > 0 else { throw InputFile.changed(path) }
+                done += got
+            }
+        }
+    }
+
+    /// Hands the bytes to `feed` in order, in chunks of 8 MiB; `wantsMore`
+    /// asks for a bigger next chunk (doubling) while a token is cut by the end
+    /// of the last one, so a huge token is never re-read more than a few times.
+    func forEachChunk(_ feed: (UnsafeRawBufferPointer) throws -> Void, wantsMore: () -> Bool = { false }) throws {
+        switch storage {
+        case .memory(let memory, let count):
+            try feed(UnsafeRawBufferPointer(rebasing: memory[0..<count]))
+        case .file(let descriptor, let path, let size, let modified):
+            let standard = 8 << 20
+            var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(size, standard), alignment: 8)
+            defer { buffer.deallocate() }
+            var offset = 0
+            var chunk = standard
+            while offset < size {
+                let length = min(chunk, size - offset)
+                if length > buffer.count {
+                    buffer.deallocate()
+                    buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 8)
+                }
+                let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])
+                try read(offset, into: piece)
+                try feed(UnsafeRawBufferPointer(piece))
+                offset += length
+                chunk = wantsMore() ? chunk * 2 : standard
+            }
+            // A file that grew, shrank or was rewritten while it was read gives no trustworthy result.
+            var status = stat()
+            if fstat(descriptor, &status) != 0 || Int(status.st_size) != size
+                || status.st_mtim.tv_sec != modified.tv_sec || status.st_mtim.tv_nsec != modified.tv_nsec {
+                throw InputFile.changed(path)
+            }
+        }
+    }
+
+    /// Opens a file for reading in chunks; a pipe or device is read through into memory.
+    static func open(_ path: String) throws -> InputBytes {
+        let descriptor = Foundation.open(path, O_RDONLY)
+        guard descriptor >= 0 else { throw InputFile.systemError(path, "cannot open") }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            close(descriptor)
+            throw InputFile.systemError(path, "cannot read")
+        }
+        if (status.st_mode & S_IFMT) == S_IFDIR {
+            close(descriptor)
+            throw InputError(source: path, location: nil, message: "is a directory, not a file")
+        }
+        guard (status.st_mode & S_IFMT) == S_IFREG else {
+            defer { close(descriptor) }
+            return try readAll(descriptor, name: path)
+        }
+        return InputBytes(.file(descriptor: descriptor, path: path, size: Int(status.st_size), modified: status.st_mtim))
+    }
+
+    static func readAll(_ descriptor: Int32, name: String) throws -> InputBytes {
+        var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
+        var count = 0
+        while true {
+            if count == storage.count {
+                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 8)
+                larger.copyMemory(from: UnsafeRawBufferPointer(storage))
+                storage.deallocate()
+                storage = larger
+            }
+            let got = Foundation.read(descriptor, storage.baseAddress! + count, storage.count - count)
+            if got < 0 {
+                if errno == EINTR { continue }
+                storage.deallocate()
+                throw InputFile.systemError(name, "cannot read")
+            }
+            if got == 0 { break }
+            count += got
+        }
+        return InputBytes(.memory(storage, count: count))
     }
 }
 
@@ -93,11 +169,13 @@ public struct InputFile: Sendable {
     /// given, else the extension's, else a look at the content.
     public static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
         let name = path == "-" ? standardInputName : path
-        let bytes = try path == "-" ? readAll(FileHandle.standardInput.fileDescriptor, name: name) : load(path)
-        let fileFormat = format
-            ?? (path == "-" ? nil : InputFormat(pathExtension: (path as NSString).pathExtension))
-            ?? sniff(bytes.buffer, recordsAt: recordsAt)
-        return InputFile(name: name, bytes: bytes, format: fileFormat)
+        let bytes = try path == "-" ? InputBytes.readAll(FileHandle.standardInput.fileDescriptor, name: name) : InputBytes.open(path)
+        var fileFormat = format ?? (path == "-" ? nil : InputFormat(pathExtension: (path as NSString).pathExtension))
+        if fileFormat == nil {
+            let start = try bytes.copy(0..<min(bytes.count, 1 << 16))
+            fileFormat = start.withUnsafeBytes { sniff($0, recordsAt: recordsAt) }
+        }
+        return InputFile(name: name, bytes: bytes, format: fileFormat!)
     }
 
     /// An input held in memory (tests, and callers that have the bytes already).
@@ -139,80 +217,25 @@ public struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options)
-            reader.consumed = bytes.releaser()
-            reader.expectedInputSize = bytes.buffer.count
-            try reader.feed(bytes.buffer)
+            reader.expectedInputSize = bytes.count
+            try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideToken })
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: delimiter ?? (format == .tsv ? 0x09 : UInt8(ascii: ",")), options: options)
-            reader.consumed = bytes.releaser()
-            reader.expectedInputSize = bytes.buffer.count
-            try reader.feed(bytes.buffer)
+            reader.expectedInputSize = bytes.count
+            try bytes.forEachChunk(reader.feed)
             return try reader.finish()
         }
     }
 
-    // MARK: Reading files
+    // MARK: Errors
 
-    private static func systemError(_ name: String, _ what: String) -> InputError {
+    static func systemError(_ name: String, _ what: String) -> InputError {
         InputError(source: name, location: nil, message: "\(what): \(String(cString: strerror(errno)))")
     }
 
-    private static func load(_ path: String) throws -> InputBytes {
-        let descriptor = Foundation.open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw systemError(path, "cannot open") }
-        var status = stat()
-        guard fstat(descriptor, &status) == 0 else {
-            close(descriptor)
-            throw systemError(path, "cannot read")
-        }
-        if (status.st_mode & S_IFMT) == S_IFDIR {
-            close(descriptor)
-            throw InputError(source: path, location: nil, message: "is a directory, not a file")
-        }
-        guard (status.st_mode & S_IFMT) == S_IFREG else {
-            // A pipe or device: read it through.
-            defer { close(descriptor) }
-            return try readAll(descriptor, name: path)
-        }
-        let size = Int(status.st_size)
-        guard size > 0 else {
-            close(descriptor)
-            return InputBytes(copying: [])
-        }
-        // A mapping, not a copy: pages are read on demand and can be dropped again.
-        guard let base = mmap(nil, size, PROT_READ, MAP_PRIVATE, descriptor, 0), base != MAP_FAILED else {
-            close(descriptor)
-            throw systemError(path, "cannot map")
-        }
-        _ = madvise(base, size, MADV_SEQUENTIAL)
-        return InputBytes(buffer: UnsafeRawBufferPointer(start: base, count: size), isMapped: true, descriptor: descriptor) {
-            _ = munmap(base, size)
-            close(descriptor)
-        }
-    }
-
-    private static func readAll(_ descriptor: Int32, name: String) throws -> InputBytes {
-        var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
-        var count = 0
-        while true {
-            if count == storage.count {
-                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 8)
-                larger.copyMemory(from: UnsafeRawBufferPointer(storage))
-                storage.deallocate()
-                storage = larger
-            }
-            let got = read(descriptor, storage.baseAddress! + count, storage.count - count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                storage.deallocate()
-                throw systemError(name, "cannot read")
-            }
-            if got == 0 { break }
-            count += got
-        }
-        let kept = storage
-        return InputBytes(buffer: UnsafeRawBufferPointer(rebasing: kept[0..<count])) { kept.deallocate() }
+    static func changed(_ name: String) -> InputError {
+        InputError(source: name, location: nil, message: "the file changed while changeset was reading it; nothing was compared")
     }
 }

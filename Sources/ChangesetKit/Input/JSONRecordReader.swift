@@ -93,9 +93,10 @@ public final class JSONRecordReader {
     /// estimate of the record count, so the tables are sized once.
     public var expectedInputSize: Int?
 
-    /// Told, at the end of each record, that the bytes before this offset will
-    /// not be read again by this reader (so a mapped file's pages can go).
-    public var consumed: ((Int) -> Void)?
+    /// True when the input fed so far ends inside a token (a string, a
+    /// number): the next chunk should be bigger, since yajl reads a cut token
+    /// again from its start.
+    public var endsInsideToken: Bool { scanner.isInsideToken }
 
     public init(source: String, layout: JSONLayout, options: RecordOptions) {
         self.source = source
@@ -456,7 +457,6 @@ public final class JSONRecordReader {
             failure = error as? InputError
             return 0
         }
-        consumed?(end)
         return 1
     }
 

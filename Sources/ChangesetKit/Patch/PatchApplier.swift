@@ -33,19 +33,18 @@ public enum PatchApplier {
         let dataset = Dataset(input: base, records: table, delimiter: delimiter)
         switch base.format {
         case .json:
-            let bytes = base.bytes.buffer
             let container = table.containerRange ?? 0..<0
-            output.write(String(decoding: bytes[..<container.lowerBound], as: UTF8.self))
+            output.write(String(decoding: try base.bytes.copy(0..<container.lowerBound), as: UTF8.self))
             output.write(result.isEmpty ? "[" : "[\n")
             for (index, element) in result.enumerated() {
-                output.write(text(element, in: dataset))
+                output.write(try text(element, in: dataset))
                 output.write(index + 1 < result.count ? ",\n" : "\n")
             }
             output.write("]")
-            output.write(String(decoding: bytes[container.upperBound...], as: UTF8.self))
+            output.write(String(decoding: try base.bytes.copy(container.upperBound..<base.bytes.count), as: UTF8.self))
         case .ndjson:
             for element in result {
-                output.write(text(element, in: dataset))
+                output.write(try text(element, in: dataset))
                 output.write("\n")
             }
         case .csv, .tsv:
@@ -131,9 +130,9 @@ public enum PatchApplier {
         }
     }
 
-    static func text(_ element: Element, in base: Dataset) -> String {
+    static func text(_ element: Element, in base: Dataset) throws -> String {
         switch element {
-        case .base(let row): String(decoding: base.input.bytes.slice(base.records.byteRange(row)), as: UTF8.self)
+        case .base(let row): String(decoding: try base.input.bytes.copy(base.records.byteRange(row)), as: UTF8.self)
         case .record(let json): json
         }
     }
@@ -148,10 +147,12 @@ public enum PatchApplier {
         for (index, element) in result.enumerated() {
             switch element {
             case .base where columns == baseColumns:
-                output.write(text(element, in: base) + "\n")
+                output.write(try text(element, in: base) + "\n")
             case .base(let row):
                 // The header changed: place the base row's cells under the new columns.
-                let cells = try CSVRecordReader.cells(of: base.input.bytes.slice(base.records.byteRange(row)), delimiter: base.delimiter)
+                let cells = try base.input.bytes.copy(base.records.byteRange(row)).withUnsafeBytes {
+                    try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
+                }
                 let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
                 output.write(columns.map { CSVField.quoted(byName[$0] ?? "", delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
             case .record(let json):
