@@ -3,7 +3,7 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
     public var section: Int
     public var item: Int
 
-    public init(section: Int, item: Int) {
+    @inlinable public init(section: Int, item: Int) {
         self.section = section
         self.item = item
     }
@@ -39,15 +39,24 @@ public struct Changeset<SectionID: Hashable, Element> {
     public struct SectionMove: Equatable, Sendable {
         public var from: Int
         public var to: Int
+        @inlinable public init(from: Int, to: Int) {
+            self.from = from
+            self.to = to
+        }
     }
 
     public struct Insertion {
         public var at: IndexPath
         public var element: Element
+        @inlinable public init(at: IndexPath, element: Element) {
+            self.at = at
+            self.element = element
+        }
     }
 
     public struct Deletion: Equatable, Sendable {
         public var at: IndexPath
+        @inlinable public init(at: IndexPath) { self.at = at }
     }
 
     /// Same id, different content. `old` is where UIKit would reload it; `new`
@@ -56,6 +65,11 @@ public struct Changeset<SectionID: Hashable, Element> {
         public var old: IndexPath
         public var new: IndexPath
         public var element: Element
+        @inlinable public init(old: IndexPath, new: IndexPath, element: Element) {
+            self.old = old
+            self.new = new
+            self.element = element
+        }
     }
 
     public struct Move {
@@ -65,6 +79,12 @@ public struct Changeset<SectionID: Hashable, Element> {
         /// The element changed section. (Indices alone cannot tell: the
         /// sections themselves may have moved.)
         public var isAcrossSections: Bool
+        @inlinable public init(from: IndexPath, to: IndexPath, element: Element, isAcrossSections: Bool) {
+            self.from = from
+            self.to = to
+            self.element = element
+            self.isAcrossSections = isAcrossSections
+        }
     }
 
     public var deletedSections: [Int] = []
@@ -81,7 +101,7 @@ public struct Changeset<SectionID: Hashable, Element> {
     public var oldSectionCount = 0
     public var newSectionCount = 0
 
-    public init() {}
+    @inlinable public init() {}
 
     /// The moves a report shows: all of them, or with `ignoringOrder` only
     /// those between sections (a changed section field is a change of data,

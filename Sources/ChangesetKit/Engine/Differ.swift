@@ -2,6 +2,7 @@
 /// a property of the input. The command reports it and asks for a bug report.
 public struct InvariantViolation: Error, CustomStringConvertible {
     public var detail: String
+    @inlinable public init(detail: String) { self.detail = detail }
     public var description: String { "internal error: the computed changeset is inconsistent (\(detail))" }
 }
 
@@ -24,6 +25,7 @@ public struct InvariantViolation: Error, CustomStringConvertible {
 ///
 /// Time O(n log n) in the number of elements, memory O(n).
 public enum Differ {
+    @inlinable
     public static func diff<SectionID: Hashable, Element: Identifiable & Equatable>(
         from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>]
     ) throws -> Changeset<SectionID, Element> {
@@ -38,37 +40,34 @@ public enum Differ {
     /// The k-th element with an id in `new` (flattened, sections in order)
     /// matches the k-th element with that id in `old`: for each new element,
     /// the flat index of its old counterpart, or -1.
+    @inlinable
     public static func matchByID<SectionID, Element: Identifiable>(
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
     ) -> [Int] {
-        var oldCount = 0
-        for section in old { oldCount += section.elements.count }
-        // Old elements with one id, chained in order: `head[id]` is the next unmatched one.
-        var head: [Element.ID: Int] = [:]
-        head.reserveCapacity(oldCount)
-        var nextWithSameID = [Int](repeating: -1, count: oldCount)
-        var lastWithID: [Element.ID: Int] = [:]
-        var flat = 0
-        for section in old {
-            for element in section.elements {
-                if let last = lastWithID.updateValue(flat, forKey: element.id) {
-                    nextWithSameID[last] = flat
-                } else {
-                    head[element.id] = flat
-                }
-                flat += 1
-            }
+        var oldIDs: [Element.ID] = []
+        for section in old { for element in section.elements { oldIDs.append(element.id) } }
+        // Walking old backwards leaves each id's first element in `next` and chains
+        // the later ones: one dictionary, one hash per element on each side.
+        var next: [Element.ID: Int] = [:]
+        next.reserveCapacity(oldIDs.count)
+        var nextWithSameID = [Int](repeating: -1, count: oldIDs.count)
+        for flat in oldIDs.indices.reversed() {
+            if let later = next.updateValue(flat, forKey: oldIDs[flat]) { nextWithSameID[flat] = later }
         }
         var match: [Int] = []
         for section in new {
             for element in section.elements {
-                guard let oldFlat = head[element.id] else {
+                guard let slot = next.index(forKey: element.id) else {
                     match.append(-1)
                     continue
                 }
-                let next = nextWithSameID[oldFlat]
-                head[element.id] = next >= 0 ? next : nil
+                let oldFlat = next.values[slot]
                 match.append(oldFlat)
+                if nextWithSameID[oldFlat] >= 0 {
+                    next.values[slot] = nextWithSameID[oldFlat]
+                } else {
+                    next.remove(at: slot)
+                }
             }
         }
         return match
@@ -78,6 +77,7 @@ public enum Differ {
     /// records through its own key index): `oldIndexOfNew[j]` is the flat
     /// index in `old` of the j-th element of `new` (flattened), or -1. Each
     /// old index may appear once. Stages 1, 3, 4 and 5 as in `diff(from:to:)`.
+    @inlinable
     public static func diff<SectionID: Hashable, Element: Equatable>(
         from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int]
     ) throws -> Changeset<SectionID, Element> {
@@ -86,7 +86,8 @@ public enum Differ {
         return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
     }
 
-    private static func diff<SectionID: Hashable, Element: Equatable>(
+    @inlinable @usableFromInline
+    static func diff<SectionID: Hashable, Element: Equatable>(
         from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int],
         changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
     ) throws -> Changeset<SectionID, Element> {
@@ -150,7 +151,8 @@ public enum Differ {
 
     /// Stage 1: sections matched by id; deleted, inserted and moved sections
     /// go into `changeset`. Returns, per new section, its old index or -1.
-    private static func matchSections<SectionID: Hashable, Element>(
+    @inlinable @usableFromInline
+    static func matchSections<SectionID: Hashable, Element>(
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>], into changeset: inout Changeset<SectionID, Element>
     ) throws -> [Int] {
         changeset.oldSectionCount = old.count
@@ -187,6 +189,7 @@ public enum Differ {
     }
 
     /// The flat form: one section holding every element.
+    @inlinable
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element]
     ) throws -> Changeset<Int, Element> {
@@ -196,6 +199,7 @@ public enum Differ {
     /// Marks, for each position of `sequence`, whether it lies on one longest
     /// strictly increasing subsequence (the leftmost-ending one on ties, so the
     /// choice is deterministic). O(n log n).
+    @inlinable
     public static func longestIncreasingSubsequence(_ sequence: [Int]) -> [Bool] {
         var tails: [Int] = []  // tails[k]: position of the smallest tail of an increasing run of length k+1
         var previous = [Int](repeating: -1, count: sequence.count)
@@ -223,6 +227,7 @@ public enum Differ {
     /// moved out + inserted + moved in; no index path is both deleted and
     /// moved or updated; every old element is matched or deleted and every
     /// new one matched or inserted.
+    @inlinable
     public static func verify<SectionID: Hashable, Element>(
         _ changeset: Changeset<SectionID, Element>,
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
