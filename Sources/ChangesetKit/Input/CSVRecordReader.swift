@@ -40,6 +40,7 @@ public final class CSVRecordReader {
     private var rowHasQuotedField = false
     private var quoteLocation = SourceLocation(line: 1, column: 1)
     private var extraFieldLocation = SourceLocation(line: 1, column: 1)
+    private var extraFieldNoted = false
     private var fieldLocations: [SourceLocation] = []
 
     private var header: [String]?
@@ -222,11 +223,18 @@ public final class CSVRecordReader {
             fieldLocations.append(position.location)
         } else if cellEnds.count == columns.count {
             extraFieldLocation = position.location
+            extraFieldNoted = true
         }
     }
 
     @inline(__always)
     private func endField() {
+        // An empty last field at the end of the input never saw a byte of its own.
+        if header == nil && fieldLocations.count == cellEnds.count {
+            fieldLocations.append(position.location)
+        } else if header != nil && cellEnds.count == columns.count && !extraFieldNoted {
+            extraFieldLocation = position.location
+        }
         cellEnds.append(cellBytes.count)
     }
 
@@ -252,6 +260,7 @@ public final class CSVRecordReader {
             cellBytes.removeAll(keepingCapacity: true)
             cellEnds.removeAll(keepingCapacity: true)
             rowHasQuotedField = false
+            extraFieldNoted = false
             state = .fieldStart
         }
         if let rowSink {
@@ -305,6 +314,8 @@ public final class CSVRecordReader {
         let reader = CSVRecordReader(source: "", delimiter: delimiter, options: RecordOptions(mode: .text))
         var cells: [String] = []
         reader.rowSink = { cells = $0 }
+        // A row from inside a file: bytes EF BB BF at its start are a character, not a byte order mark.
+        reader.byteOrderMark.assumeNone()
         try reader.feed(row)
         _ = try reader.finish()
         return cells

@@ -235,18 +235,15 @@ public final class JSONRecordReader {
             if let earlier = scanUpTo(consumed) { return earlier }
             return error(message, at: scanner.location(chunk, chunkBase))
         }
-        // The offending token ends at `consumed`: report where it starts. For
-        // one error yajl moves the offset back by the token's length, to
-        // inside or just before the token: then the token is the one there.
+        // The offending token ends at `consumed`: report where it starts.
         if let earlier = scanUpTo(consumed) { return earlier }
-        if text.contains("after key and value") && !scanner.isInsideToken {
-            scanner.scanToNextToken(chunk, chunkBase: chunkBase)
+        var token = scanner.lastToken
+        if text.contains("after key and value") {
+            // Here yajl moves its offset back by the length of the token's
+            // content, which depends on the token; instead, the offending token
+            // is the first one after the last value yajl accepted, read to its end.
+            token = scanner.scanThroughToken(after: lastValueEnd, chunk, chunkBase: chunkBase)
             if let problem = scanner.failure { return error(problem.message, at: problem.location) }
-        }
-        let token = scanner.lastToken
-        if token.firstByte == UInt8(ascii: "0") && scanner.isInsideToken && !scanner.wordHasLeadingZero,
-            let earlier = scanUpTo(scanner.offset + 1) {
-            return earlier
         }
         let shown = JSONRecordReader.describeToken(startingWith: token.firstByte)
         let message: String
@@ -318,6 +315,9 @@ public final class JSONRecordReader {
 
     private var callbackOffset: Int { chunkBase + Int(yajl_get_bytes_consumed(handle)) }
 
+    /// Where the token of the latest callback ended (for placing one kind of yajl error).
+    private var lastValueEnd = 0
+
     // MARK: Structure
 
     private enum Kind: String {
@@ -380,7 +380,19 @@ public final class JSONRecordReader {
         return .record
     }
 
+    /// The deepest nesting of arrays and objects accepted. Reading itself has
+    /// no limit, but changed records are shown through recursive code; a
+    /// clean error beats a stack overflow, and real data is far shallower.
+    public static let maximumDepth = 1000
+
     private func openContainer(isObject: Bool) -> Int32 {
+        lastValueEnd = callbackOffset
+        if frames.count >= JSONRecordReader.maximumDepth {
+            guard let token = currentTokenStart() else { return 0 }
+            return cancel(
+                "arrays and objects nest deeper than \(JSONRecordReader.maximumDepth) levels here, more than changeset supports",
+                at: scanner.location(of: token, chunk, chunkBase))
+        }
         guard let role = beginValue(isObject ? .object : .array) else { return 0 }
         var node = FieldTrie.none
         var filtered = false
@@ -418,6 +430,7 @@ public final class JSONRecordReader {
     }
 
     private func closeContainer() -> Int32 {
+        lastValueEnd = callbackOffset
         let frame = frames.removeLast()
         memberNames.removeSubrange(frame.namesStart...)
         if !manyNames.isEmpty { manyNames[frames.count] = nil }
@@ -475,6 +488,7 @@ public final class JSONRecordReader {
     }
 
     private func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, text: () -> String?) -> Int32 {
+        lastValueEnd = callbackOffset
         guard let parent = frames.last, case .record = parent.role else {
             guard beginValue(kind) != nil else { return 0 }
             return 1
@@ -501,6 +515,7 @@ public final class JSONRecordReader {
     }
 
     private func memberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        lastValueEnd = callbackOffset
         let top = frames.count - 1
         let nameHash = ValueHasher.name(bytes)
         let start = frames[top].namesStart

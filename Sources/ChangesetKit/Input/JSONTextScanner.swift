@@ -195,13 +195,11 @@ struct JSONTextScanner {
             case .outside:
                 scanOutside(bytes, upTo: end)
                 guard offset < end, state == .outside else { continue }
-                // Stopped at a byte past ASCII: a word of bad bytes (yajl rejects it) to validate.
+                // Stopped at a byte past ASCII: a token of its own (yajl rejects it), to validate.
                 let byte = bytes[offset]
-                if !inWord {
-                    inWord = true
-                    zeroStart = false
-                    token(byte)
-                }
+                inWord = true
+                zeroStart = false
+                token(byte)
                 startSequence(byte, chunk, chunkBase)
             case .afterBackslash:
                 let byte = bytes[offset]
@@ -361,14 +359,25 @@ struct JSONTextScanner {
         fail(at: high, "unpaired surrogate escape in string (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)", chunk, chunkBase)
     }
 
-    /// Scans on from `offset` until the next token starts (or the chunk ends),
-    /// for errors that yajl places just before the offending token.
-    mutating func scanToNextToken(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+    /// Scans on to the first token that starts at or after `start`, and through
+    /// to its end (within the chunk): for errors where yajl's own offset does
+    /// not say which token is at fault.
+    /// Returns that token's mark.
+    mutating func scanThroughToken(after start: Int, _ chunk: UnsafeRawBufferPointer, chunkBase: Int) -> Mark {
         let end = chunkBase + chunk.count
-        let before = lastToken.offset
-        let hadToken = sawToken
-        while failure == nil && offset < end && (lastToken.offset == before && hadToken == sawToken || !sawToken) {
+        if offset < start { scan(chunk, chunkBase: chunkBase, upTo: min(start, end)) }
+        // A bare word that runs on past `start` is one yajl cut in two (`012`
+        // read as 0 and 12): the whole word is at fault.
+        let wordRunsOn = inWord && offset >= start && lastToken.offset < start
+        while !wordRunsOn && failure == nil && offset < end && !(sawToken && lastToken.offset >= start) {
             scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
         }
+        let found = lastToken
+        // Through the token (a bad byte inside it comes first); the byte that
+        // ends it may begin the next token, which is not the one at fault.
+        while failure == nil && offset < end && isInsideToken {
+            scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
+        }
+        return found
     }
 }

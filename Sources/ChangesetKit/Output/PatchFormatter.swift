@@ -4,6 +4,10 @@
 public struct PatchFormatter {
     public init() {}
 
+    public struct Unsupported: Error, CustomStringConvertible {
+        public var description: String
+    }
+
     public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
         let flat = try comparison.fileOrderChangeset()
         let old = comparison.old
@@ -17,7 +21,17 @@ public struct PatchFormatter {
             columns: !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil,
             resultCount: new.records.count, operations: [])
         output.write(script.headerText)
-        func record(_ ref: RecordRef) throws -> String { try new.value(ofRecord: ref.row).jsonText }
+        // A CSV snapshot can only be given values for its columns.
+        let columns = old.input.format.isJSON ? nil : Set(script.columns ?? old.records.fieldNames ?? [])
+        func record(_ ref: RecordRef) throws -> String {
+            let value = try new.value(ofRecord: ref.row)
+            if let columns, case .object(let members) = value, let extra = members.first(where: { !columns.contains($0.name) }) {
+                throw PatchFormatter.Unsupported(description:
+                    "--format patch: the record at line \(new.records.lines[ref.row]) of \(new.input.name) has a field "
+                    + "\"\(extra.name)\" that \(old.input.name) has no column for; a patch for a CSV snapshot can only fill its columns")
+            }
+            return value.jsonText
+        }
         let updatedAndMoved = Set(flat.moves.map(\.from.item)).intersection(flat.updates.map(\.old.item))
         for deletion in flat.deletions {
             output.write(PatchScript.line(.delete(old: deletion.at.item)))

@@ -143,7 +143,7 @@ public enum PatchApplier {
         let baseColumns = base.records.fieldNames ?? []
         let columns = patch.columns ?? baseColumns
         let delimiter = Character(UnicodeScalar(base.delimiter))
-        output.write(columns.map { CSVField.quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+        output.write(CSVField.row(columns, delimiter: delimiter))
         for (index, element) in result.enumerated() {
             switch element {
             case .base where columns == baseColumns:
@@ -154,7 +154,7 @@ public enum PatchApplier {
                     try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
                 }
                 let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
-                output.write(columns.map { CSVField.quoted(byName[$0] ?? "", delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+                output.write(CSVField.row(columns.map { byName[$0] ?? "" }, delimiter: delimiter))
             case .record(let json):
                 let value = try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
                 guard case .object(let members) = value else { continue }
@@ -164,7 +164,7 @@ public enum PatchApplier {
                         message: "record \(index) of the result has a field \"\(member.name)\" that is not a column of the CSV output")
                 }
                 let cells = columns.map { column in CSVField.cell(members.first { $0.name == column }?.value) }
-                output.write(cells.map { CSVField.quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n")
+                output.write(CSVField.row(cells, delimiter: delimiter))
             }
         }
     }
@@ -183,6 +183,13 @@ enum CSVField {
         case .bool(let flag)?: flag ? "true" : "false"
         case let other?: other.jsonText
         }
+    }
+
+    /// One row and its line break. A row of one empty field is written `""`:
+    /// an empty line would be read as a blank line and skipped.
+    static func row(_ fields: [String], delimiter: Character) -> String {
+        if fields.count == 1 && fields[0].isEmpty { return "\"\"\n" }
+        return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n"
     }
 
     /// The field quoted when it holds the delimiter, a quote or a line break.

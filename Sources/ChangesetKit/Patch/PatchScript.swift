@@ -93,8 +93,9 @@ public struct PatchScript: Equatable, Sendable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InputError(source: source, location: nil, message: "not a changeset patch: the file is not UTF-8 text")
         }
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
-            .map { (number: $0.offset + 1, text: $0.element.hasSuffix("\r") ? $0.element.dropLast() : $0.element) }
+        // Lines end at LF or CRLF ("\r\n" is one Character in Swift, so both are named).
+        var lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).enumerated()
+            .map { (number: $0.offset + 1, text: $0.element) }
             .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
         func fail(_ line: Int, _ column: Int, _ message: String) -> InputError {
             InputError(source: source, location: SourceLocation(line: line, column: column), message: message)

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+
+/// Defined results for edge cases, and faults outside changeset's control.
+@Suite struct RobustnessTests {
+    @Test func changedRecordNested1000DeepIsShownWithoutOverflow() throws {
+        for format in ["text", "json", "jsonpatch", "patch"] {
+            let result = try changeset(["edge/deep-old.json", "edge/deep-new.json", "--id", "id", "--format", format])
+            #expect(result.status == 1 && result.stderr.isEmpty, "\(format): \(result.stderr)")
+        }
+        let text = try changeset(["edge/deep-old.json", "edge/deep-new.json", "--id", "id"])
+        #expect(text.stdout.hasSuffix(".x.x: 1 -> 2\n"))
+    }
+
+    @Test func emptyArraysAndHeaderOnlyFilesAreNoRecords() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try "[]".write(to: scratch.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
+        try "id,name\n".write(to: scratch.appendingPathComponent("header.csv"), atomically: true, encoding: .utf8)
+        let same = try changeset(["empty.json", "header.csv", "--id", "id"], in: scratch)
+        #expect(same.status == 0 && same.stdout == "0 inserted, 0 deleted, 0 updated, 0 moved, 0 unchanged\n", "\(same)")
+        let grown = try changeset(["empty.json", fixtures.appendingPathComponent("catalog/old.csv").path, "--id", "id", "--stat"], in: scratch)
+        #expect(grown.status == 1 && grown.stdout == "7 inserted, 0 deleted, 0 updated, 0 moved, 0 unchanged\n", "\(grown)")
+    }
+
+    @Test func aFullDiskIsTroubleWithAMessage() throws {
+        let process = Process()
+        process.executableURL = changesetBinary
+        process.arguments = ["catalog/old.json", "catalog/new.json", "--id", "id", "--format", "json"]
+        process.currentDirectoryURL = fixtures
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(stderr == "changeset: cannot write standard output: No space left on device\n")
+    }
+
+    @Test func aClosedStandardOutputIsTroubleNotACrash() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "'\(changesetBinary.path)' catalog/old.json catalog/new.json --id id >&-"]
+        process.currentDirectoryURL = fixtures
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(process.terminationStatus == 2)
+        #expect(stderr == "changeset: cannot write standard output: Bad file descriptor\n")
+    }
+
+    @Test func aHugeStringIsReadWhole() throws {
+        // 48 MB in one string, cut by the 8 MB read chunks: the reader must
+        // take bigger chunks while the string lasts (see InputBytes).
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let big = String(repeating: "abcdefgh", count: 6 << 20)
+        try "[{\"id\": 1, \"blob\": \"\(big)\"}]".write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try "[{\"id\": 1, \"blob\": \"\(big)x\"}]".write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let result = try changeset(["old.json", "new.json", "--id", "id", "--stat"], in: scratch)
+        #expect(result.status == 1 && result.stdout == "0 inserted, 0 deleted, 1 updated, 0 moved, 0 unchanged\n", "\(result)")
+    }
+}
+
+/// Cases the fuzzers found, run through the command as a user would.
+@Suite struct FuzzRegressionTests {
+    /// diff, patch, apply and compare: the rebuilt file has no differences from NEW.
+    func roundTrip(old: [UInt8], new: [UInt8], ext: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data(old).write(to: scratch.appendingPathComponent("old.\(ext)"))
+        try Data(new).write(to: scratch.appendingPathComponent("new.\(ext)"))
+        let patch = try changeset(["old.\(ext)", "new.\(ext)", "--format", "patch", "-o", "p.patch"], in: scratch)
+        #expect(patch.status == 1, "\(patch)", sourceLocation: sourceLocation)
+        let apply = try changeset(["apply", "old.\(ext)", "p.patch", "-o", "rebuilt.\(ext)"], in: scratch)
+        #expect(apply.status == 0, "\(apply)", sourceLocation: sourceLocation)
+        let again = try changeset(["rebuilt.\(ext)", "new.\(ext)"], in: scratch)
+        #expect(again.status == 0, "\(again)", sourceLocation: sourceLocation)
+    }
+
+    @Test func anEmptyCellInAOneColumnCSVIsNotABlankLine() throws {
+        try roundTrip(old: Array("a\n".utf8), new: Array("a\n\"\"\n".utf8), ext: "csv")
+    }
+
+    @Test func aByteOrderMarkInsideACellIsKept() throws {
+        try roundTrip(old: Array("a\n".utf8), new: Array("a\n".utf8) + [0xEF, 0xBB, 0xBF] + Array("x\n".utf8), ext: "csv")
+    }
+
+    @Test func patchesWithCRLFLineEndsApply() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let patch = try changeset(FormatTests.catalog + ["--format", "patch"])
+        try patch.stdout.replacingOccurrences(of: "\n", with: "\r\n").write(to: scratch.appendingPathComponent("crlf.patch"), atomically: true, encoding: .utf8)
+        let apply = try changeset(["apply", fixtures.appendingPathComponent("catalog/old.json").path, "crlf.patch", "-o", "out.json"], in: scratch)
+        #expect(apply.status == 0, "\(apply)")
+        let again = try changeset(["out.json", fixtures.appendingPathComponent("catalog/new.json").path, "--id", "id"], in: scratch)
+        #expect(again.status == 0, "\(again)")
+    }
+}
+
+extension FuzzRegressionTests {
+    @Test func aPatchForACSVSnapshotCannotAddColumns() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try #"[{"id": 1, "title": "x", "extra": true}]"#.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let result = try changeset([fixtures.appendingPathComponent("catalog/old.csv").path, "new.json", "--id", "id", "--format", "patch"], in: scratch)
+        #expect(result.status == 2, "\(result)")
+        #expect(result.stderr.hasSuffix("has a field \"extra\" that \(fixtures.appendingPathComponent("catalog/old.csv").path) has no column for; a patch for a CSV snapshot can only fill its columns\n"), "\(result)")
+    }
+}
