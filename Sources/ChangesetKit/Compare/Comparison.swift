@@ -97,6 +97,8 @@ public struct Comparison: Sendable {
     public let oldSections: [Section<SectionName, RecordRef>]
     public let newSections: [Section<SectionName, RecordRef>]
     public let changeset: Changeset<SectionName, RecordRef>
+    /// Which fields count, for field-level changes (the same for every record).
+    let fieldFilter: FieldFilter
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
@@ -135,6 +137,7 @@ public struct Comparison: Sendable {
         self.old = old
         self.new = new
         self.options = options
+        fieldFilter = FieldFilter(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         if old.records.keys.isEmpty || new.records.keys.isEmpty {
@@ -251,10 +254,9 @@ public struct Comparison: Sendable {
     public func fieldChanges(_ update: Changeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
         let oldRef = oldSections[update.old.section].elements[update.old.item]
         let newRef = newSections[update.new.section].elements[update.new.item]
-        let filter = FieldFilter(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         return FieldChange.between(
             try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
-            filter: filter, mode: options.records.mode)
+            filter: fieldFilter, mode: options.records.mode)
     }
 
     /// The name a person reads for a section.

@@ -36,11 +36,6 @@ struct ByteOrderMarkFilter {
         }
     }
 
-    /// For input that does not start a file (a row read again): no mark to look for.
-    mutating func assumeNone() {
-        decided = true
-    }
-
     /// End of input: bytes held while deciding are content after all.
     mutating func finish(emit: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
         guard !decided else { return }

@@ -44,8 +44,6 @@ public final class CSVRecordReader {
     private var fieldLocations: [SourceLocation] = []
 
     private var header: [String]?
-    /// When set, rows go here as they are, with no header logic (reading a record again).
-    private var rowSink: (([String]) -> Void)?
     private var columns: [Column] = []
     private var scratch: [UInt8] = []
 
@@ -91,7 +89,7 @@ public final class CSVRecordReader {
             default:
                 try endRow(at: offset)
             }
-            guard header != nil || rowSink != nil else {
+            guard header != nil else {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
             return builder.table
@@ -263,12 +261,6 @@ public final class CSVRecordReader {
             extraFieldNoted = false
             state = .fieldStart
         }
-        if let rowSink {
-            rowSink(cellBytes.withUnsafeBytes { bytes in
-                cellEnds.indices.map { String(decoding: cellRange($0, in: bytes), as: UTF8.self) }
-            })
-            return
-        }
         guard header != nil else { return try readHeader() }
         if cellEnds.count != columns.count {
             let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
@@ -309,15 +301,52 @@ public final class CSVRecordReader {
         builder.setFieldNames(names)
     }
 
-    /// The cells of one row, read again by its byte range.
+    /// The cells of one row, read again by its byte range. The row passed the
+    /// reader's checks when the file was read, so this only undoes the
+    /// quoting; it is kept apart from the streaming tokenizer because it runs
+    /// once per changed record and must be cheap to start.
     public static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
-        let reader = CSVRecordReader(source: "", delimiter: delimiter, options: RecordOptions(mode: .text))
         var cells: [String] = []
-        reader.rowSink = { cells = $0 }
-        // A row from inside a file: bytes EF BB BF at its start are a character, not a byte order mark.
-        reader.byteOrderMark.assumeNone()
-        try reader.feed(row)
-        _ = try reader.finish()
+        var cell: [UInt8] = []
+        var index = 0
+        let count = row.count
+        var fieldStart = true
+        while index <= count {
+            if index == count {
+                cells.append(String(decoding: cell, as: UTF8.self))
+                break
+            }
+            let byte = row[index]
+            if fieldStart && byte == 0x22 {
+                // A quoted field: up to the closing quote; "" is a quote.
+                index += 1
+                while index < count {
+                    if row[index] == 0x22 {
+                        if index + 1 < count && row[index + 1] == 0x22 {
+                            cell.append(0x22)
+                            index += 2
+                            continue
+                        }
+                        break
+                    }
+                    cell.append(row[index])
+                    index += 1
+                }
+                guard index < count else { throw JSONValueReader.Failure(description: "a row could not be read again (did the file change while changeset ran?)") }
+                index += 1  // the closing quote
+                fieldStart = false
+                continue
+            }
+            if byte == delimiter {
+                cells.append(String(decoding: cell, as: UTF8.self))
+                cell.removeAll(keepingCapacity: true)
+                fieldStart = true
+            } else {
+                cell.append(byte)
+                fieldStart = false
+            }
+            index += 1
+        }
         return cells
     }
 

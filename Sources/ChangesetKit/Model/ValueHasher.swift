@@ -15,7 +15,6 @@ struct ValueHasher {
 
     init(mode: ComparisonMode) {
         self.mode = mode
-        scratch.reserveCapacity(64)
     }
 
     enum Seed {
