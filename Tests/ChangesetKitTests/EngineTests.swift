@@ -118,7 +118,7 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     }
 
     @Test func longestIncreasingSubsequence() {
-        #expect(Differ.longestIncreasingSubsequence([]) == [])
+        #expect(Differ.longestIncreasingSubsequence([Int]()) == [])
         #expect(Differ.longestIncreasingSubsequence([3, 1, 2]) == [false, true, true])
         #expect(Differ.longestIncreasingSubsequence([0, 1, 2]) == [true, true, true])
         #expect(Differ.longestIncreasingSubsequence([2, 1, 0]).filter { $0 }.count == 1)

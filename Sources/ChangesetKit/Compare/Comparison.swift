@@ -157,30 +157,30 @@ public struct Comparison: Sendable {
         _ old: RecordTable, _ new: RecordTable,
         oldSections: [Section<SectionName, RecordRef>], newSections: [Section<SectionName, RecordRef>]
     ) -> [Int] {
-        var flatOfOldRow = [Int](repeating: 0, count: old.count)
+        var flatOfOldRow = [Int32](repeating: 0, count: old.count)
         var flat = 0
         for section in oldSections {
             for ref in section.elements {
-                flatOfOldRow[ref.row] = flat
+                flatOfOldRow[ref.row] = Int32(flat)
                 flat += 1
             }
         }
         // The next old row to hand out for a key, by the key's first row (-1: none left).
         var nextOldRow = [Int32](repeating: -2, count: old.count)
-        var oldRowOfNewRow = [Int](repeating: -1, count: new.count)
+        var oldRowOfNewRow = [Int32](repeating: -1, count: new.count)
         for row in 0..<new.count {
             guard let first = old.firstRow(withKey: new.keys[row], hash: new.keyHashes[row]) else { continue }
             let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
             guard candidate >= 0 else { continue }
-            oldRowOfNewRow[row] = Int(candidate)
+            oldRowOfNewRow[row] = candidate
             nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
         }
         var matching: [Int] = []
         matching.reserveCapacity(new.count)
         for section in newSections {
             for ref in section.elements {
-                let oldRow = oldRowOfNewRow[ref.row]
-                matching.append(oldRow >= 0 ? flatOfOldRow[oldRow] : -1)
+                let oldRow = Int(oldRowOfNewRow[ref.row])
+                matching.append(oldRow >= 0 ? Int(flatOfOldRow[oldRow]) : -1)
             }
         }
         return matching

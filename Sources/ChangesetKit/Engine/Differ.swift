@@ -92,19 +92,26 @@ public enum Differ {
         changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
     ) throws -> Changeset<SectionID, Element> {
         var changeset = changeset
-        // Flat positions: `oldPathOfFlat[k]` is where the k-th old element stands.
-        var oldPathOfFlat = [IndexPath]()
+        // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
+        // at k - `oldStart[that section]` (4 bytes an element, not an IndexPath's 16).
+        var oldStart = [Int](repeating: 0, count: old.count + 1)
+        var oldSectionOfFlat: [Int32] = []
         for (sectionIndex, section) in old.enumerated() {
-            for item in section.elements.indices { oldPathOfFlat.append(IndexPath(section: sectionIndex, item: item)) }
+            oldStart[sectionIndex + 1] = oldStart[sectionIndex] + section.elements.count
+            oldSectionOfFlat.append(contentsOf: repeatElement(Int32(sectionIndex), count: section.elements.count))
         }
-        let oldTotal = oldPathOfFlat.count
+        func oldPath(_ flat: Int) -> IndexPath {
+            let section = Int(oldSectionOfFlat[flat])
+            return IndexPath(section: section, item: flat - oldStart[section])
+        }
+        let oldTotal = oldSectionOfFlat.count
         var oldMatched = [Bool](repeating: false, count: oldTotal)
         var newTotal = 0
 
         // 3 and 4, one new section at a time.
         for (newSectionIndex, section) in new.enumerated() {
             let counterpart = oldSectionOfNew[newSectionIndex]
-            var stayers: [(newItem: Int, oldItem: Int)] = []
+            var stayers: [(newItem: Int32, oldItem: Int32)] = []
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
                 let newPath = IndexPath(section: newSectionIndex, item: item)
@@ -117,7 +124,7 @@ public enum Differ {
                     throw InvariantViolation(detail: "old element \(oldFlat) is matched twice or does not exist")
                 }
                 oldMatched[oldFlat] = true
-                let oldPath = oldPathOfFlat[oldFlat]
+                let oldPath = oldPath(oldFlat)
                 let oldElement = old[oldPath.section].elements[oldPath.item]
                 if oldElement == element {
                     changeset.unchangedCount += 1
@@ -127,19 +134,19 @@ public enum Differ {
                 if oldPath.section != counterpart {
                     changeset.moves.append(.init(from: oldPath, to: newPath, element: element, isAcrossSections: true))
                 } else {
-                    stayers.append((item, oldPath.item))
+                    stayers.append((Int32(item), Int32(oldPath.item)))
                 }
             }
             let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
             for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
                 changeset.moves.append(.init(
-                    from: IndexPath(section: counterpart, item: stayer.oldItem),
-                    to: IndexPath(section: newSectionIndex, item: stayer.newItem),
-                    element: section.elements[stayer.newItem], isAcrossSections: false))
+                    from: IndexPath(section: counterpart, item: Int(stayer.oldItem)),
+                    to: IndexPath(section: newSectionIndex, item: Int(stayer.newItem)),
+                    element: section.elements[Int(stayer.newItem)], isAcrossSections: false))
             }
         }
         for flatIndex in 0..<oldTotal where !oldMatched[flatIndex] {
-            changeset.deletions.append(.init(at: oldPathOfFlat[flatIndex]))
+            changeset.deletions.append(.init(at: oldPath(flatIndex)))
         }
         changeset.oldCount = oldTotal
         changeset.newCount = newTotal
@@ -198,26 +205,26 @@ public enum Differ {
 
     /// Marks, for each position of `sequence`, whether it lies on one longest
     /// strictly increasing subsequence (the leftmost-ending one on ties, so the
-    /// choice is deterministic). O(n log n).
+    /// choice is deterministic). O(n log n); positions are held in 32 bits.
     @inlinable
-    public static func longestIncreasingSubsequence(_ sequence: [Int]) -> [Bool] {
-        var tails: [Int] = []  // tails[k]: position of the smallest tail of an increasing run of length k+1
-        var previous = [Int](repeating: -1, count: sequence.count)
+    public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
+        var tails: [Int32] = []  // tails[k]: position of the smallest tail of an increasing run of length k+1
+        var previous = [Int32](repeating: -1, count: sequence.count)
         for (position, value) in sequence.enumerated() {
             var low = 0
             var high = tails.count
             while low < high {
                 let middle = (low + high) / 2
-                if sequence[tails[middle]] < value { low = middle + 1 } else { high = middle }
+                if sequence[Int(tails[middle])] < value { low = middle + 1 } else { high = middle }
             }
             if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(position) } else { tails[low] = position }
+            if low == tails.count { tails.append(Int32(position)) } else { tails[low] = Int32(position) }
         }
         var onSubsequence = [Bool](repeating: false, count: sequence.count)
-        var position = tails.last ?? -1
+        var position = Int(tails.last ?? -1)
         while position >= 0 {
             onSubsequence[position] = true
-            position = previous[position]
+            position = Int(previous[position])
         }
         return onSubsequence
     }
