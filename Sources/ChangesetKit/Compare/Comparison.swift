@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 
 /// One side of a comparison: an input and the records read from it.
 public struct Dataset: Sendable {
@@ -106,13 +105,8 @@ public struct Comparison: Sendable {
         let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
         let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON ? .typed : .text
-        let t0 = ContinuousClock.now
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
-        let t1 = ContinuousClock.now
-        let c = try Comparison(old: old, new: new, options: options)
-        let t2 = ContinuousClock.now
-        if ProcessInfo.processInfo.environment["CHANGESET_TRACE"] != nil { FileHandle.standardError.write(Data("TRACE read \(t1 - t0) compare \(t2 - t1)\n".utf8)) }
-        return c
+        return try Comparison(old: old, new: new, options: options)
     }
 
     /// Reads two inputs on two threads; the first error in argument order wins.
