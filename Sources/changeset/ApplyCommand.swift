@@ -28,22 +28,15 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        let sink = try output.map(OutputSink.file) ?? OutputSink.standardOutput()
-        do {
-            let patchInput = try InputFile.open(patch, format: .csv)  // read as bytes; the format is not used
-            let script = try patchInput.bytes.copy(0..<patchInput.bytes.count).withUnsafeBytes {
-                try PatchScript.parse($0, source: patchInput.name)
+        try OutputSink.deliver(to: output) { sink in
+            let patchName = patch == "-" ? InputFile.standardInputName : patch
+            let patchBytes = try InputBytes.contents(of: patch)
+            let script = try patchBytes.copy(0..<patchBytes.count).withUnsafeBytes {
+                try PatchScript.parse($0, source: patchName)
             }
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)
             var output = sink
-            try PatchApplier.apply(script, patchSource: patchInput.name, to: baseInput, output: &output)
-            try sink.commit()
-        } catch OutputSink.Trouble.brokenPipe {
-            // The reader stopped reading: nothing more to say.
-        } catch {
-            sink.discard()
-            Diagnostics.report("\(error)")
-            throw ExitCode(ExitStatus.trouble)
+            try PatchApplier.apply(script, patchSource: patchName, to: baseInput, output: &output)
         }
     }
 }

@@ -113,19 +113,12 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let options = try comparisonOptions()
         let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
-        let sink = try output.map(OutputSink.file) ?? OutputSink.standardOutput()
         var summary = Summary()
-        do {
+        // A reader that stops reading (`| head`) leaves the answer unchanged.
+        try OutputSink.deliver(to: output) { sink in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = comparison.summary
             if !quiet { try write(comparison, to: sink) }
-            try sink.commit()
-        } catch OutputSink.Trouble.brokenPipe {
-            // The reader stopped reading (`| head`): end quietly, the answer unchanged.
-        } catch {
-            sink.discard()
-            Diagnostics.report("\(error)")
-            throw ExitCode(ExitStatus.trouble)
         }
         if !parsedAssertions.isEmpty {
             for assertion in parsedAssertions where !assertion.holds(for: summary) {

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Foundation
 
 /// Where the command writes its result: standard output, or a file that
@@ -28,6 +29,30 @@ final class OutputSink: TextOutputStream {
         self.destination = destination
         self.temporaryPath = temporaryPath
         buffer.reserveCapacity(1 << 16)
+    }
+
+    /// Runs `body` with a sink for `path` (standard output when nil) and
+    /// finishes the output. A reader that went away ends the run quietly; any
+    /// other error is reported, the partial output discarded, and the run
+    /// exits with status 2.
+    static func deliver(to path: String?, _ body: (OutputSink) throws -> Void) throws {
+        let sink: OutputSink
+        do {
+            sink = try path.map(OutputSink.file) ?? OutputSink.standardOutput()
+        } catch {
+            Diagnostics.report("\(error)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+        do {
+            try body(sink)
+            try sink.commit()
+        } catch OutputSink.Trouble.brokenPipe {
+            // The reader stopped reading (`| head`): nothing more to say.
+        } catch {
+            sink.discard()
+            Diagnostics.report("\(error)")
+            throw ExitCode(ExitStatus.trouble)
+        }
     }
 
     static func standardOutput() -> OutputSink {

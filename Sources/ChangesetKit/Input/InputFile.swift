@@ -113,6 +113,11 @@ public final class InputBytes: @unchecked Sendable {
         }
     }
 
+    /// The bytes of `path`, `-` being standard input: what `open` gives, for any file.
+    public static func contents(of path: String) throws -> InputBytes {
+        path == "-" ? try readAll(FileHandle.standardInput.fileDescriptor, name: InputFile.standardInputName) : try open(path)
+    }
+
     /// Opens a file for reading in chunks; a pipe or device is read through into memory.
     static func open(_ path: String) throws -> InputBytes {
         let descriptor = Foundation.open(path, O_RDONLY)
@@ -169,7 +174,7 @@ public struct InputFile: Sendable {
     /// given, else the extension's, else a look at the content.
     public static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
         let name = path == "-" ? standardInputName : path
-        let bytes = try path == "-" ? InputBytes.readAll(FileHandle.standardInput.fileDescriptor, name: name) : InputBytes.open(path)
+        let bytes = try InputBytes.contents(of: path)
         var fileFormat = format ?? (path == "-" ? nil : InputFormat(pathExtension: (path as NSString).pathExtension))
         if fileFormat == nil {
             let start = try bytes.copy(0..<min(bytes.count, 1 << 16))
