@@ -105,7 +105,7 @@ func csvLine(_ book: Book) -> String {
 }
 
 func write(_ books: [Book], to path: String, header: String?, footer: String?, separator: String, line: (Book) -> String) throws {
-    FileManager.default.createFile(atPath: path, contents: nil)
+    _ = FileManager.default.createFile(atPath: path, contents: nil)
     let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
     defer { try? handle.close() }
     var buffer = header ?? ""

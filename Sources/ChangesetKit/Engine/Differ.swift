@@ -86,7 +86,7 @@ public enum Differ {
         return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     static func diff<SectionID: Hashable, Element: Equatable>(
         from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int],
         changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
@@ -158,7 +158,7 @@ public enum Differ {
 
     /// Stage 1: sections matched by id; deleted, inserted and moved sections
     /// go into `changeset`. Returns, per new section, its old index or -1.
-    @inlinable @usableFromInline
+    @inlinable
     static func matchSections<SectionID: Hashable, Element>(
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>], into changeset: inout Changeset<SectionID, Element>
     ) throws -> [Int] {
