@@ -71,7 +71,11 @@ struct RecordTableBuilder {
             // In text comparisons an empty cell and a null are one thing.
             let name = options.mode == .text && section == "" ? nil : section
             let position: Int32
-            if let known = sectionIndex[name] {
+            // Few sections, many records: a short scan of the names seen
+            // before hashing every record's section into a dictionary.
+            if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(of: name) {
+                position = Int32(index)
+            } else if let known = sectionIndex[name] {
                 position = known
             } else {
                 position = Int32(records.sectionNames.count)
