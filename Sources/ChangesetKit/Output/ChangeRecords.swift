@@ -53,21 +53,26 @@ public struct ChangeRecords {
             object.add("new", raw: "{\"index\":\(move.to)}")
             try body(object.text)
         }
-        for deletion in changeset.deletions {
+        // Records are read again, and updates compared field by field, on all cores (in order).
+        let old = comparison.old
+        try OrderedConcurrentMap.forEach(changeset.deletions, transform: { deletion in
+            try old.value(ofRecord: comparison.oldSections[deletion.at.section].elements[deletion.at.item].row).jsonText
+        }) { deletion, record in
             let ref = comparison.oldSections[deletion.at.section].elements[deletion.at.item]
             var object = JSONObjectWriter()
             object.add("kind", string: "deleted")
             object.add("id", raw: idJSON(ref, comparison.old))
             object.add("old", raw: position(deletion.at, comparison.oldSections))
-            object.add("record", raw: try comparison.old.value(ofRecord: ref.row).jsonText)
+            object.add("record", raw: record)
             try body(object.text)
         }
-        for insertion in changeset.insertions {
+        let new = comparison.new
+        try OrderedConcurrentMap.forEach(changeset.insertions, transform: { try new.value(ofRecord: $0.element.row).jsonText }) { insertion, record in
             var object = JSONObjectWriter()
             object.add("kind", string: "inserted")
             object.add("id", raw: idJSON(insertion.element, comparison.new))
             object.add("new", raw: position(insertion.at, comparison.newSections))
-            object.add("record", raw: try comparison.new.value(ofRecord: insertion.element.row).jsonText)
+            object.add("record", raw: record)
             try body(object.text)
         }
         for move in comparison.reportedMoves {
@@ -78,14 +83,14 @@ public struct ChangeRecords {
             object.add("new", raw: position(move.to, comparison.newSections))
             try body(object.text)
         }
-        for update in changeset.updates {
+        try OrderedConcurrentMap.forEach(changeset.updates, transform: comparison.fieldChanges) { update, changes in
             var object = JSONObjectWriter()
             object.add("kind", string: "updated")
             object.add("id", raw: idJSON(update.element, comparison.new))
             object.add("old", raw: position(update.old, comparison.oldSections))
             object.add("new", raw: position(update.new, comparison.newSections))
             var fields = "["
-            for (index, field) in try comparison.fieldChanges(update).enumerated() {
+            for (index, field) in changes.enumerated() {
                 var entry = JSONObjectWriter()
                 entry.add("path", string: field.path.description)
                 if let old = field.old { entry.add("old", raw: old.jsonText) }

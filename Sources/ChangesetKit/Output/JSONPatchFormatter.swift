@@ -105,11 +105,13 @@ public struct JSONPatchFormatter {
             }
         }
         // In file order a record's index is its row.
-        for update in flat.updates {
-            let fields = FieldChange.between(
-                try comparison.old.value(ofRecord: update.old.item),
-                try comparison.new.value(ofRecord: update.element.row),
-                filter: FieldFilter(comparison.options.records, flat: false), mode: comparison.options.records.mode)
+        let filter = FieldFilter(comparison.options.records, flat: false)
+        let mode = comparison.options.records.mode
+        try OrderedConcurrentMap.forEach(flat.updates, transform: { update in
+            FieldChange.between(
+                try comparison.old.value(ofRecord: update.old.item), try comparison.new.value(ofRecord: update.element.row),
+                filter: filter, mode: mode)
+        }) { update, fields in
             for field in fields {
                 let pointer = path(update.new.item) + field.path.components.map { "/" + JSONPatchFormatter.escape($0) }.joined()
                 switch (field.old, field.new) {

@@ -36,15 +36,16 @@ public struct PatchFormatter {
         for deletion in flat.deletions {
             output.write(PatchScript.line(.delete(old: deletion.at.item)))
         }
-        for insertion in flat.insertions {
-            output.write(PatchScript.line(.insert(new: insertion.at.item, record: try record(insertion.element))))
+        try OrderedConcurrentMap.forEach(flat.insertions, transform: { try record($0.element) }) { insertion, text in
+            output.write(PatchScript.line(.insert(new: insertion.at.item, record: text)))
         }
         for move in flat.moves {
             let changed = updatedAndMoved.contains(move.from.item) ? try record(move.element) : nil
             output.write(PatchScript.line(.move(old: move.from.item, new: move.to.item, record: changed)))
         }
-        for update in flat.updates where !updatedAndMoved.contains(update.old.item) {
-            output.write(PatchScript.line(.update(old: update.old.item, record: try record(update.element))))
+        let updates = flat.updates.filter { !updatedAndMoved.contains($0.old.item) }
+        try OrderedConcurrentMap.forEach(updates, transform: { try record($0.element) }) { update, text in
+            output.write(PatchScript.line(.update(old: update.old.item, record: text)))
         }
     }
 }

@@ -68,11 +68,11 @@ public struct TextFormatter {
         for move in comparison.reportedMoves {
             output.write(paint("moved   ", .cyan) + " id \(id(move.element, comparison.new))  \(oldPosition(move.from)) -> \(newPosition(move.to))\n")
         }
-        for update in changeset.updates {
+        try OrderedConcurrentMap.forEach(changeset.updates, transform: comparison.fieldChanges) { update, fields in
             let from = oldPosition(update.old)
             let to = newPosition(update.new)
             output.write(paint("updated ", .yellow) + " id \(id(update.element, comparison.new))  " + (from == to ? "at \(from)\n" : "\(from) -> \(to)\n"))
-            for field in try comparison.fieldChanges(update) {
+            for field in fields {
                 output.write("  \(field.path): \(TextFormatter.show(field.old)) -> \(TextFormatter.show(field.new))\n")
             }
         }

@@ -1,0 +1,65 @@
+import Foundation
+import Dispatch
+
+/// Work on changed records (reading them again, comparing their fields) that
+/// the formatters need in order: done a batch at a time on every core, then
+/// handed over in order, so output stays streamed and memory stays bounded
+/// by the batch.
+enum OrderedConcurrentMap {
+    static let batchSize = 1024
+
+    /// Calls `body(item, transform(item))` for each item in order; `transform`
+    /// runs concurrently and must be safe to call from several threads.
+    static func forEach<Item, Result>(
+        _ items: [Item], transform: (Item) throws -> Result, body: (Item, Result) throws -> Void
+    ) throws {
+        let parts = max(1, min(8, System.coreCount))
+        var start = 0
+        while start < items.count {
+            let batch = items[start..<min(start + batchSize, items.count)]
+            let results = try map(Array(batch), parts: parts, transform)
+            for (item, result) in zip(batch, results) { try body(item, result) }
+            start += batchSize
+        }
+    }
+
+    private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
+        guard parts > 1, items.count > 1 else { return try items.map(transform) }
+        let slots = Slots<Result>(items.count)
+        try withoutActuallyEscaping(transform) { transform in
+            nonisolated(unsafe) let transform = transform
+            nonisolated(unsafe) let items = items
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                // Each part owns its own stretch of the slots.
+                let range = (items.count * part / parts)..<(items.count * (part + 1) / parts)
+                for index in range { slots.results[index] = Swift.Result { try transform(items[index]) } }
+            }
+        }
+        return try slots.results.map { try $0!.get() }
+    }
+}
+
+/// Result slots filled from several threads, each thread its own indices:
+/// plain memory, so no copy-on-write check runs while another thread writes.
+private final class Slots<Result>: @unchecked Sendable {
+    let results: UnsafeMutableBufferPointer<Swift.Result<Result, Error>?>
+    init(_ count: Int) {
+        results = .allocate(capacity: count)
+        results.initialize(repeating: nil)
+    }
+    deinit {
+        results.deinitialize()
+        results.deallocate()
+    }
+}
+
+enum System {
+    /// The cores this process may use.
+    static var coreCount: Int {
+        var count = 0
+        #if os(Linux)
+        count = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #endif
+        return max(1, count)
+    }
+}
