@@ -373,9 +373,9 @@ struct JSONTextScanner {
             scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
         }
         let found = lastToken
-        // Through the token (a bad byte inside it comes first); the byte that
-        // ends it may begin the next token, which is not the one at fault.
-        while failure == nil && offset < end && isInsideToken {
+        // Through the token (a bad byte inside it comes first), and no further:
+        // the byte that ends it may begin the next token, which is not at fault.
+        while failure == nil && offset < end && isInsideToken && lastToken.offset == found.offset {
             scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
         }
         return found
