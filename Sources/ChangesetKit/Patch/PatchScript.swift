@@ -1,3 +1,5 @@
+import Foundation
+
 /// A replayable patch: what `--format patch` writes and `changeset apply` reads.
 ///
 /// Grammar (one item per line; lines end with LF; `#` starts a comment line;
@@ -256,7 +258,8 @@ private struct PatchFields {
     /// A record: a JSON object, checked as strictly as an input record so a
     /// bad patch fails before anything is written.
     mutating func record() throws -> String {
-        let text = try rest("a record (a JSON object)")
+        // Whitespace around the object is no part of the record (nor a CR before the line's LF).
+        let text = String(try rest("a record (a JSON object)").trimmingCharacters(in: CharacterSet(charactersIn: " \t\r")))
         let reader = JSONRecordReader(source: source, layout: .lines, options: RecordOptions())
         let table: RecordTable
         do {
