@@ -359,6 +359,15 @@ struct JSONTextScanner {
         fail(at: high, "unpaired surrogate escape in string (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)", chunk, chunkBase)
     }
 
+    /// Would `byte`, scanned next, still belong to the current token? (A
+    /// string runs to its closing quote; a bare word only over ASCII word bytes.)
+    private func continuesToken(_ byte: UInt8) -> Bool {
+        switch state {
+        case .outside: inWord && Self.outsideClass[Int(byte)] == ByteClass.word
+        default: true
+        }
+    }
+
     /// Scans on to the first token that starts at or after `start`, and through
     /// to its end (within the chunk): for errors where yajl's own offset does
     /// not say which token is at fault.
@@ -375,7 +384,7 @@ struct JSONTextScanner {
         let found = lastToken
         // Through the token (a bad byte inside it comes first), and no further:
         // the byte that ends it may begin the next token, which is not at fault.
-        while failure == nil && offset < end && isInsideToken && lastToken.offset == found.offset {
+        while failure == nil && offset < end && isInsideToken && continuesToken(chunk[offset - chunkBase]) {
             scan(chunk, chunkBase: chunkBase, upTo: offset + 1)
         }
         return found
