@@ -150,7 +150,7 @@ public struct Comparison: Sendable {
     static func matchByKey(
         _ old: RecordTable, _ new: RecordTable,
         oldSections: [Section<SectionName, RecordRef>], newSections: [Section<SectionName, RecordRef>]
-    ) -> [Int] {
+    ) -> [Int32] {
         var flatOfOldRow = [Int32](repeating: 0, count: old.count)
         var flat = 0
         for section in oldSections {
@@ -169,12 +169,12 @@ public struct Comparison: Sendable {
             oldRowOfNewRow[row] = candidate
             nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
         }
-        var matching: [Int] = []
+        var matching: [Int32] = []
         matching.reserveCapacity(new.count)
         for section in newSections {
             for ref in section.elements {
                 let oldRow = Int(oldRowOfNewRow[ref.row])
-                matching.append(oldRow >= 0 ? Int(flatOfOldRow[oldRow]) : -1)
+                matching.append(oldRow >= 0 ? flatOfOldRow[oldRow] : -1)
             }
         }
         return matching

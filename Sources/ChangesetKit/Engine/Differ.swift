@@ -43,7 +43,7 @@ public enum Differ {
     @inlinable
     public static func matchByID<SectionID, Element: Identifiable>(
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
-    ) -> [Int] {
+    ) -> [Int32] {
         var oldIDs: [Element.ID] = []
         for section in old { for element in section.elements { oldIDs.append(element.id) } }
         // Walking old backwards leaves each id's first element in `next` and chains
@@ -54,7 +54,7 @@ public enum Differ {
         for flat in oldIDs.indices.reversed() {
             if let later = next.updateValue(flat, forKey: oldIDs[flat]) { nextWithSameID[flat] = later }
         }
-        var match: [Int] = []
+        var match: [Int32] = []
         for section in new {
             for element in section.elements {
                 guard let slot = next.index(forKey: element.id) else {
@@ -62,7 +62,7 @@ public enum Differ {
                     continue
                 }
                 let oldFlat = next.values[slot]
-                match.append(oldFlat)
+                match.append(Int32(oldFlat))
                 if nextWithSameID[oldFlat] >= 0 {
                     next.values[slot] = nextWithSameID[oldFlat]
                 } else {
@@ -74,12 +74,12 @@ public enum Differ {
     }
 
     /// The changeset for a matching computed elsewhere (the command matches
-    /// records through its own key index): `oldIndexOfNew[j]` is the flat
+    /// records through its own key index): `oldIndexOfNew[j]` (32 bits) is the flat
     /// index in `old` of the j-th element of `new` (flattened), or -1. Each
     /// old index may appear once. Stages 1, 3, 4 and 5 as in `diff(from:to:)`.
     @inlinable
     public static func diff<SectionID: Hashable, Element: Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int]
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int32]
     ) throws -> Changeset<SectionID, Element> {
         var changeset = Changeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
@@ -88,7 +88,7 @@ public enum Differ {
 
     @inlinable
     static func diff<SectionID: Hashable, Element: Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int],
+        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int32],
         changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
     ) throws -> Changeset<SectionID, Element> {
         var changeset = changeset
@@ -115,7 +115,7 @@ public enum Differ {
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
                 let newPath = IndexPath(section: newSectionIndex, item: item)
-                let oldFlat = newTotal - 1 < oldIndexOfNew.count ? oldIndexOfNew[newTotal - 1] : -1
+                let oldFlat = newTotal - 1 < oldIndexOfNew.count ? Int(oldIndexOfNew[newTotal - 1]) : -1
                 guard oldFlat >= 0 else {
                     changeset.insertions.append(.init(at: newPath, element: element))
                     continue

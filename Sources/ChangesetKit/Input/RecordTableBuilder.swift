@@ -35,8 +35,8 @@ struct RecordTableBuilder {
         guard count > records.count else { return }
         records.fingerprints.reserveCapacity(count)
         records.starts.reserveCapacity(count)
-        records.ends.reserveCapacity(count)
-        records.lines.reserveCapacity(count)
+        records.lengths.reserveCapacity(count)
+        records.lineNumbers.reserveCapacity(count)
         if !options.id.isEmpty {
             records.keys.reserveCapacity(count)
             records.keyHashes.reserveCapacity(count)
@@ -61,7 +61,7 @@ struct RecordTableBuilder {
                 if options.duplicates == .error {
                     throw InputError(
                         source: source, location: location(),
-                        message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(records.lines[first]) has it too")
+                        message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(records.line(first)) has it too")
                 }
             }
             records.keys.append(key)
@@ -86,7 +86,10 @@ struct RecordTableBuilder {
         }
         records.fingerprints.append(fingerprint)
         records.starts.append(range.lowerBound)
-        records.ends.append(range.upperBound)
-        records.lines.append(line)
+        guard range.count <= Int(UInt32.max) else {
+            throw InputError(source: source, location: location(), message: "a record of 4 GiB or more is more than changeset supports")
+        }
+        records.lengths.append(UInt32(range.count))
+        records.lineNumbers.append(UInt32(truncatingIfNeeded: line))
     }
 }

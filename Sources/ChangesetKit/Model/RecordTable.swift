@@ -16,11 +16,12 @@ public struct RecordTable: Sendable {
     public var sectionNames: [String?] = []
     /// 64-bit fingerprint of the compared content (see `ValueHasher`).
     public var fingerprints: [UInt64] = []
-    /// Byte range of the record's text in its file: `starts[i]..<ends[i]`.
+    /// Byte range of the record's text in its file: `starts[i]` and a length
+    /// (32 bits: a single record is smaller than 4 GiB).
     public var starts: [Int] = []
-    public var ends: [Int] = []
-    /// Line of the record's first byte (1-based).
-    public var lines: [Int] = []
+    public var lengths: [UInt32] = []
+    /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
+    public var lineNumbers: [UInt32] = []
     /// The header row's names, for CSV and TSV.
     public var fieldNames: [String]?
     /// JSON: the byte range of the array holding the records, `[` to `]`
@@ -31,7 +32,13 @@ public struct RecordTable: Sendable {
 
     public var count: Int { fingerprints.count }
 
-    public func byteRange(_ index: Int) -> Range<Int> { starts[index]..<ends[index] }
+    public func byteRange(_ index: Int) -> Range<Int> { starts[index]..<(starts[index] + Int(lengths[index])) }
+
+    /// The line of record `index`'s first byte.
+    public func line(_ index: Int) -> Int { Int(lineNumbers[index]) }
+
+    /// Every record's line, in order.
+    public var lines: [Int] { lineNumbers.map(Int.init) }
 
     /// The first record with `key` (see `KeyIndex`), if any.
     public func firstRow(withKey key: String, hash: UInt64) -> Int? {

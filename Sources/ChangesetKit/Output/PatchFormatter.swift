@@ -27,7 +27,7 @@ public struct PatchFormatter {
             let value = try new.value(ofRecord: ref.row)
             if let columns, case .object(let members) = value, let extra = members.first(where: { !columns.contains($0.name) }) {
                 throw PatchFormatter.Unsupported(description:
-                    "--format patch: the record at line \(new.records.lines[ref.row]) of \(new.input.name) has a field "
+                    "--format patch: the record at line \(new.records.line(ref.row)) of \(new.input.name) has a field "
                     + "\"\(extra.name)\" that \(old.input.name) has no column for; a patch for a CSV snapshot can only fill its columns")
             }
             return value.jsonText
