@@ -26,7 +26,7 @@ enum OrderedConcurrentMap {
     private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
         guard parts > 1, items.count > 1 else { return try items.map(transform) }
         let slots = Slots<Result>(items.count)
-        try withoutActuallyEscaping(transform) { transform in
+        withoutActuallyEscaping(transform) { transform in
             nonisolated(unsafe) let transform = transform
             nonisolated(unsafe) let items = items
             DispatchQueue.concurrentPerform(iterations: parts) { part in
