@@ -86,3 +86,19 @@ import Testing
         #expect(version.status == 0 && !version.stdout.isEmpty, "\(version)")
     }
 }
+
+extension DiffCommandTests {
+    @Test func sortSectionsOrdersSectionsByValue() throws {
+        // By first appearance: fiction, science, fantasy; by value: fantasy, fiction, science.
+        let byValue = try changeset(FormatTests.catalog + ["--section", "category", "--sort-sections", "--format", "batch"])
+        #expect(byValue.stdout.contains(#""deleted": [[2,1],[2,2]]"#), "\(byValue)")
+        let byAppearance = try changeset(FormatTests.catalog + ["--section", "category", "--format", "batch"])
+        #expect(byAppearance.stdout.contains(#""deleted": [[1,1],[1,2]]"#), "\(byAppearance)")
+    }
+
+    @Test func standardInputIsNamedInErrors() throws {
+        let result = try changeset(["-", "catalog/new.json", "--id", "id"], input: Data(#"[{"id":1}"#.utf8))
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr == "changeset: <stdin>:1:10: unexpected end of input; expected more JSON\n", "\(result)")
+    }
+}

@@ -192,3 +192,11 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         }
     }
 }
+
+@Suite struct SectionOrderTests {
+    @Test func numbersByValueThenTextThenTheNullSectionFirst() {
+        let names: [SectionName] = ["b", "10", nil, "9", "a", "1e1", "-2"]
+        let sorted = names.sorted { SectionOrder.precedes($0, $1) }
+        #expect(sorted == [nil, "-2", "9", "10", "1e1", "a", "b"])
+    }
+}
