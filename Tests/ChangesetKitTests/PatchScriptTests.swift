@@ -22,3 +22,13 @@ import Testing
         #expect(try parse(script.text) == script)
     }
 }
+
+extension PatchScriptTests {
+    /// Found by the patch-parser fuzzer: a records-at path starting with a space.
+    @Test func aPathThatStartsWithASpaceSurvivesTheText() throws {
+        let text = "changeset-patch 1\nbase json 4 f4b0bcf463e099e2\nrecords-at \\ \\\\tems\nresult 4\n"
+        let script = try parse(text)
+        #expect(script.recordsAt?.components == [" \\tems"])
+        #expect(try parse(script.text).recordsAt == script.recordsAt)
+    }
+}

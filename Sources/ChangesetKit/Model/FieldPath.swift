@@ -49,9 +49,10 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         return paths
     }
 
-    /// The path as the user writes it, with `.`, `,` and `\` inside names escaped.
+    /// The path as the user writes it, with `.`, `,` and `\` inside names
+    /// escaped, and a leading space too (a patch line would lose it).
     public var description: String {
-        components.map { name in
+        let text = components.map { name in
             var escaped = ""
             for character in name {
                 if character == "." || character == "," || character == "\\" { escaped.append("\\") }
@@ -59,6 +60,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
             }
             return escaped
         }.joined(separator: ".")
+        return text.hasPrefix(" ") ? "\\" + text : text
     }
 
     /// The column name a CSV file would use for this path: its names joined by dots.
