@@ -111,3 +111,13 @@ extension FuzzRegressionTests {
         #expect(result.stderr.hasSuffix("has a field \"extra\" that \(fixtures.appendingPathComponent("catalog/old.csv").path) has no column for; a patch for a CSV snapshot can only fill its columns\n"), "\(result)")
     }
 }
+
+extension FuzzRegressionTests {
+    /// Found by the diff-apply fuzzer: a quote (or comma) followed by a
+    /// combining mark is one Character in Swift but a quote to CSV.
+    @Test func quotesBeforeCombiningMarksAreQuotedInCSVOutput() throws {
+        let old = Array("id,name\n1,a\n".utf8)
+        let new = Array("id,name\n1,a\n2,\"x\"\"\u{5A7}y\"\n3,\"p,\u{301}q\"\n4,\"\"\"\u{5A7}z\"\n".utf8)
+        try roundTrip(old: old, new: new, ext: "csv")
+    }
+}

@@ -142,7 +142,7 @@ public enum PatchApplier {
     ) throws {
         let baseColumns = base.records.fieldNames ?? []
         let columns = patch.columns ?? baseColumns
-        let delimiter = Character(UnicodeScalar(base.delimiter))
+        let delimiter = base.delimiter
         output.write(CSVField.row(columns, delimiter: delimiter))
         for (index, element) in result.enumerated() {
             switch element {
@@ -187,14 +187,22 @@ enum CSVField {
 
     /// One row and its line break. A row of one empty field is written `""`:
     /// an empty line would be read as a blank line and skipped.
-    static func row(_ fields: [String], delimiter: Character) -> String {
+    static func row(_ fields: [String], delimiter: UInt8) -> String {
         if fields.count == 1 && fields[0].isEmpty { return "\"\"\n" }
-        return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(delimiter)) + "\n"
+        return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
     }
 
     /// The field quoted when it holds the delimiter, a quote or a line break.
-    static func quoted(_ text: String, delimiter: Character) -> String {
-        guard text.contains(where: { $0 == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// Bytes, not Characters: a quote or comma followed by a combining mark
+    /// is one Character, but still a quote or comma to a CSV reader.
+    static func quoted(_ text: String, delimiter: UInt8) -> String {
+        guard text.utf8.contains(where: { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        var bytes: [UInt8] = [0x22]
+        for byte in text.utf8 {
+            bytes.append(byte)
+            if byte == 0x22 { bytes.append(0x22) }
+        }
+        bytes.append(0x22)
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
