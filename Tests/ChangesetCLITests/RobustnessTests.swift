@@ -121,3 +121,13 @@ extension FuzzRegressionTests {
         try roundTrip(old: old, new: new, ext: "csv")
     }
 }
+
+extension FuzzRegressionTests {
+    /// Found by the diff-apply fuzzer: a first column named U+FEFF, written
+    /// at the start of the rebuilt file, must not turn into a byte order mark.
+    @Test func aColumnNamedLikeAByteOrderMarkSurvivesApply() throws {
+        let old = Array("\r\r\u{FEFF}\r".utf8) + Array("a\r".utf8)
+        let new = Array("\r\r\u{FEFF}\rx\ry\r".utf8)
+        try roundTrip(old: old, new: new, ext: "csv")
+    }
+}

@@ -192,11 +192,15 @@ enum CSVField {
         return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
     }
 
-    /// The field quoted when it holds the delimiter, a quote or a line break.
-    /// Bytes, not Characters: a quote or comma followed by a combining mark
-    /// is one Character, but still a quote or comma to a CSV reader.
+    /// The field quoted when it holds the delimiter, a quote or a line break,
+    /// or starts with U+FEFF (at the start of a file a reader would take it
+    /// for a byte order mark). Bytes, not Characters: a quote or comma
+    /// followed by a combining mark is one Character, but still a quote or
+    /// comma to a CSV reader.
     static func quoted(_ text: String, delimiter: UInt8) -> String {
-        guard text.utf8.contains(where: { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D }) else { return text }
+        guard text.utf8.contains(where: { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
+            || text.utf8.starts(with: byteOrderMark)
+        else { return text }
         var bytes: [UInt8] = [0x22]
         for byte in text.utf8 {
             bytes.append(byte)
