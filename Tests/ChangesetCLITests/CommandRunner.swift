@@ -65,6 +65,21 @@ func changeset(
         stdout: String(decoding: outBox.data, as: UTF8.self), stderr: String(decoding: errBox.data, as: UTF8.self))
 }
 
+/// Runs `changeset` through `/bin/sh -c` (for redirections such as `>&-` or
+/// `> /dev/full`), in Fixtures/; returns the exit status and standard error.
+func changesetInShell(_ arguments: String, redirect: String) throws -> (status: Int32, stderr: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "'\(changesetBinary.path)' \(arguments) \(redirect)"]
+    process.currentDirectoryURL = fixtures
+    let errors = Pipe()
+    process.standardError = errors
+    try process.run()
+    let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, stderr)
+}
+
 /// A scratch directory for one test, removed afterwards by the caller.
 func scratchDirectory() throws -> URL {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-test-\(UUID().uuidString)")

@@ -24,32 +24,15 @@ import Testing
     }
 
     @Test func aFullDiskIsTroubleWithAMessage() throws {
-        let process = Process()
-        process.executableURL = changesetBinary
-        process.arguments = ["catalog/old.json", "catalog/new.json", "--id", "id", "--format", "json"]
-        process.currentDirectoryURL = fixtures
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: "/dev/full"))
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 2)
-        #expect(stderr == "changeset: cannot write standard output: No space left on device\n")
+        let result = try changesetInShell("catalog/old.json catalog/new.json --id id --format json", redirect: "> /dev/full")
+        #expect(result.status == 2)
+        #expect(result.stderr == "changeset: cannot write standard output: No space left on device\n")
     }
 
     @Test func aClosedStandardOutputIsTroubleNotACrash() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "'\(changesetBinary.path)' catalog/old.json catalog/new.json --id id >&-"]
-        process.currentDirectoryURL = fixtures
-        let errors = Pipe()
-        process.standardError = errors
-        try process.run()
-        process.waitUntilExit()
-        let stderr = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        #expect(process.terminationStatus == 2)
-        #expect(stderr == "changeset: cannot write standard output: Bad file descriptor\n")
+        let result = try changesetInShell("catalog/old.json catalog/new.json --id id", redirect: ">&-")
+        #expect(result.status == 2)
+        #expect(result.stderr == "changeset: cannot write standard output: Bad file descriptor\n")
     }
 
     @Test func aHugeStringIsReadWhole() throws {
