@@ -34,14 +34,22 @@ struct CommandResult: CustomStringConvertible {
 func changeset(
     _ arguments: [String], in directory: URL = fixtures, input: Data? = nil, environment: [String: String] = [:]
 ) throws -> CommandResult {
-    let process = Process()
-    process.executableURL = changesetBinary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
     var env = ProcessInfo.processInfo.environment
     env["NO_COLOR"] = nil
     for (key, value) in environment { env[key] = value }
-    process.environment = env
+    return try runProcess(changesetBinary, arguments, in: directory, input: input, environment: env)
+}
+
+/// Runs a program and collects its status and both output streams.
+func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL = fixtures, input: Data? = nil,
+    environment: [String: String]? = nil
+) throws -> CommandResult {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    if let environment { process.environment = environment }
     let stdout = Pipe()
     let stderr = Pipe()
     let stdin = Pipe()

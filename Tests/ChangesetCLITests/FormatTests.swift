@@ -199,24 +199,9 @@ import Testing
 
 /// Runs a tool with `input` on standard input and returns its standard output.
 func run(_ tool: String, _ arguments: [String], input: String) throws -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [tool] + arguments
-    let stdin = Pipe()
-    let stdout = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    try process.run()
-    final class Box: @unchecked Sendable { var data = Data() }
-    let box = Box()
-    let group = DispatchGroup()
-    DispatchQueue.global().async(group: group) { box.data = stdout.fileHandleForReading.readDataToEndOfFile() }
-    stdin.fileHandleForWriting.write(Data(input.utf8))
-    try stdin.fileHandleForWriting.close()
-    process.waitUntilExit()
-    group.wait()
-    #expect(process.terminationStatus == 0, "\(tool) \(arguments) failed")
-    return String(decoding: box.data, as: UTF8.self)
+    let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), [tool] + arguments, input: Data(input.utf8))
+    #expect(result.status == 0, "\(result)")
+    return result.stdout
 }
 
 /// Applies an RFC 6902 patch with Python's jsonpatch (an independent

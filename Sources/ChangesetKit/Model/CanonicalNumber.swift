@@ -11,11 +11,6 @@
 /// An exponent past ±10^15 cannot be normalised with machine integers; such a
 /// number is compared by its source text (documented in the man page).
 public enum CanonicalNumber {
-    /// Is `text` a JSON number literal (RFC 8259 section 6)?
-    public static func isLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
-        parse(text) != nil
-    }
-
     /// True when `text` is a number literal already in canonical form, the
     /// common case (`42`, `-7`, `44.89`, `0.5`), decided in one pass without
     /// building anything. False means "not sure": use `canonicalize`.

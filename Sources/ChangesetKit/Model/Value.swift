@@ -18,18 +18,6 @@ public indirect enum Value: Sendable, Equatable {
         }
     }
 
-    public func member(_ name: String) -> Value? {
-        guard case .object(let members) = self else { return nil }
-        return members.first { $0.name == name }?.value
-    }
-
-    /// The value at `path`, or nil when some step is missing or not an object.
-    public func value(at path: FieldPath) -> Value? {
-        var current: Value? = self
-        for name in path.components { current = current?.member(name) }
-        return current
-    }
-
     /// Is this value empty in a text comparison (null or empty text)?
     public var isEmptyText: Bool {
         switch self {
