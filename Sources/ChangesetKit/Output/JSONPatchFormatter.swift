@@ -105,7 +105,7 @@ public struct JSONPatchFormatter {
             }
         }
         // In file order a record's index is its row.
-        let filter = FieldFilter(comparison.options.records, flat: false)
+        let filter = comparison.fieldFilter
         let mode = comparison.options.records.mode
         try OrderedConcurrentMap.forEach(flat.updates, transform: { update in
             FieldChange.between(
