@@ -55,6 +55,36 @@ enum ExitStatus {
     static let trouble: Int32 = 2
 }
 
+/// The one place a diff's exit status is decided.
+enum Outcome {
+    /// Without assertions: 0 when nothing differs, else 1. With them: 0 when
+    /// every one holds, else 1, after naming each that failed on standard error.
+    static func status(_ summary: Summary, assertions: [Assertion]) -> Int32 {
+        guard !assertions.isEmpty else { return summary.hasDifferences ? ExitStatus.different : ExitStatus.same }
+        let failed = assertions.filter { !$0.holds(for: summary) }
+        for assertion in failed {
+            Diagnostics.report("assertion failed: \(assertion) (\(assertion.kind.rawValue) is \(assertion.actualDescription(summary)))")
+        }
+        return failed.isEmpty ? ExitStatus.same : ExitStatus.different
+    }
+}
+
+/// `-o` must never name an input: the report would replace the data it is about.
+enum InputGuard {
+    static func refuseOverwriting(_ output: String, inputs: [String]) throws {
+        var target = stat()
+        // An output that does not exist yet cannot be an input.
+        guard stat(output, &target) == 0 else { return }
+        for input in inputs where input != "-" {
+            var source = stat()
+            if stat(input, &source) == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
+                Diagnostics.report("-o \(output) names the input \(input); refusing to overwrite it (nothing was written)")
+                throw ExitCode(ExitStatus.trouble)
+            }
+        }
+    }
+}
+
 enum Diagnostics {
     /// `changeset: message` on standard error.
     static func report(_ message: String) {

@@ -44,7 +44,7 @@ import Testing
         try "[{\"id\": 1, \"blob\": \"\(big)\"}]".write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
         try "[{\"id\": 1, \"blob\": \"\(big)x\"}]".write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
         let result = try changeset(["old.json", "new.json", "--id", "id", "--stat"], in: scratch)
-        #expect(result.status == 1 && result.stdout == "0 inserted, 0 deleted, 1 updated, 0 moved, 0 unchanged\n", "\(result)")
+        #expect(result.status == 1 && result.stdout == "0 inserted, 0 deleted, 1 updated, 0 moved, 0 unchanged\nfields: blob 1\n", "\(result)")
     }
 }
 

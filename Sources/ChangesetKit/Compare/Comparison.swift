@@ -14,6 +14,11 @@ public struct Dataset: Sendable {
         return try copy.withUnsafeBytes { try value(parsing: $0) }
     }
 
+    /// The input as a report names it.
+    public var summary: InputSummary {
+        InputSummary(name: input.name, format: input.format, records: records.count)
+    }
+
     private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
@@ -65,29 +70,6 @@ public struct ComparisonOptions: Sendable {
     public init() {}
 }
 
-/// The counts a run reports.
-public struct Summary: Equatable, Sendable {
-    public var inserted = 0
-    public var deleted = 0
-    public var updated = 0
-    public var moved = 0
-    public var unchanged = 0
-    public var sectionsInserted = 0
-    public var sectionsDeleted = 0
-    public var sectionsMoved = 0
-    public var oldCount = 0
-    public var newCount = 0
-
-    /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
-    public var changed = 0
-
-    public init() {}
-
-    public var hasDifferences: Bool {
-        inserted + deleted + updated + moved + sectionsInserted + sectionsDeleted + sectionsMoved > 0
-    }
-}
-
 /// Two datasets compared: the changeset and what the formatters need to show it.
 public struct Comparison: Sendable {
     public let old: Dataset
@@ -97,7 +79,7 @@ public struct Comparison: Sendable {
     public let newSections: [Section<SectionName, RecordRef>]
     public let changeset: Changeset<SectionName, RecordRef>
     /// Which fields count, for field-level changes (the same for every record).
-    let fieldFilter: FieldFilter
+    let fieldRules: FieldRules
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
@@ -131,7 +113,7 @@ public struct Comparison: Sendable {
         self.old = old
         self.new = new
         self.options = options
-        fieldFilter = FieldFilter(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
+        fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         if old.records.keys.isEmpty || new.records.keys.isEmpty {
@@ -195,23 +177,6 @@ public struct Comparison: Sendable {
         return sections
     }
 
-    public var summary: Summary {
-        var summary = Summary()
-        summary.inserted = changeset.insertions.count
-        summary.deleted = changeset.deletions.count
-        summary.updated = changeset.updates.count
-        summary.moved = reportedMoves.count
-        summary.unchanged = changeset.unchangedCount
-        summary.sectionsInserted = changeset.insertedSections.count
-        summary.sectionsDeleted = changeset.deletedSections.count
-        summary.sectionsMoved = reportedSectionMoves.count
-        summary.oldCount = changeset.oldCount
-        summary.newCount = changeset.newCount
-        let movedAndUpdated = Set(reportedMoves.map(\.from)).intersection(changeset.updates.map(\.old)).count
-        summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
-        return summary
-    }
-
     /// The changeset over the files' record order, ignoring sections: what
     /// the replay formats (`patch`, `jsonpatch`) need to rebuild NEW as a file.
     public func fileOrderChangeset() throws -> Changeset<Int, RecordRef> {
@@ -250,17 +215,9 @@ public struct Comparison: Sendable {
         let newRef = newSections[update.new.section].elements[update.new.item]
         return FieldChange.between(
             try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
-            filter: fieldFilter, mode: options.records.mode)
+            rules: fieldRules, mode: options.records.mode)
     }
 
-    /// The name a person reads for a section.
-    public static func displayName(_ name: SectionName) -> String { name ?? "(none)" }
-
-    /// The id a person reads for a record of `dataset`: its key, or without
-    /// `--id` its fingerprint in hex.
-    public static func displayID(_ ref: RecordRef, in dataset: Dataset) -> String {
-        dataset.records.keys.isEmpty ? String(ref.fingerprint, radix: 16) : RecordKey.display(dataset.records.keys[ref.row])
-    }
 }
 
 /// `--sort-sections`: numbers by value before text, text by Unicode scalars; the null section first.

@@ -14,14 +14,14 @@ public struct FieldChange: Equatable, Sendable {
     /// The changed fields, walking nested objects (arrays are compared whole),
     /// in the old record's member order, then fields only the new one has.
     /// Uses the fingerprint's equality, so it agrees with the readers.
-    public static func between(_ old: Value, _ new: Value, filter: FieldFilter, mode: ComparisonMode) -> [FieldChange] {
+    public static func between(_ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode) -> [FieldChange] {
         var changes: [FieldChange] = []
-        collect(old, new, path: [], filter: filter, mode: mode, into: &changes)
+        collect(old, new, path: [], rules: rules, mode: mode, into: &changes)
         return changes
     }
 
     private static func collect(
-        _ old: Value, _ new: Value, path: [String], filter: FieldFilter, mode: ComparisonMode,
+        _ old: Value, _ new: Value, path: [String], rules: FieldRules, mode: ComparisonMode,
         into changes: inout [FieldChange]
     ) {
         guard case .object(let oldMembers) = old, case .object(let newMembers) = new else {
@@ -36,16 +36,16 @@ public struct FieldChange: Equatable, Sendable {
         let oldByName = Dictionary(oldMembers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         for name in names {
             let memberPath = path + [name]
-            let verdict = filter.verdict(memberPath)
+            let verdict = rules.verdict(memberPath)
             guard verdict != .skip else { continue }
             let oldValue = oldByName[name]
             let newValue = newByName[name]
             switch (oldValue, newValue) {
             case let (oldValue?, newValue?):
                 if verdict == .lookInside {
-                    collect(oldValue, newValue, path: memberPath, filter: filter, mode: mode, into: &changes)
+                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, into: &changes)
                 } else if case .object = oldValue, case .object = newValue {
-                    collect(oldValue, newValue, path: memberPath, filter: filter, mode: mode, into: &changes)
+                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, into: &changes)
                 } else if !oldValue.isEquivalent(to: newValue, mode: mode) {
                     changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
                 }
@@ -56,7 +56,7 @@ public struct FieldChange: Equatable, Sendable {
                     // Only the selected fields inside count.
                     let empty = Value.object([])
                     let (a, b) = oldValue == nil ? (empty, present) : (present, empty)
-                    collect(a, b, path: memberPath, filter: filter, mode: mode, into: &changes)
+                    collect(a, b, path: memberPath, rules: rules, mode: mode, into: &changes)
                     continue
                 }
                 if verdict == .lookInside { continue }
@@ -71,7 +71,7 @@ public struct FieldChange: Equatable, Sendable {
 /// Which fields count for equality, by path: the field-level twin of the
 /// readers' `FieldTrie` (same rules: `--ignore` and the section field never
 /// count; with `--only`, just the named fields and what is inside them).
-public struct FieldFilter: Sendable {
+public struct FieldRules: Sendable {
     enum Verdict { case include, skip, lookInside }
 
     private let ignored: Set<[String]>

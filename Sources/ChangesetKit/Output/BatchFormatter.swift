@@ -68,8 +68,8 @@ public struct BatchFormatter {
         return batch
     }
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
-        let batch = BatchFormatter.batch(comparison.changeset)
+    public func write<SectionID, Element>(_ changeset: Changeset<SectionID, Element>, to output: inout some TextOutputStream) {
+        let batch = BatchFormatter.batch(changeset)
         func path(_ path: IndexPath) -> String { "[\(path.section),\(path.item)]" }
         func list<T>(_ items: [T], _ show: (T) -> String) -> String { "[" + items.map(show).joined(separator: ",") + "]" }
         output.write("{\n")

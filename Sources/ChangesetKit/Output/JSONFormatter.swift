@@ -6,7 +6,9 @@
 ///       "new": {"file": "new.json", "format": "json", "records": 7},
 ///       "id": ["id"],
 ///       "section": null,
-///       "summary": {"inserted": 1, "deleted": 1, "updated": 3, "moved": 1, "unchanged": 3},
+///       "summary": {"inserted": 1, "deleted": 1, "updated": 3, "moved": 1, "unchanged": 3,
+///                   "schema": 0, "fields": {"price": 1, "pages": 1}},
+///       "schema": {"added": [], "removed": [], "renamed": []},
 ///       "changes": [
 ///         {"kind": "deleted", ...},
 ///         ...
@@ -16,50 +18,68 @@
 /// `format` names this schema and its version; a change that breaks readers
 /// of it gets a new number. `id` lists the `--id` fields (empty without one);
 /// `section` is the `--section` field or null. With `--section`, `summary`
-/// also has `"sections": {"inserted": i, "deleted": d, "moved": m}`. The
-/// change objects are those of `ChangeRecords`, one per line.
+/// also has `"sections": {"inserted": i, "deleted": d, "moved": m}`; it
+/// always has `schema` (fields added plus removed) and `fields` (per changed
+/// field, how many updated records changed it). `schema` lists the fields
+/// added and removed between the schemas (see `SchemaChanges`) and the
+/// renames that matched. The change objects are those of `ChangeJSON`, one
+/// per line.
 public struct JSONFormatter {
     public static let formatVersion = "changeset/1"
 
     public init() {}
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
+    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
         output.write("{\n")
         output.write("  \"format\": \"\(JSONFormatter.formatVersion)\",\n")
-        output.write("  \"old\": \(JSONFormatter.inputJSON(comparison.old)),\n")
-        output.write("  \"new\": \(JSONFormatter.inputJSON(comparison.new)),\n")
-        let options = comparison.options.records
-        var ids = "["
-        for (index, path) in options.id.enumerated() {
-            if index > 0 { ids += "," }
-            Value.writeJSONString(path.description, to: &ids)
-        }
-        output.write("  \"id\": \(ids)],\n")
-        var section = "null"
-        if let path = options.section {
-            section = ""
-            Value.writeJSONString(path.description, to: &section)
-        }
-        output.write("  \"section\": \(section),\n")
-        output.write("  \"summary\": \(JSONFormatter.summaryJSON(comparison.summary, sections: options.section != nil)),\n")
+        output.write("  \"old\": \(JSONFormatter.inputJSON(report.old)),\n")
+        output.write("  \"new\": \(JSONFormatter.inputJSON(report.new)),\n")
+        output.write("  \"id\": \(Value.array(report.id.map { .string($0.description) }).jsonText),\n")
+        output.write("  \"section\": \(report.section.map { Value.string($0.description).jsonText } ?? "null"),\n")
+        output.write("  \"summary\": \(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned)),\n")
+        output.write("  \"schema\": \(JSONFormatter.schemaJSON(report.schema)),\n")
         output.write("  \"changes\": [")
         var first = true
-        try ChangeRecords(comparison).forEach { change in
+        try report.changes.forEach { change in
             output.write(first ? "\n    " : ",\n    ")
-            output.write(change)
+            output.write(ChangeJSON.object(change, sectioned: report.sectioned))
             first = false
         }
         output.write(first ? "]\n}\n" : "\n  ]\n}\n")
     }
 
-    static func inputJSON(_ dataset: Dataset) -> String {
+    static func inputJSON(_ input: InputSummary) -> String {
         var object = JSONObjectWriter()
-        object.add("file", string: dataset.input.name)
-        object.add("format", string: dataset.input.format.rawValue)
-        object.add("records", int: dataset.records.count)
+        object.add("file", string: input.name)
+        object.add("format", string: input.format.rawValue)
+        object.add("records", int: input.records)
         return object.text
     }
 
+    /// `{"added": [{"path": "color", "records": 2}], "removed": [...], "renamed": [{"old": "a", "new": "b"}]}`.
+    public static func schemaJSON(_ schema: SchemaChanges) -> String {
+        func fields(_ fields: [SchemaField]) -> String {
+            "[" + fields.map { field in
+                var entry = JSONObjectWriter()
+                entry.add("path", string: field.path.description)
+                entry.add("records", int: field.records)
+                return entry.text
+            }.joined(separator: ",") + "]"
+        }
+        var object = JSONObjectWriter()
+        object.add("added", raw: fields(schema.added))
+        object.add("removed", raw: fields(schema.removed))
+        object.add("renamed", raw: "[" + schema.renamed.map { rename in
+            var entry = JSONObjectWriter()
+            entry.add("old", string: rename.old.description)
+            entry.add("new", string: rename.new.description)
+            return entry.text
+        }.joined(separator: ",") + "]")
+        return object.text
+    }
+
+    /// The counts; `fields` maps each changed field to the number of updated
+    /// records that changed it, most first.
     public static func summaryJSON(_ summary: Summary, sections: Bool) -> String {
         var object = JSONObjectWriter()
         object.add("inserted", int: summary.inserted)
@@ -74,19 +94,27 @@ public struct JSONFormatter {
             counts.add("moved", int: summary.sectionsMoved)
             object.add("sections", raw: counts.text)
         }
+        object.add("schema", int: summary.schema)
+        var fields = JSONObjectWriter()
+        for count in summary.fieldCounts { fields.add(count.path.description, int: count.records) }
+        object.add("fields", raw: fields.text)
         return object.text
     }
 }
 
-/// The `ndjson` format: one change object per line (see `ChangeRecords`),
-/// written as each is made, for very large deltas and `jq -c`. No summary
-/// line: every line is a change.
+/// The `ndjson` format: one object per line, written as each is made, for
+/// very large deltas and `jq -c`: first a `{"kind": "schema", "added": [...],
+/// "removed": [...], "renamed": [...]}` object when the schemas differ or a
+/// rename matched, then one change object per line (see `ChangeJSON`).
 public struct NDJSONFormatter {
     public init() {}
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
-        try ChangeRecords(comparison).forEach { change in
-            output.write(change)
+    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+            output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
+        }
+        try report.changes.forEach { change in
+            output.write(ChangeJSON.object(change, sectioned: report.sectioned))
             output.write("\n")
         }
     }

@@ -16,27 +16,32 @@
 public struct JSONPatchFormatter {
     public init() {}
 
-    private enum Arrival { case insert(RecordRef), move(from: Int) }
+    private enum Arrival { case insert, move(from: Int) }
 
     public struct Unsupported: Error, CustomStringConvertible {
         public var description: String
     }
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
-        for side in [comparison.old, comparison.new] where side.input.format != .json {
-            throw Unsupported(description: "--format jsonpatch needs two JSON documents, but \(side.input.name) is \(side.input.format.rawValue)")
+    /// Checks that a replay's two sides are JSON documents, before it is resolved.
+    public static func check(old: InputSummary, new: InputSummary) throws {
+        for side in [old, new] where side.format != .json {
+            throw Unsupported(description: "--format jsonpatch needs two JSON documents, but \(side.name) is \(side.format.rawValue)")
         }
-        let flat = try comparison.fileOrderChangeset()
-        let prefix = (comparison.options.records.recordsAt?.components ?? []).map(JSONPatchFormatter.escape).map { "/" + $0 }.joined()
-        let oldCount = flat.oldCount
-        let newCount = flat.newCount
+    }
+
+    /// Writes the patch for a replay resolved with `.fields`.
+    public func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
+        try JSONPatchFormatter.check(old: replay.old, new: replay.new)
+        let prefix = (replay.recordsAt?.components ?? []).map(JSONPatchFormatter.escape).map { "/" + $0 }.joined()
+        let oldCount = replay.old.records
+        let newCount = replay.new.records
 
         // What arrives at each NEW index (nil: a record that stayed in place).
         var arrivals = [Arrival?](repeating: nil, count: newCount)
-        for insertion in flat.insertions { arrivals[insertion.at.item] = .insert(insertion.element) }
-        for move in flat.moves { arrivals[move.to.item] = .move(from: move.from.item) }
-        let deleted = Set(flat.deletions.map(\.at.item))
-        let movedOut = Set(flat.moves.map(\.from.item))
+        for index in replay.inserted { arrivals[index] = .insert }
+        for move in replay.moves { arrivals[move.new] = .move(from: move.old) }
+        let deleted = Set(replay.deleted)
+        let movedOut = Set(replay.moves.map(\.old))
 
         // Slots: each old record's own slot, with the arrivals that follow it in NEW right after it.
         // A stayer's old index -> its NEW index, so arrivals can find the stayer they follow.
@@ -87,41 +92,44 @@ public struct JSONPatchFormatter {
             emit("{\"op\":\"remove\",\"path\":\"\(path(oldIndex))\"}")
             occupied.add(oldSlot[oldIndex], -1)
         }
-        for newIndex in 0..<newCount {
-            switch arrivals[newIndex] {
-            case .insert(let ref)?:
-                occupied.add(arrivalSlot[newIndex], 1)
-                let index = occupied.prefixSum(arrivalSlot[newIndex])
-                let value = try comparison.new.value(ofRecord: ref.row).jsonText
-                emit("{\"op\":\"add\",\"path\":\"\(path(index))\",\"value\":\(value)}")
-            case .move(let from)?:
-                let source = occupied.prefixSum(oldSlot[from])
-                occupied.add(oldSlot[from], -1)
-                occupied.add(arrivalSlot[newIndex], 1)
-                let target = occupied.prefixSum(arrivalSlot[newIndex])
-                emit("{\"op\":\"move\",\"from\":\"\(path(source))\",\"path\":\"\(path(target))\"}")
-            case nil:
-                continue
+        // Arrivals in NEW order: moves from the indices alone, inserted records as the stream brings them.
+        var nextArrival = 0
+        func arrive(upTo limit: Int) {
+            while nextArrival < limit {
+                if case .move(let from)? = arrivals[nextArrival] {
+                    let source = occupied.prefixSum(oldSlot[from])
+                    occupied.add(oldSlot[from], -1)
+                    occupied.add(arrivalSlot[nextArrival], 1)
+                    let target = occupied.prefixSum(arrivalSlot[nextArrival])
+                    emit("{\"op\":\"move\",\"from\":\"\(path(source))\",\"path\":\"\(path(target))\"}")
+                }
+                nextArrival += 1
             }
         }
-        // In file order a record's index is its row.
-        let filter = comparison.fieldFilter
-        let mode = comparison.options.records.mode
-        try OrderedConcurrentMap.forEach(flat.updates, transform: { update in
-            FieldChange.between(
-                try comparison.old.value(ofRecord: update.old.item), try comparison.new.value(ofRecord: update.element.row),
-                filter: filter, mode: mode)
-        }) { update, fields in
-            for field in fields {
-                let pointer = path(update.new.item) + field.path.components.map { "/" + JSONPatchFormatter.escape($0) }.joined()
-                switch (field.old, field.new) {
-                case (_?, let new?): emit("{\"op\":\"replace\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
-                case (nil, let new?): emit("{\"op\":\"add\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
-                case (_?, nil): emit("{\"op\":\"remove\",\"path\":\"\(pointer)\"}")
-                case (nil, nil): break
+        try replay.steps.forEach { step in
+            switch step {
+            case .inserted(let newIndex, let record, _):
+                arrive(upTo: newIndex)
+                occupied.add(arrivalSlot[newIndex], 1)
+                let index = occupied.prefixSum(arrivalSlot[newIndex])
+                emit("{\"op\":\"add\",\"path\":\"\(path(index))\",\"value\":\(record.jsonText)}")
+                nextArrival = newIndex + 1
+            case .moved:
+                arrive(upTo: newCount)
+            case .updated(_, let newIndex, _, let fields, _):
+                arrive(upTo: newCount)
+                for field in fields {
+                    let pointer = path(newIndex) + field.path.components.map { "/" + JSONPatchFormatter.escape($0) }.joined()
+                    switch (field.old, field.new) {
+                    case (_?, let new?): emit("{\"op\":\"replace\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
+                    case (nil, let new?): emit("{\"op\":\"add\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
+                    case (_?, nil): emit("{\"op\":\"remove\",\"path\":\"\(pointer)\"}")
+                    case (nil, nil): break
+                    }
                 }
             }
         }
+        arrive(upTo: newCount)
         output.write(count == 0 ? "[]\n" : "\n]\n")
     }
 

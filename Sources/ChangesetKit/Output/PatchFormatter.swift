@@ -8,44 +8,34 @@ public struct PatchFormatter {
         public var description: String
     }
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
-        let flat = try comparison.fileOrderChangeset()
-        let old = comparison.old
-        let new = comparison.new
-        let defaultDelimiter: UInt8 = old.input.format == .tsv ? 0x09 : UInt8(ascii: ",")
+    public func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
         let script = PatchScript(
-            baseFormat: old.input.format,
-            base: try SnapshotFingerprint(of: old, readWith: comparison.options.records),
-            recordsAt: old.input.format == .json ? comparison.options.records.recordsAt : nil,
-            delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
-            columns: !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil,
-            resultCount: new.records.count, operations: [])
+            baseFormat: replay.old.format, base: replay.base, recordsAt: replay.recordsAt, delimiter: replay.delimiter,
+            columns: replay.columns, resultCount: replay.new.records, operations: [])
         output.write(script.headerText)
         // A CSV snapshot can only be given values for its columns.
-        let columns = old.input.format.isJSON ? nil : Set(script.columns ?? old.records.fieldNames ?? [])
-        func record(_ ref: RecordRef) throws -> String {
-            let value = try new.value(ofRecord: ref.row)
-            if let columns, case .object(let members) = value, let extra = members.first(where: { !columns.contains($0.name) }) {
+        let columns = replay.baseColumns.map { Set(replay.columns ?? $0) }
+        func text(_ record: Value, line: Int) throws -> String {
+            if let columns, case .object(let members) = record, let extra = members.first(where: { !columns.contains($0.name) }) {
                 throw PatchFormatter.Unsupported(description:
-                    "--format patch: the record at line \(new.records.line(ref.row)) of \(new.input.name) has a field "
-                    + "\"\(extra.name)\" that \(old.input.name) has no column for; a patch for a CSV snapshot can only fill its columns")
+                    "--format patch: the record at line \(line) of \(replay.new.name) has a field "
+                    + "\"\(extra.name)\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
             }
-            return value.jsonText
+            return record.jsonText
         }
-        let updatedAndMoved = Set(flat.moves.map(\.from.item)).intersection(flat.updates.map(\.old.item))
-        for deletion in flat.deletions {
-            output.write(PatchScript.line(.delete(old: deletion.at.item)))
+        for old in replay.deleted {
+            output.write(PatchScript.line(.delete(old: old)))
         }
-        try OrderedConcurrentMap.forEach(flat.insertions, transform: { try record($0.element) }) { insertion, text in
-            output.write(PatchScript.line(.insert(new: insertion.at.item, record: text)))
-        }
-        for move in flat.moves {
-            let changed = updatedAndMoved.contains(move.from.item) ? try record(move.element) : nil
-            output.write(PatchScript.line(.move(old: move.from.item, new: move.to.item, record: changed)))
-        }
-        let updates = flat.updates.filter { !updatedAndMoved.contains($0.old.item) }
-        try OrderedConcurrentMap.forEach(updates, transform: { try record($0.element) }) { update, text in
-            output.write(PatchScript.line(.update(old: update.old.item, record: text)))
+        try replay.steps.forEach { step in
+            switch step {
+            case .inserted(let new, let record, let line):
+                output.write(PatchScript.line(.insert(new: new, record: try text(record, line: line))))
+            case .moved(let old, let new, let record, let line):
+                output.write(PatchScript.line(.move(old: old, new: new, record: try record.map { try text($0, line: line) })))
+            case .updated(let old, _, let record, _, let line):
+                // A record that also moved travels with its move.
+                if let record { output.write(PatchScript.line(.update(old: old, record: try text(record, line: line)))) }
+            }
         }
     }
 }

@@ -1,22 +1,36 @@
-/// The `text` format, for a person: a summary line with the counts, then
-/// one line per change, grouped by kind (sections first, then deleted,
-/// inserted, moved and updated records, each in index order):
+/// The `text` format, for a person: a summary line with the counts, the
+/// schema changes and the per-field counts (when there are any), then the
+/// changes, grouped by kind (sections first, then deleted, inserted, moved
+/// and updated records, each by position):
 ///
 ///     1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged
-///     deleted  id 3  at 2
-///     inserted id 9  at 4
-///     moved    id 1  0 -> 3
-///     updated  id 2  1 -> 0
+///     schema: added color (2 records); removed fax (3 records)
+///     fields: price 1
+///     deleted  id 3  at 2, line 4
+///       {"id":3,"name":"Pear","price":2.10}
+///     inserted id 9  at 4, line 6
+///       {"id":9,"name":"Fig","price":3.00}
+///     moved    id 1  0 -> 3, lines 2 -> 5
+///     updated  id 2  1 -> 0, lines 3 -> 2
 ///       price: 9.99 -> 10.49
 ///
-/// Positions are `index` (0-based), or `section/index` with `--section`;
-/// old positions for deleted, new for inserted, old -> new for moved and
-/// updated records (`at i` when an updated record kept its index). Values are shown as JSON, numbers as written in the input.
+/// Positions are `index` (0-based), or `section/index` with `--section`,
+/// with the line of the file the record starts on: old for deleted, new for
+/// inserted, `old -> new` for moved and updated records (`at i` when an
+/// updated record kept its place). Deleted and inserted records show their
+/// content on the line below; records matched by content (no `--id`) are
+/// shown by their content, never by a hash. Values are JSON, numbers as
+/// written in the input, invisible characters escaped (`\u200F`), and cut to
+/// `width` characters around the part that changed (0: whole).
 public struct TextFormatter {
     public var color: Bool
+    public var width: Int
 
-    public init(color: Bool) {
+    public static let defaultWidth = 120
+
+    public init(color: Bool = false, width: Int = TextFormatter.defaultWidth) {
         self.color = color
+        self.width = width
     }
 
     private enum Paint: String {
@@ -37,49 +51,70 @@ public struct TextFormatter {
         return line
     }
 
-    public func write(_ comparison: Comparison, to output: inout some TextOutputStream) throws {
-        let changeset = comparison.changeset
-        let sectioned = comparison.options.records.section != nil
-        output.write(paint(TextFormatter.summaryLine(comparison.summary, sections: sectioned), .bold) + "\n")
-
-        func position(_ path: IndexPath, in sections: [Section<SectionName, RecordRef>]) -> String {
-            sectioned ? "\(Comparison.displayName(sections[path.section].id))/\(path.item)" : "\(path.item)"
+    /// The lines after the summary line that `--stat` prints too: schema
+    /// changes, renames and per-field counts, each only when there are any.
+    public static func detailLines(_ report: Report) -> [String] {
+        var lines: [String] = []
+        func fields(_ fields: [SchemaField]) -> String {
+            fields.map { "\(DisplayText.visible($0.path.description)) (\($0.records) \($0.records == 1 ? "record" : "records"))" }
+                .joined(separator: ", ")
         }
-        func oldPosition(_ path: IndexPath) -> String { position(path, in: comparison.oldSections) }
-        func newPosition(_ path: IndexPath) -> String { position(path, in: comparison.newSections) }
-        func id(_ ref: RecordRef, _ dataset: Dataset) -> String { Comparison.displayID(ref, in: dataset) }
-
-        for index in changeset.deletedSections {
-            output.write(paint("section deleted", .red) + "  \(Comparison.displayName(comparison.oldSections[index].id)) at \(index)\n")
+        var schema: [String] = []
+        if !report.schema.added.isEmpty { schema.append("added " + fields(report.schema.added)) }
+        if !report.schema.removed.isEmpty { schema.append("removed " + fields(report.schema.removed)) }
+        if !schema.isEmpty { lines.append("schema: " + schema.joined(separator: "; ")) }
+        if !report.schema.renamed.isEmpty {
+            lines.append("renamed: " + report.schema.renamed.map {
+                "\(DisplayText.visible($0.old.description)) -> \(DisplayText.visible($0.new.description))"
+            }.joined(separator: ", "))
         }
-        for inserted in changeset.insertedSections {
-            output.write(paint("section inserted", .green) + " \(Comparison.displayName(inserted.id)) at \(inserted.index)\n")
+        if !report.summary.fieldCounts.isEmpty {
+            lines.append("fields: " + report.summary.fieldCounts.map { "\(DisplayText.visible($0.path.description)) \($0.records)" }
+                .joined(separator: ", "))
         }
-        for move in comparison.reportedSectionMoves {
-            output.write(paint("section moved", .cyan) + "    \(Comparison.displayName(comparison.oldSections[move.from].id)) \(move.from) -> \(move.to)\n")
-        }
-        for deletion in changeset.deletions {
-            let ref = comparison.oldSections[deletion.at.section].elements[deletion.at.item]
-            output.write(paint("deleted ", .red) +  " id \(id(ref, comparison.old))  at \(oldPosition(deletion.at))\n")
-        }
-        for insertion in changeset.insertions {
-            output.write(paint("inserted", .green) + " id \(id(insertion.element, comparison.new))  at \(newPosition(insertion.at))\n")
-        }
-        for move in comparison.reportedMoves {
-            output.write(paint("moved   ", .cyan) + " id \(id(move.element, comparison.new))  \(oldPosition(move.from)) -> \(newPosition(move.to))\n")
-        }
-        try OrderedConcurrentMap.forEach(changeset.updates, transform: comparison.fieldChanges) { update, fields in
-            let from = oldPosition(update.old)
-            let to = newPosition(update.new)
-            output.write(paint("updated ", .yellow) + " id \(id(update.element, comparison.new))  " + (from == to ? "at \(from)\n" : "\(from) -> \(to)\n"))
-            for field in fields {
-                output.write("  \(field.path): \(TextFormatter.show(field.old)) -> \(TextFormatter.show(field.new))\n")
-            }
-        }
+        return lines
     }
 
-    /// A value as JSON text; `(absent)` for a field one side does not have.
-    public static func show(_ value: Value?) -> String {
-        value?.jsonText ?? "(absent)"
+    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+        let sectioned = report.sectioned
+        output.write(paint(TextFormatter.summaryLine(report.summary, sections: sectioned), .bold) + "\n")
+        for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+
+        func place(_ place: Place?) -> String { DisplayText.place(place!, sectioned: sectioned) }
+        func line(_ place: Place?) -> String { place?.line.map { "line \($0)" } ?? "" }
+        func id(_ change: Change) -> String { change.id.map { " id \(DisplayText.id($0)) " } ?? "" }
+        func from(_ change: Change) -> String {
+            let (old, new) = (change.old!, change.new!)
+            let position = old.index == new.index && old.section == new.section ? "at \(place(old))" : "\(place(old)) -> \(place(new))"
+            let lines = old.line == new.line ? line(old) : "lines \(old.line ?? 0) -> \(new.line ?? 0)"
+            return "\(position), \(lines)"
+        }
+        func content(_ record: Value?) -> String {
+            guard let record else { return "" }
+            return "  " + DisplayText.cut(DisplayText.value(record), width: width) + "\n"
+        }
+
+        try report.changes.forEach { change in
+            switch change.kind {
+            case .sectionDeleted:
+                output.write(paint("section deleted", .red) + "  \(DisplayText.section(change.section)) at \(change.old!.index)\n")
+            case .sectionInserted:
+                output.write(paint("section inserted", .green) + " \(DisplayText.section(change.section)) at \(change.new!.index)\n")
+            case .sectionMoved:
+                output.write(paint("section moved", .cyan) + "    \(DisplayText.section(change.section)) \(change.old!.index) -> \(change.new!.index)\n")
+            case .deleted:
+                output.write(paint("deleted ", .red) + "\(id(change)) at \(place(change.old)), \(line(change.old))\n" + content(change.record))
+            case .inserted:
+                output.write(paint("inserted", .green) + "\(id(change)) at \(place(change.new)), \(line(change.new))\n" + content(change.record))
+            case .moved:
+                output.write(paint("moved   ", .cyan) + "\(id(change)) \(from(change))\n" + content(change.record))
+            case .updated:
+                output.write(paint("updated ", .yellow) + "\(id(change)) \(from(change))\n")
+                for field in change.fields {
+                    let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
+                    output.write("  \(DisplayText.visible(field.path.description)): \(old) -> \(new)\n")
+                }
+            }
+        }
     }
 }

@@ -1,0 +1,88 @@
+/// Where a record (or a section) is on one side: its section with
+/// `--section`, its 0-based index there (in the whole file without
+/// `--section`), and the 1-based line of the file its text starts on.
+public struct Place: Equatable, Sendable {
+    /// The section's name; nil without `--section`, or for records whose
+    /// section field is missing or null (`Report.sectioned` tells which).
+    public var section: String?
+    public var index: Int
+    /// The record's first line in its file; nil for a section change.
+    public var line: Int?
+
+    public init(section: String? = nil, index: Int, line: Int? = nil) {
+        self.section = section
+        self.index = index
+        self.line = line
+    }
+}
+
+/// One resolved change, everything a formatter shows of it: no formatter
+/// goes back to the inputs for more.
+public struct Change: Equatable, Sendable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case sectionDeleted = "section-deleted"
+        case sectionInserted = "section-inserted"
+        case sectionMoved = "section-moved"
+        case deleted, inserted, moved, updated
+
+        public var isSectionChange: Bool { self == .sectionDeleted || self == .sectionInserted || self == .sectionMoved }
+    }
+
+    public var kind: Kind
+    /// A record's id, one text per `--id` field; nil when records are
+    /// matched by content (no `--id`) and for section changes.
+    public var id: [String]?
+    /// A section change's section name (nil: the section of records without the field).
+    public var section: String?
+    /// The old place (deleted, moved, updated; section deleted and moved).
+    public var old: Place?
+    /// The new place (inserted, moved, updated; section inserted and moved).
+    public var new: Place?
+    /// The whole record: the old one for deleted, the new one for inserted,
+    /// and for moved records matched by content (so they can be shown).
+    public var record: Value?
+    /// Updated records: the fields that changed, under the comparison's rules.
+    public var fields: [FieldChange]
+
+    public init(
+        kind: Kind, id: [String]? = nil, section: String? = nil, old: Place? = nil, new: Place? = nil,
+        record: Value? = nil, fields: [FieldChange] = []
+    ) {
+        self.kind = kind
+        self.id = id
+        self.section = section
+        self.old = old
+        self.new = new
+        self.record = record
+        self.fields = fields
+    }
+}
+
+/// The ordered changes of a report, produced on demand so a large delta is
+/// never held whole: section changes, then deleted, inserted, moved and
+/// updated records, each by position. Tests and library users can build one
+/// from an array.
+public struct ChangeStream: Sendable {
+    private let produce: @Sendable (_ body: (Change) throws -> Void) throws -> Void
+
+    public init(_ changes: [Change]) {
+        produce = { body in for change in changes { try body(change) } }
+    }
+
+    init(producer: @escaping @Sendable (_ body: (Change) throws -> Void) throws -> Void) {
+        produce = producer
+    }
+
+    /// Calls `body` with each change, in order. Reading records again can
+    /// fail (a file that changed meanwhile); that error ends the stream.
+    public func forEach(_ body: (Change) throws -> Void) throws {
+        try produce(body)
+    }
+
+    /// Every change, collected (for tests and small deltas).
+    public func collect() throws -> [Change] {
+        var all: [Change] = []
+        try forEach { all.append($0) }
+        return all
+    }
+}

@@ -1,0 +1,112 @@
+/// The changes in the files' record order (sections play no part), resolved
+/// for the replay formats (`patch`, `jsonpatch`): indices up front, and the
+/// records and field changes they carry as a stream, read again once, on all
+/// cores, in order.
+///
+/// A replay carries every difference the fingerprints see, including values
+/// equal under a tolerance and fields only one schema has, so it rebuilds NEW
+/// exactly; fields left out by `--ignore`, `--only` or `--section` are not in
+/// the fingerprints, so a record whose only changes are there is not in it.
+public struct Replay: Sendable {
+    /// What a replay format needs of each change.
+    public enum Detail: Sendable {
+        /// New records whole (`patch`).
+        case records
+        /// Field changes of updated records, and inserted records whole (`jsonpatch`).
+        case fields
+    }
+
+    /// One resolved step. The stream gives inserted records by new index,
+    /// then moves and updates in the changeset's order (old index).
+    public enum Step: Sendable {
+        case inserted(new: Int, record: Value, line: Int)
+        /// `record` (with `.records`) when the moved record also changed.
+        case moved(old: Int, new: Int, record: Value?, line: Int)
+        /// `record` with `.records` (nil when the record also moved: its move
+        /// carries it), `fields` with `.fields`.
+        case updated(old: Int, new: Int, record: Value?, fields: [FieldChange], line: Int)
+    }
+
+    public var old: InputSummary
+    public var new: InputSummary
+    /// The base snapshot's fingerprint (every record's full content, in order).
+    public var base: SnapshotFingerprint
+    /// JSON: the `--records-at` path of the base document.
+    public var recordsAt: FieldPath?
+    /// CSV/TSV base: its delimiter when not the default one.
+    public var delimiter: UInt8?
+    /// Both CSV/TSV: NEW's header.
+    public var columns: [String]?
+    /// A CSV/TSV base's columns (what a record may hold), nil for JSON.
+    public var baseColumns: [String]?
+    /// Old indices of deleted records, ascending.
+    public var deleted: [Int]
+    /// Moves as (old index, new index), in the changeset's order.
+    public var moves: [(old: Int, new: Int)]
+    /// New indices of inserted records, ascending.
+    public var inserted: [Int]
+    public var steps: ReplayStream
+}
+
+/// The ordered steps of a `Replay` (see `Replay.Step`).
+public struct ReplayStream: Sendable {
+    private let produce: @Sendable (_ body: (Replay.Step) throws -> Void) throws -> Void
+
+    init(producer: @escaping @Sendable (_ body: (Replay.Step) throws -> Void) throws -> Void) {
+        produce = producer
+    }
+
+    public func forEach(_ body: (Replay.Step) throws -> Void) throws {
+        try produce(body)
+    }
+}
+
+extension Comparison {
+    /// The replay of this comparison, resolving what `detail` asks for.
+    public func replay(_ detail: Replay.Detail) throws -> Replay {
+        let flat = try fileOrderChangeset()
+        let old = self.old
+        let new = self.new
+        let records = options.records
+        let rules = fieldRules
+        let defaultDelimiter: UInt8 = old.input.format == .tsv ? 0x09 : UInt8(ascii: ",")
+        let updatedOld = Set(flat.updates.map(\.old.item))
+        let movedOld = Set(flat.moves.map(\.from.item))
+        let steps = ReplayStream { body in
+            try OrderedConcurrentMap.forEach(flat.insertions, transform: { try new.value(ofRecord: $0.element.row) }) { insertion, record in
+                try body(.inserted(new: insertion.at.item, record: record, line: new.records.line(insertion.element.row)))
+            }
+            try OrderedConcurrentMap.forEach(flat.moves, transform: { move -> Value? in
+                detail == .records && updatedOld.contains(move.from.item) ? try new.value(ofRecord: move.element.row) : nil
+            }) { move, record in
+                try body(.moved(old: move.from.item, new: move.to.item, record: record, line: new.records.line(move.element.row)))
+            }
+            try OrderedConcurrentMap.forEach(flat.updates, transform: { update -> (Value?, [FieldChange]) in
+                switch detail {
+                case .records:
+                    return (movedOld.contains(update.old.item) ? nil : try new.value(ofRecord: update.element.row), [])
+                case .fields:
+                    // In file order a record's old index is its row.
+                    let fields = FieldChange.between(
+                        try old.value(ofRecord: update.old.item), try new.value(ofRecord: update.element.row),
+                        rules: rules, mode: records.mode)
+                    return (nil, fields)
+                }
+            }) { update, resolved in
+                try body(.updated(old: update.old.item, new: update.new.item, record: resolved.0, fields: resolved.1,
+                                  line: new.records.line(update.element.row)))
+            }
+        }
+        return Replay(
+            old: old.summary, new: new.summary,
+            base: try SnapshotFingerprint(of: old, readWith: records),
+            recordsAt: old.input.format == .json ? records.recordsAt : nil,
+            delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
+            columns: !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil,
+            baseColumns: old.input.format.isJSON ? nil : old.records.fieldNames ?? [],
+            deleted: flat.deletions.map(\.at.item).sorted(),
+            moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
+            inserted: flat.insertions.map(\.at.item),
+            steps: steps)
+    }
+}

@@ -1,0 +1,129 @@
+/// A comparison resolved for output: what the formatters take. Everything in
+/// it is data (counts, names, resolved changes); formatters are functions from
+/// a report to text and never read the inputs.
+public struct Report: Sendable {
+    public var old: InputSummary
+    public var new: InputSummary
+    /// The `--id` fields (empty: records are matched by content).
+    public var id: [FieldPath]
+    /// The `--section` field, if any.
+    public var section: FieldPath?
+    public var summary: Summary
+    public var schema: SchemaChanges
+    public var changes: ChangeStream
+
+    public init(
+        old: InputSummary, new: InputSummary, id: [FieldPath] = [], section: FieldPath? = nil,
+        summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream
+    ) {
+        self.old = old
+        self.new = new
+        self.id = id
+        self.section = section
+        self.summary = summary
+        self.schema = schema
+        self.changes = changes
+    }
+
+    /// Are records grouped into sections (`--section`)?
+    public var sectioned: Bool { section != nil }
+}
+
+/// One input as a report names it.
+public struct InputSummary: Equatable, Sendable {
+    /// The name as the user gave it (`<stdin>` for standard input).
+    public var name: String
+    public var format: InputFormat
+    public var records: Int
+
+    public init(name: String, format: InputFormat, records: Int) {
+        self.name = name
+        self.format = format
+        self.records = records
+    }
+}
+
+/// Fields in one snapshot's schema and not the other's, reported once
+/// instead of in every record. A field is in a snapshot's schema when its
+/// CSV header names it, or when any of its JSON records has it as a
+/// top-level member (nested members are compared as part of their parent).
+public struct SchemaChanges: Equatable, Sendable {
+    public var added: [SchemaField] = []
+    public var removed: [SchemaField] = []
+    /// `--rename OLD=NEW` pairs that matched a field, as old and new paths.
+    public var renamed: [Rename] = []
+
+    public init(added: [SchemaField] = [], removed: [SchemaField] = [], renamed: [Rename] = []) {
+        self.added = added
+        self.removed = removed
+        self.renamed = renamed
+    }
+
+    public var isEmpty: Bool { added.isEmpty && removed.isEmpty }
+    /// Fields added plus fields removed (`--assert 'schema == 0'`).
+    public var count: Int { added.count + removed.count }
+}
+
+/// A field added to or removed from the schema, with how many records of the
+/// side that has it hold a value for it (not null, not an empty cell).
+public struct SchemaField: Equatable, Sendable {
+    public var path: FieldPath
+    public var records: Int
+
+    public init(path: FieldPath, records: Int) {
+        self.path = path
+        self.records = records
+    }
+}
+
+/// A field matched under another name (`--rename OLD=NEW`).
+public struct Rename: Equatable, Sendable {
+    public var old: FieldPath
+    public var new: FieldPath
+
+    public init(old: FieldPath, new: FieldPath) {
+        self.old = old
+        self.new = new
+    }
+}
+
+/// How many updated records changed a field.
+public struct FieldCount: Equatable, Sendable {
+    public var path: FieldPath
+    public var records: Int
+
+    public init(path: FieldPath, records: Int) {
+        self.path = path
+        self.records = records
+    }
+}
+
+/// The counts a run reports.
+public struct Summary: Equatable, Sendable {
+    public var inserted = 0
+    public var deleted = 0
+    /// Matched records with at least one changed field under the comparison's rules.
+    public var updated = 0
+    public var moved = 0
+    /// Matched records that were not updated (moved ones included).
+    public var unchanged = 0
+    public var sectionsInserted = 0
+    public var sectionsDeleted = 0
+    public var sectionsMoved = 0
+    public var oldCount = 0
+    public var newCount = 0
+    /// Fields added plus fields removed.
+    public var schema = 0
+    /// Per field, how many updated records changed it: most first, then by path.
+    public var fieldCounts: [FieldCount] = []
+
+    /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
+    public var changed = 0
+
+    public init() {}
+
+    /// Does anything differ? Exit status 1 when so (without `--assert`).
+    public var hasDifferences: Bool {
+        inserted + deleted + updated + moved + sectionsInserted + sectionsDeleted + sectionsMoved + schema > 0
+    }
+}

@@ -1,0 +1,88 @@
+/// How values are shown to a person (text, markdown and html): invisible
+/// characters made visible, long values cut around the part that changed.
+public enum DisplayText {
+    /// `text` with every character a reader cannot see written as an escape
+    /// (`\u200F`): control and format characters (bidi marks, zero-width
+    /// space and joiners, the byte order mark), line and paragraph
+    /// separators, spaces other than U+0020, private-use and unassigned code
+    /// points. A value that differs only by such a character then shows the
+    /// difference.
+    public static func visible(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
+        var output = ""
+        for scalar in text.unicodeScalars {
+            if isInvisible(scalar) {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                output.unicodeScalars.append(scalar)
+            }
+        }
+        return output
+    }
+
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: return true
+        case .spaceSeparator: return true
+        default: return false
+        }
+    }
+
+    /// A value as a person reads it: JSON text (numbers as written in the
+    /// input, strings quoted), `(absent)` for a missing field, invisible
+    /// characters escaped.
+    public static func value(_ value: Value?) -> String {
+        guard let value else { return "(absent)" }
+        return visible(value.jsonText)
+    }
+
+    /// `text` cut to at most `width` characters, ending in `…` when cut.
+    /// A width of 0 means no limit.
+    public static func cut(_ text: String, width: Int) -> String {
+        guard width > 0, text.count > width else { return text }
+        return String(text.prefix(max(1, width - 1))) + "…"
+    }
+
+    /// Two versions of a value, each cut to at most `width` characters so
+    /// that the part where they differ stays in view: a window starting a
+    /// little before the first differing character, `…` marking what was left
+    /// out on either side. A width of 0 means no limit.
+    public static func cutAround(_ old: String, _ new: String, width: Int) -> (String, String) {
+        guard width > 0, old.count > width || new.count > width else { return (old, new) }
+        let oldCharacters = Array(old)
+        let newCharacters = Array(new)
+        var common = 0
+        while common < oldCharacters.count, common < newCharacters.count, oldCharacters[common] == newCharacters[common] {
+            common += 1
+        }
+        // Keep a quarter of the width as context before the change.
+        let start = max(0, common - max(1, width / 4))
+        func window(_ characters: [Character]) -> String {
+            guard characters.count > width else { return String(characters) }
+            let lead = start > 0 ? "…" : ""
+            let from = min(start, max(0, characters.count - width + lead.count))
+            let room = width - lead.count
+            let end = min(characters.count, from + room)
+            if end == characters.count { return lead + String(characters[from..<end]) }
+            return lead + String(characters[from..<(end - 1)]) + "…"
+        }
+        return (window(oldCharacters), window(newCharacters))
+    }
+
+    /// A section's name as a person reads it.
+    public static func section(_ name: String?) -> String {
+        name.map(visible) ?? "(none)"
+    }
+
+    /// An id as a person reads it: the parts joined by commas.
+    public static func id(_ parts: [String]) -> String {
+        visible(parts.joined(separator: ","))
+    }
+
+    /// A place: `index` or `section/index`.
+    public static func place(_ place: Place, sectioned: Bool) -> String {
+        sectioned ? "\(section(place.section))/\(place.index)" : "\(place.index)"
+    }
+}

@@ -1,0 +1,109 @@
+import ChangesetKit
+import Testing
+
+/// Formatters are functions from a report to text: tested here on reports
+/// built in memory, with no file anywhere.
+@Suite struct FormatterTests {
+    static func report(sectioned: Bool = false, schema: SchemaChanges = SchemaChanges()) -> Report {
+        var summary = Summary()
+        summary.inserted = 1
+        summary.deleted = 1
+        summary.updated = 1
+        summary.moved = 1
+        summary.unchanged = 2
+        summary.oldCount = 4
+        summary.newCount = 4
+        summary.schema = schema.count
+        summary.fieldCounts = [FieldCount(path: FieldPath(["price"]), records: 1)]
+        let section: String? = sectioned ? "fruit" : nil
+        let changes = [
+            Change(kind: .deleted, id: ["3"], old: Place(section: section, index: 2, line: 4),
+                   record: .object([.init(name: "id", value: .number("3")), .init(name: "name", value: .string("Pear\u{200F}"))])),
+            Change(kind: .inserted, id: ["9"], new: Place(section: section, index: 3, line: 5),
+                   record: .object([.init(name: "id", value: .number("9"))])),
+            Change(kind: .moved, id: ["1"], old: Place(section: section, index: 0, line: 2), new: Place(section: section, index: 2, line: 4)),
+            Change(kind: .updated, id: ["2"], old: Place(section: section, index: 1, line: 3), new: Place(section: section, index: 0, line: 2),
+                   fields: [FieldChange(path: FieldPath(["price"]), old: .number("9.99"), new: .number("10.49"))]),
+        ]
+        return Report(
+            old: InputSummary(name: "old.json", format: .json, records: 4), new: InputSummary(name: "new.json", format: .json, records: 4),
+            id: [FieldPath(["id"])], section: sectioned ? FieldPath(["kind"]) : nil,
+            summary: summary, schema: schema, changes: ChangeStream(changes))
+    }
+
+    static func text(_ report: Report, width: Int = TextFormatter.defaultWidth) throws -> String {
+        var output = ""
+        try TextFormatter(width: width).write(report, to: &output)
+        return output
+    }
+
+    @Test func textShowsPlacesLinesContentAndInvisibleCharacters() throws {
+        #expect(try Self.text(Self.report()) == """
+            1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged
+            fields: price 1
+            deleted  id 3  at 2, line 4
+              {"id":3,"name":"Pear\\u200F"}
+            inserted id 9  at 3, line 5
+              {"id":9}
+            moved    id 1  0 -> 2, lines 2 -> 4
+            updated  id 2  1 -> 0, lines 3 -> 2
+              price: 9.99 -> 10.49
+
+            """)
+    }
+
+    @Test func textNamesSectionsAndSchemaChanges() throws {
+        let schema = SchemaChanges(
+            added: [SchemaField(path: FieldPath(["color"]), records: 2)], removed: [SchemaField(path: FieldPath(["fax"]), records: 1)],
+            renamed: [Rename(old: FieldPath(["cca3"]), new: FieldPath(["ISO3166-1-Alpha-3"]))])
+        let lines = try Self.text(Self.report(sectioned: true, schema: schema)).split(separator: "\n")
+        #expect(lines[0] == "1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged; sections: 0 inserted, 0 deleted, 0 moved")
+        #expect(lines[1] == "schema: added color (2 records); removed fax (1 record)")
+        #expect(lines[2] == "renamed: cca3 -> ISO3166-1-Alpha-3")
+        #expect(lines[4] == "deleted  id 3  at fruit/2, line 4")
+    }
+
+    @Test func recordsMatchedByContentAreShownByContentNeverByAHash() throws {
+        let change = Change(kind: .moved, old: Place(index: 0, line: 2), new: Place(index: 1, line: 3),
+                            record: .object([.init(name: "name", value: .string("Fig"))]))
+        var report = Self.report()
+        report.id = []
+        report.changes = ChangeStream([change])
+        let lines = try Self.text(report).split(separator: "\n")
+        #expect(lines[2] == "moved    0 -> 1, lines 2 -> 3")
+        #expect(lines[3] == #"  {"name":"Fig"}"#)
+    }
+
+    @Test func longValuesAreCutAroundTheChange() throws {
+        let old = String(repeating: "a", count: 300) + "X" + String(repeating: "b", count: 300)
+        let new = String(repeating: "a", count: 300) + "Y" + String(repeating: "b", count: 300)
+        let (shownOld, shownNew) = DisplayText.cutAround(old, new, width: 40)
+        #expect(shownOld.count == 40 && shownNew.count == 40)
+        #expect(shownOld.hasPrefix("…") && shownOld.hasSuffix("…") && shownOld.contains("aX") && shownNew.contains("aY"))
+        // Short values stay whole; width 0 shows everything.
+        #expect(DisplayText.cutAround("1", "2", width: 40) == ("1", "2"))
+        #expect(DisplayText.cutAround(old, new, width: 0) == (old, new))
+        #expect(DisplayText.cut("abcdef", width: 4) == "abc…")
+    }
+
+    @Test func invisibleCharactersAreEscaped() {
+        #expect(DisplayText.visible("a\u{200F}b") == "a\\u200Fb")
+        #expect(DisplayText.visible("no\u{00A0}break") == "no\\u00A0break")
+        #expect(DisplayText.visible("tab\tand\u{FEFF}") == "tab\\u0009and\\uFEFF")
+        #expect(DisplayText.visible("plain é ü 日本") == "plain é ü 日本")
+    }
+
+    @Test func jsonCarriesSchemaFieldCountsAndLines() throws {
+        let schema = SchemaChanges(added: [SchemaField(path: FieldPath(["color"]), records: 2)])
+        var output = ""
+        try JSONFormatter().write(Self.report(schema: schema), to: &output)
+        #expect(output.contains(#""summary": {"inserted":1,"deleted":1,"updated":1,"moved":1,"unchanged":2,"schema":1,"fields":{"price":1}}"#))
+        #expect(output.contains(#""schema": {"added":[{"path":"color","records":2}],"removed":[],"renamed":[]}"#))
+        #expect(output.contains(#"{"kind":"moved","id":"1","old":{"index":0,"line":2},"new":{"index":2,"line":4}}"#))
+        var lines = ""
+        try NDJSONFormatter().write(Self.report(schema: schema), to: &lines)
+        let first = lines.split(separator: "\n")[0]
+        #expect(first == #"{"kind":"schema","added":[{"path":"color","records":2}],"removed":[],"renamed":[]}"#)
+        #expect(lines.split(separator: "\n").count == 5)
+    }
+}
