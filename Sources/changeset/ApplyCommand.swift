@@ -11,7 +11,7 @@ struct ApplyCommand: ParsableCommand {
             The result is written in BASE's format (JSON, NDJSON, CSV or TSV). A BASE that is not the \
             snapshot the patch was made from is refused: exit status 2, nothing written.
             """,
-        version: ChangesetVersion.current
+        version: "changeset " + ChangesetVersion.current
     )
 
     @Argument(help: "The snapshot the patch was made from (- for standard input).")

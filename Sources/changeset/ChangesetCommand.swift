@@ -12,7 +12,19 @@ enum ChangesetMain {
         // A closed pipe is an error code from write(2), not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
         var arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.isEmpty {
+            // Nothing to compare: say how to use it (a usage error, so scripts notice).
+            FileHandle.standardError.write(Data(DiffCommand.helpMessage().utf8))
+            exit(ExitStatus.trouble)
+        }
+        if arguments == ["--version"] || arguments == ["-V"] {
+            print("changeset \(ChangesetVersion.current)")
+            exit(ExitStatus.same)
+        }
         switch arguments.first {
+        case "help":
+            print(arguments.dropFirst().first == "apply" ? ApplyCommand.helpMessage() : DiffCommand.helpMessage())
+            exit(ExitStatus.same)
         case "diff":
             arguments.removeFirst()
             execute(DiffCommand.self, arguments)

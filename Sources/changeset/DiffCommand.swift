@@ -17,7 +17,7 @@ struct DiffCommand: ParsableCommand {
             and moved, optionally grouped into sections. Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
             """,
-        version: ChangesetVersion.current
+        version: "changeset " + ChangesetVersion.current
     )
 
     @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
