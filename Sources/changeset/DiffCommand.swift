@@ -46,11 +46,14 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
     var duplicates: DuplicatePolicy = .error
 
-    @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable).", valueName: "field"))
+    @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable); a glob such as 'UNTERM*' or 'translations.*' names several.", valueName: "field"))
     var ignore: [String] = []
 
-    @Option(help: ArgumentHelp("Compare only this field (repeatable).", valueName: "field"))
+    @Option(help: ArgumentHelp("Compare only this field (repeatable; globs as for --ignore).", valueName: "field"))
     var only: [String] = []
+
+    @Option(help: ArgumentHelp("The field NEW of the new snapshot is the field OLD of the old one, for --id, --section, --ignore, --only and the comparison (repeatable).", valueName: "old=new"))
+    var rename: [String] = []
 
     @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
     var ignoreOrder = false
@@ -88,6 +91,10 @@ struct DiffCommand: ParsableCommand {
         if stat && ![.text, .json, .ndjson].contains(format) {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
         }
+        if !rename.isEmpty && (format == .patch || format == .jsonpatch) {
+            throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
+        }
+        for text in rename { _ = try DiffCommand.parseRename(text) }
         if width < 0 { throw ValidationError("--width must be 0 (no limit) or more, not \(width)") }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
@@ -103,6 +110,7 @@ struct DiffCommand: ParsableCommand {
             options.records.ignore = try ignore.map { try FieldPath(parsing: $0) }
             options.records.only = try only.map { try FieldPath(parsing: $0) }
             options.records.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
+            options.records.renames = try rename.map(DiffCommand.parseRename)
         } catch {
             throw ValidationError("\(error)")
         }
@@ -113,6 +121,19 @@ struct DiffCommand: ParsableCommand {
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         return options
+    }
+
+    /// `OLD=NEW`, two paths in the same object.
+    static func parseRename(_ text: String) throws -> Rename {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw ValidationError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
+        }
+        let old = try FieldPath(parsing: String(text[..<equals]))
+        let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
+        guard old.components.dropLast() == new.components.dropLast() else {
+            throw ValidationError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
+        }
+        return Rename(old: old, new: new)
     }
 
     func run() throws {

@@ -5,7 +5,9 @@ import Foundation
 /// record count when the number ends in `%`.
 public struct Assertion: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: String, CaseIterable, Sendable {
-        case inserted, deleted, updated, moved, changed
+        case inserted, deleted, updated, moved, changed, unchanged
+        /// Fields added to or removed from the schema.
+        case schema
     }
 
     public enum Comparison: String, CaseIterable, Sendable {
@@ -28,7 +30,7 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ why: String) -> ParseError {
             ParseError(description: "invalid --assert \"\(text)\": \(why); write KIND OP NUMBER or KIND OP NUMBER%, "
-                + "KIND one of inserted, deleted, updated, moved, changed and OP one of == != < <= > >=")
+                + "KIND one of inserted, deleted, updated, moved, changed, unchanged, schema and OP one of == != < <= > >=")
         }
         guard let kindEnd = trimmed.firstIndex(where: { !$0.isLetter }) else { throw fail("no comparison") }
         guard let kind = Kind(rawValue: String(trimmed[..<kindEnd])) else {
@@ -45,6 +47,7 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
         guard !numberText.isEmpty, numberText.allSatisfy({ $0.isNumber || $0 == "." }),
             let number = Double(numberText), number >= 0
         else { throw fail("\"\(rest)\" is not a number") }
+        if kind == .schema && isPercentage { throw fail("schema counts fields, not records, so it takes no %") }
         self.kind = kind
         self.comparison = comparison
         self.number = number
@@ -61,6 +64,8 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
         case .updated: summary.updated
         case .moved: summary.moved
         case .changed: summary.changed
+        case .unchanged: summary.unchanged
+        case .schema: summary.schema
         }
     }
 

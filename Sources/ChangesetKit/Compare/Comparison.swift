@@ -5,6 +5,16 @@ public struct Dataset: Sendable {
     public let input: InputFile
     public let records: RecordTable
     public let delimiter: UInt8
+    /// `--rename` pairs this side's reader applied (the new side's): a record
+    /// read again gets the same names the fingerprints saw.
+    public var renames: [Rename] = []
+
+    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = []) {
+        self.input = input
+        self.records = records
+        self.delimiter = delimiter
+        self.renames = renames
+    }
 
     /// The full record at `row`, read again from its byte range. CSV rows
     /// become objects keyed by column; a cell that is a number literal is a
@@ -22,7 +32,8 @@ public struct Dataset: Sendable {
     private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
-            return try JSONValueReader.read(bytes)
+            let value = try JSONValueReader.read(bytes)
+            return renames.isEmpty ? value : renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) }
         case .csv, .tsv:
             let cells = try CSVRecordReader.cells(of: bytes, delimiter: delimiter)
             let names = records.fieldNames ?? []
@@ -78,8 +89,13 @@ public struct Comparison: Sendable {
     public let oldSections: [Section<SectionName, RecordRef>]
     public let newSections: [Section<SectionName, RecordRef>]
     public let changeset: Changeset<SectionName, RecordRef>
-    /// Which fields count, for field-level changes (the same for every record).
+    /// Which fields count, for field-level changes: the rules the
+    /// fingerprints follow (what a replay carries).
     let fieldRules: FieldRules
+    /// The rules a report follows: `fieldRules`, less the fields only one schema has.
+    let reportRules: FieldRules
+    /// Fields in one snapshot's schema and not the other's.
+    public let schema: SchemaChanges
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
@@ -102,8 +118,12 @@ public struct Comparison: Sendable {
             let input = inputs[side]
             slots[side].result = Result {
                 let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
-                let table = try input.readRecords(options.records, delimiter: delimiter)
-                return Dataset(input: input, records: table, delimiter: delimiter)
+                // Renames are the new side's: it reads NEW's names as OLD's.
+                var records = options.records
+                records.appliesRenames = side == 1
+                let table = try input.readRecords(records, delimiter: delimiter)
+                return Dataset(input: input, records: table, delimiter: delimiter,
+                               renames: side == 1 && input.format.isJSON ? records.renames : [])
             }
         }
         return (try slots[0].result!.get(), try slots[1].result!.get())
@@ -114,6 +134,13 @@ public struct Comparison: Sendable {
         self.new = new
         self.options = options
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
+        try FieldCheck.check(options.records, old: old, new: new)
+        var schema = Comparison.schemaChanges(old.records, new.records)
+        schema.renamed = options.records.renames
+        self.schema = schema
+        var reportRules = fieldRules
+        reportRules.schemaOnly = Set((schema.added + schema.removed).map(\.path.flatName))
+        self.reportRules = reportRules
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         if old.records.keys.isEmpty || new.records.keys.isEmpty {
@@ -160,6 +187,20 @@ public struct Comparison: Sendable {
             }
         }
         return matching
+    }
+
+    /// The fields one schema has and the other lacks. Without records a side
+    /// has no JSON schema to speak of, so nothing is added or removed then.
+    static func schemaChanges(_ old: RecordTable, _ new: RecordTable) -> SchemaChanges {
+        let known = (old.count > 0 || old.fieldNames != nil) && (new.count > 0 || new.fieldNames != nil)
+        guard known else { return SchemaChanges() }
+        let oldNames = Set(old.schema)
+        let newNames = Set(new.schema)
+        func fields(_ table: RecordTable, without others: Set<String>) -> [SchemaField] {
+            zip(table.schema, table.schemaValueCounts).filter { !others.contains($0.0) }
+                .map { SchemaField(path: FieldPath([$0.0]), records: $0.1) }
+        }
+        return SchemaChanges(added: fields(new, without: oldNames), removed: fields(old, without: newNames))
     }
 
     /// Groups a table's records by section, in order of first appearance
@@ -215,7 +256,7 @@ public struct Comparison: Sendable {
         let newRef = newSections[update.new.section].elements[update.new.item]
         return FieldChange.between(
             try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
-            rules: fieldRules, mode: options.records.mode)
+            rules: reportRules, mode: options.records.mode)
     }
 
 }

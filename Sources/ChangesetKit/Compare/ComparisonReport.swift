@@ -19,7 +19,7 @@ extension Comparison {
         }
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: SchemaChanges(), changes: changeStream(resolved))
+            summary: summary(resolved), schema: schema, changes: changeStream(resolved))
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {
@@ -33,6 +33,7 @@ extension Comparison {
         summary.sectionsInserted = changeset.insertedSections.count
         summary.sectionsDeleted = changeset.deletedSections.count
         summary.sectionsMoved = reportedSectionMoves.count
+        summary.schema = schema.count
         summary.oldCount = changeset.oldCount
         summary.newCount = changeset.newCount
         let movedAndUpdated = Set(moves.map(\.from)).intersection(resolved.map(\.update.old)).count

@@ -67,28 +67,3 @@ public struct FieldChange: Equatable, Sendable {
         }
     }
 }
-
-/// Which fields count for equality, by path: the field-level twin of the
-/// readers' `FieldTrie` (same rules: `--ignore` and the section field never
-/// count; with `--only`, just the named fields and what is inside them).
-public struct FieldRules: Sendable {
-    enum Verdict { case include, skip, lookInside }
-
-    private let ignored: Set<[String]>
-    private let only: [[String]]
-
-    /// `flat`: the record came from CSV, whose column `a.b` is the path `a.b`.
-    public init(_ options: RecordOptions, flat: Bool) {
-        func components(_ path: FieldPath) -> [String] { flat ? [path.flatName] : path.components }
-        ignored = Set((options.ignore + [options.section].compactMap { $0 }).map(components))
-        only = options.only.map(components)
-    }
-
-    func verdict(_ path: [String]) -> Verdict {
-        if ignored.contains(path) { return .skip }
-        guard !only.isEmpty else { return .include }
-        if only.contains(where: { path.starts(with: $0) }) { return .include }
-        if only.contains(where: { $0.starts(with: path) }) { return .lookInside }
-        return .skip
-    }
-}

@@ -76,17 +76,6 @@ public struct SchemaField: Equatable, Sendable {
     }
 }
 
-/// A field matched under another name (`--rename OLD=NEW`).
-public struct Rename: Equatable, Sendable {
-    public var old: FieldPath
-    public var new: FieldPath
-
-    public init(old: FieldPath, new: FieldPath) {
-        self.old = old
-        self.new = new
-    }
-}
-
 /// How many updated records changed a field.
 public struct FieldCount: Equatable, Sendable {
     public var path: FieldPath

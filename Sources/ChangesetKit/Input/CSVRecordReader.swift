@@ -45,6 +45,8 @@ public final class CSVRecordReader {
 
     private var header: [String]?
     private var columns: [Column] = []
+    /// Per column, how many rows hold a value (a cell that is not empty).
+    private var valueCounts: [Int] = []
     private var scratch: [UInt8] = []
 
     private struct Column {
@@ -92,6 +94,7 @@ public final class CSVRecordReader {
             guard header != nil else {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
+            builder.setSchema(header ?? [], valueCounts: valueCounts)
             return builder.table
         } catch {
             failure = error as? InputError
@@ -272,8 +275,16 @@ public final class CSVRecordReader {
     private func readHeader() throws {
         var names: [String] = []
         var seen: [String: Int] = [:]
+        // CSV has no nesting: a path names the column whose name is its names joined by dots.
+        let rules = FieldRules(options, flat: true)
+        var found: [FieldPath] = []
         for index in cellEnds.indices {
-            let name = cellBytes.withUnsafeBytes { String(decoding: cellRange(index, in: $0), as: UTF8.self) }
+            var name = cellBytes.withUnsafeBytes { String(decoding: cellRange(index, in: $0), as: UTF8.self) }
+            if let renamed = Array(name.utf8).withUnsafeBytes({ rules.renamedName($0, in: FieldRules.root) }) {
+                // --rename on the new side: the column is read under its old name.
+                found.append(contentsOf: options.renames.filter { $0.new.flatName == name }.map(\.new))
+                name = String(decoding: renamed, as: UTF8.self)
+            }
             if let first = seen.updateValue(index, forKey: name) {
                 throw error(
                     "duplicate column name \"\(name)\" in the header (also column \(first + 1))",
@@ -289,15 +300,18 @@ public final class CSVRecordReader {
         if let section = options.section, !names.contains(section.flatName) {
             throw error("no \"\(section.flatName)\" column for --section; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
         }
-        let onlyMode = !options.only.isEmpty
         columns = names.map { name in
-            let role = FieldTrie.columnRole(name, options: options)
-            let compared = !role.ignored && !role.isSection && (!onlyMode || role.only)
+            let node = rules.child(of: FieldRules.root, name: Array(name.utf8))
+            found.append(contentsOf: rules.namedPaths(node))
+            let role = rules.role(node) ?? FieldRole()
+            let compared = rules.isCompared(node, inFilteredObject: rules.onlyMode, valueIsObject: false)
             var copy = name
             let hash = copy.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
             return Column(nameHash: hash, role: role, compared: compared)
         }
         header = names
+        builder.setFieldsFound(found)
+        valueCounts = Array(repeating: 0, count: names.count)
         builder.setFieldNames(names)
     }
 
@@ -376,6 +390,7 @@ public final class CSVRecordReader {
                 if column.role.isSection && !cell.isEmpty {
                     section = ScalarText.fromText(cell, scratch: &scratch)
                 }
+                if !cell.isEmpty { valueCounts[index] += 1 }
                 guard column.compared else { continue }
                 let value = hasher.string(cell)
                 guard !value.isEmpty else { continue }

@@ -27,7 +27,11 @@ public final class JSONRecordReader {
     public let source: String
     public let layout: JSONLayout
     private let options: RecordOptions
-    private let trie: FieldTrie
+    private let trie: FieldRules
+    /// Named nodes a member matched, for `RecordTable.fieldsFound`.
+    private var seenNodes: [Bool]
+    private var renamesApplied = Set<[UInt8]>()
+    private let hasRenames: Bool
     private var builder: RecordTableBuilder
     private var hasher: ValueHasher
 
@@ -56,6 +60,7 @@ public final class JSONRecordReader {
     private var recordsArrayStart = 0
     private var failure: InputError?
     private var scratch: [UInt8] = []
+    private var schema = SchemaCollector()
 
     private enum Role {
         /// Outside the records, in a part of the document that is only checked.
@@ -76,13 +81,15 @@ public final class JSONRecordReader {
         var count = 0
         /// Trie node of this container, and of the pending member's value.
         var node: Int32
-        var pendingNode: Int32 = FieldTrie.none
+        var pendingNode: Int32 = FieldRules.none
         /// `--only` filters this object's members.
         var filtered: Bool
         var pendingName: UInt64 = 0
         var pendingNameIsPathStep = false
         var namesStart: Int
         var isRecordRoot = false
+        /// A record's top-level member pending: its index in the schema.
+        var pendingSchemaIndex: Int32 = -1
     }
 
     /// Member names of objects with many members, by depth, so huge objects stay linear
@@ -102,10 +109,12 @@ public final class JSONRecordReader {
         self.source = source
         self.layout = layout
         self.options = options
-        self.trie = FieldTrie(options)
+        self.trie = FieldRules(options)
+        self.seenNodes = Array(repeating: false, count: trie.nodes.count)
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)
+        self.hasRenames = options.appliesRenames && !options.renames.isEmpty
         scratch.reserveCapacity(64)
         handle = yajl_alloc(JSONRecordReader.callbacks, nil, Unmanaged.passUnretained(self).toOpaque())
         // Our scanner validates UTF-8 more strictly than yajl; no need to do it twice.
@@ -140,7 +149,7 @@ public final class JSONRecordReader {
             if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
             if !scanner.sawToken {
                 // Nothing but whitespace.
-                if layout == .lines { return builder.table }
+                if layout == .lines { return builder.table }  // no records, no fields
                 throw error("the input is empty; expected \(expectedTopLevel)", at: scanner.location(chunk, chunkBase))
             }
             let status = yajl_complete_parse(handle)
@@ -148,6 +157,8 @@ public final class JSONRecordReader {
             if case .nested(let path) = layout, !sawRecordsArray {
                 throw error("the document has no \"\(path)\" array of records", at: SourceLocation(line: 1, column: 1))
             }
+            builder.setSchema(schema.names, valueCounts: schema.valueCounts)
+            builder.setFieldsFound(fieldsFound)
             return builder.table
         } catch {
             failure = error as? InputError
@@ -394,7 +405,7 @@ public final class JSONRecordReader {
                 at: scanner.location(of: token, chunk, chunkBase))
         }
         guard let role = beginValue(isObject ? .object : .array) else { return 0 }
-        var node = FieldTrie.none
+        var node = FieldRules.none
         var filtered = false
         var isRoot = false
         if case .record = role {
@@ -406,7 +417,7 @@ public final class JSONRecordReader {
                 }
             } else {
                 isRoot = true
-                node = trie.isEmpty ? FieldTrie.none : FieldTrie.root
+                node = trie.isEmpty ? FieldRules.none : FieldRules.root
                 filtered = trie.onlyMode
             }
         }
@@ -493,6 +504,9 @@ public final class JSONRecordReader {
             guard beginValue(kind) != nil else { return 0 }
             return 1
         }
+        if parent.isRecordRoot && parent.isObject && (kind == .null || value.isEmpty) {
+            schema.noValue(parent.pendingSchemaIndex)
+        }
         if parent.isObject, let role = trie.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
             let value = text()
             if role.isSection {
@@ -514,7 +528,25 @@ public final class JSONRecordReader {
         return 1
     }
 
+    /// The options' fields that some record has (see `RecordTable.fieldsFound`).
+    private var fieldsFound: [FieldPath] {
+        var found = seenNodes.indices.flatMap { seenNodes[$0] ? trie.namedPaths(Int32($0)) : [] }
+        for rename in options.renames where renamesApplied.contains(Array(rename.new.components.last!.utf8)) {
+            found.append(rename.new)
+        }
+        return found
+    }
+
     private func memberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+        if hasRenames, let frame = frames.last, case .record = frame.role, let old = trie.renamedName(bytes, in: frame.node) {
+            // --rename: the new side's member is read as the old one, everywhere.
+            renamesApplied.insert(Array(bytes))
+            return old.withUnsafeBytes { resolvedMemberName($0) }
+        }
+        return resolvedMemberName(bytes)
+    }
+
+    private func resolvedMemberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         lastValueEnd = callbackOffset
         let top = frames.count - 1
         let nameHash = ValueHasher.name(bytes)
@@ -534,7 +566,12 @@ public final class JSONRecordReader {
         frames[top].pendingName = nameHash
         switch frames[top].role {
         case .record:
-            frames[top].pendingNode = trie.child(of: frames[top].node, name: bytes)
+            let node = trie.child(of: frames[top].node, name: bytes)
+            frames[top].pendingNode = node
+            if node >= 0 { seenNodes[Int(node)] = true }
+            if frames[top].isRecordRoot {
+                frames[top].pendingSchemaIndex = schema.member(at: memberNames.count - start - 1, nameHash: nameHash, name: bytes)
+            }
         case .pathStep(let depth):
             if case .nested(let path) = layout {
                 frames[top].pendingNameIsPathStep = bytes.elementsEqual(path.components[depth].utf8)

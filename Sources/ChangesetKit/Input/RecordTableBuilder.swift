@@ -26,6 +26,15 @@ struct RecordTableBuilder {
         records.fieldNames = names
     }
 
+    mutating func setSchema(_ names: [String], valueCounts: [Int]) {
+        records.schema = names
+        records.schemaValueCounts = valueCounts
+    }
+
+    mutating func setFieldsFound(_ paths: [FieldPath]) {
+        records.fieldsFound = Set(paths)
+    }
+
     mutating func setContainerRange(_ range: Range<Int>) {
         records.containerRange = range
     }

@@ -67,6 +67,17 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     public var flatName: String { components.joined(separator: ".") }
 }
 
+/// A field matched under another name (`--rename OLD=NEW`).
+public struct Rename: Equatable, Sendable {
+    public var old: FieldPath
+    public var new: FieldPath
+
+    public init(old: FieldPath, new: FieldPath) {
+        self.old = old
+        self.new = new
+    }
+}
+
 public struct FieldPathError: Error, Equatable, CustomStringConvertible {
     public var text: String
     public var reason: String

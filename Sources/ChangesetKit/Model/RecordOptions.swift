@@ -31,6 +31,11 @@ public struct RecordOptions: Sendable {
     /// The array inside a JSON document that holds the records (`--records-at`).
     public var recordsAt: FieldPath?
     public var mode: ComparisonMode = .typed
+    /// `--rename OLD=NEW`: the reader of the new side reads a member named
+    /// NEW (in the object OLD is in) as OLD.
+    public var renames: [Rename] = []
+    /// False for the old side: its reader only notes whether OLD occurs.
+    public var appliesRenames = true
 
     public init(
         id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],

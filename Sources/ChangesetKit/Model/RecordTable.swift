@@ -24,6 +24,15 @@ public struct RecordTable: Sendable {
     public var lineNumbers: [UInt32] = []
     /// The header row's names, for CSV and TSV.
     public var fieldNames: [String]?
+    /// The snapshot's schema: its top-level field names (CSV: the header) in
+    /// order of first appearance, and for each how many records hold a value
+    /// for it (not null, not an empty cell).
+    public var schema: [String] = []
+    public var schemaValueCounts: [Int] = []
+    /// The fields named by `--ignore`, `--only` and `--rename` (as written,
+    /// patterns too) that at least one record has: a name no side has is
+    /// a typo, and an error (see `FieldCheck`).
+    public var fieldsFound: Set<FieldPath> = []
     /// JSON: the byte range of the array holding the records, `[` to `]`
     /// inclusive, so `apply` can rewrite just that part of a document.
     public var containerRange: Range<Int>?

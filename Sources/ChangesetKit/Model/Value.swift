@@ -73,6 +73,20 @@ public indirect enum Value: Sendable, Equatable {
         }
     }
 
+    /// The value with the member at `path` (inside nested objects) renamed
+    /// to `name`; the value itself when there is no such member.
+    public func renamingMember(at path: [String], to name: String) -> Value {
+        guard case .object(var members) = self, let first = path.first,
+            let index = members.firstIndex(where: { $0.name == first })
+        else { return self }
+        if path.count == 1 {
+            members[index].name = name
+        } else {
+            members[index].value = members[index].value.renamingMember(at: Array(path.dropFirst()), to: name)
+        }
+        return .object(members)
+    }
+
     /// Compact JSON text: numbers as written, members in source order.
     public var jsonText: String {
         var output = ""

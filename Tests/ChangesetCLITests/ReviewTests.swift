@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+
+/// Real data review: columns that change between versions, renamed keys,
+/// typos in field names, patterns, and CI assertions about all of it.
+@Suite struct ReviewTests {
+    static let countries = ["countries/old.csv", "countries/new.csv", "--id", "cca3", "--rename", "cca3=ISO3166-1-Alpha-3"]
+
+    @Test func schemaChangesAreReportedOnceAndRenamesMatchKeys() throws {
+        let result = try changeset(Self.countries)
+        #expect(result.status == 1 && result.stderr.isEmpty, "\(result)")
+        try expectGolden(result.stdout, "countries.txt")
+        // The added and removed columns are never repeated per record.
+        #expect(!result.stdout.contains("Continent:") && !result.stdout.contains("fax_prefix:"), "\(result)")
+        #expect(!result.stdout.contains("(absent)"), "\(result)")
+    }
+
+    @Test func schemaInEveryFormat() throws {
+        let json = try changeset(Self.countries + ["--format", "json"])
+        try expectGolden(json.stdout, "countries.json")
+        let schema = try run("jq", ["-c", ".schema"], input: json.stdout)
+        #expect(schema == #"{"added":[{"path":"Continent","records":10}],"removed":[{"path":"fax_prefix","records":10}],"renamed":[{"old":"cca3","new":"ISO3166-1-Alpha-3"}]}"# + "\n")
+        let ndjson = try changeset(Self.countries + ["--format", "ndjson"])
+        let first = try run("jq", ["-c", "select(.kind == \"schema\") | [.added[].path, .removed[].path]"], input: ndjson.stdout)
+        #expect(first == #"["Continent","fax_prefix"]"# + "\n")
+        #expect(ndjson.stdout.hasPrefix(#"{"kind":"schema","#))
+        let stat = try changeset(Self.countries + ["--stat"])
+        #expect(stat.stdout == """
+            1 inserted, 1 deleted, 4 updated, 0 moved, 5 unchanged
+            schema: added Continent (10 records); removed fax_prefix (10 records)
+            renamed: cca3 -> ISO3166-1-Alpha-3
+            fields: area 2, capital 2, name 1
+
+            """, "\(stat)")
+        let statJSON = try changeset(Self.countries + ["--stat", "--format", "json"])
+        #expect(statJSON.stdout == #"{"inserted":1,"deleted":1,"updated":4,"moved":0,"unchanged":5,"schema":2,"fields":{"area":2,"capital":2,"name":1}}"# + "\n")
+    }
+
+    /// A field only one side has makes no record updated on its own, but the
+    /// replay formats still rebuild NEW exactly.
+    @Test func aNewFieldAloneUpdatesNothingYetPatchesRebuildNew() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try #"[{"id":1,"a":"x"},{"id":2,"a":"y"}]"#.write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try #"[{"id":1,"a":"x","b":true},{"id":2,"a":"z","b":null}]"#.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let text = try changeset(["old.json", "new.json", "--id", "id"], in: scratch)
+        #expect(text.stdout == """
+            0 inserted, 0 deleted, 1 updated, 0 moved, 1 unchanged
+            schema: added b (1 record)
+            fields: a 1
+            updated  id 2  at 1, line 1
+              a: "y" -> "z"
+
+            """, "\(text)")
+        #expect(text.status == 1)
+        let patch = try changeset(["old.json", "new.json", "--id", "id", "--format", "patch", "-o", "p.patch"], in: scratch)
+        #expect(patch.status == 1, "\(patch)")
+        let applied = try changeset(["apply", "old.json", "p.patch", "-o", "rebuilt.json"], in: scratch)
+        #expect(applied.status == 0, "\(applied)")
+        let again = try changeset(["rebuilt.json", "new.json", "--id", "id"], in: scratch)
+        #expect(again.status == 0 && again.stdout.hasPrefix("0 inserted, 0 deleted, 0 updated"), "\(again)")
+        let jsonPatch = try changeset(["old.json", "new.json", "--id", "id", "--format", "jsonpatch"], in: scratch)
+        try expectJSONPatch(jsonPatch.stdout, turns: scratch.appendingPathComponent("old.json"), into: scratch.appendingPathComponent("new.json"), recordsAt: [])
+        // Only a schema change: exit 1 still (the files differ), 0 updated.
+        try #"[{"id":1,"a":"x","b":1},{"id":2,"a":"y","b":2}]"#.write(to: scratch.appendingPathComponent("wider.json"), atomically: true, encoding: .utf8)
+        let wider = try changeset(["old.json", "wider.json", "--id", "id", "--assert", "updated == 0", "--assert", "schema == 1"], in: scratch)
+        #expect(wider.status == 0, "\(wider)")
+    }
+
+    @Test func aFieldNoRecordHasIsAnErrorWithSuggestions() throws {
+        for (arguments, message) in [
+            (["--only", "Captial"], #"--only "Captial": no record of countries/old.csv or countries/new.csv has this field; did you mean "capital"?"#),
+            (["--ignore", "nmae"], #"--ignore "nmae": no record of countries/old.csv or countries/new.csv has this field; did you mean "name"?"#),
+            (["--ignore", "UNTRM*"], #"--ignore "UNTRM*": no record of countries/old.csv or countries/new.csv has this field; the top-level fields are: Continent, Dial, ISO3166-1-Alpha-2, UNTERM English Short, UNTERM French Short, area, capital, cca3, fax_prefix, name"#),
+        ] {
+            let result = try changeset(Self.countries + arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr == "changeset: \(message)\n", "\(result)")
+        }
+        let badRename = try changeset(["countries/old.csv", "countries/new.csv", "--id", "name", "--rename", "cca=ISO3166-1-Alpha-3"])
+        #expect(badRename.status == 2, "\(badRename)")
+        #expect(badRename.stderr == "changeset: --rename cca=ISO3166-1-Alpha-3: no record of countries/old.csv has the field \"cca\"; did you mean \"cca3\"?\n", "\(badRename)")
+        let nested = try changeset(["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", "data.items", "--ignore", "stock.cuont"])
+        #expect(nested.status == 2 && nested.stderr.contains(#"--ignore "stock.cuont": no record of"#), "\(nested)")
+    }
+
+    @Test func globsPickFields() throws {
+        // UNTERM* matches both UNTERM columns; with --only nothing else counts.
+        let only = try changeset(Self.countries + ["--only", "UNTERM*", "--stat"])
+        #expect(only.stdout.hasPrefix("1 inserted, 1 deleted, 0 updated, 0 moved, 9 unchanged\n"), "\(only)")
+        let ignore = try changeset(Self.countries + ["--ignore", "[ac]*", "--stat"])
+        #expect(ignore.stdout.hasSuffix("fields: name 1\n"), "\(ignore)")
+        let nested = try changeset(["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", "data.items", "--ignore", "stock.*", "--stat"])
+        #expect(nested.stdout.hasSuffix("fields: price 1, size~cm/h 1, tags 1\n"), "\(nested)")
+    }
+
+    @Test func renameWorksInJSONAndNested() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let original = try String(contentsOf: fixtures.appendingPathComponent("nested/new.json"), encoding: .utf8)
+        try original.replacingOccurrences(of: "\"count\"", with: "\"qty\"").write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let old = fixtures.appendingPathComponent("nested/old.json").path
+        let renamed = try changeset([old, "new.json", "--id", "sku", "--records-at", "data.items", "--rename", "stock.count=stock.qty"], in: scratch)
+        let plain = try changeset(["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", "data.items"])
+        let lines = renamed.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[2] == "renamed: stock.count -> stock.qty", "\(renamed)")
+        #expect(lines.filter { !$0.hasPrefix("renamed:") }.joined(separator: "\n") == plain.stdout, "\(renamed)")
+        let patch = try changeset([old, "new.json", "--id", "sku", "--records-at", "data.items", "--rename", "stock.count=stock.qty", "--format", "patch"], in: scratch)
+        #expect(patch.status == 2 && patch.stderr.hasPrefix("changeset: --format patch replays NEW's content and cannot carry a --rename"), "\(patch)")
+        let across = try changeset([old, "new.json", "--id", "sku", "--rename", "stock.count=qty"], in: scratch)
+        #expect(across.status == 2 && across.stderr.contains("a renamed field stays in the same object"), "\(across)")
+    }
+
+    @Test func everyFailedAssertionIsNamed() throws {
+        let result = try changeset(Self.countries + ["-q", "--assert", "schema == 0", "--assert", "unchanged >= 5", "--assert", "deleted == 0", "--assert", "updated < 10"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr == """
+            changeset: assertion failed: schema == 0 (schema is 2)
+            changeset: assertion failed: deleted == 0 (deleted is 1)
+
+            """, "\(result)")
+        let holds = try changeset(Self.countries + ["-q", "--assert", "schema <= 2", "--assert", "unchanged == 50%"])
+        #expect(holds.status == 0 && holds.stderr.isEmpty, "\(holds)")
+        let percent = try changeset(Self.countries + ["--assert", "schema < 5%"])
+        #expect(percent.status == 2 && percent.stderr.contains("schema counts fields, not records"), "\(percent)")
+    }
+}
