@@ -55,6 +55,18 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The field NEW of the new snapshot is the field OLD of the old one, for --id, --section, --ignore, --only and the comparison (repeatable).", valueName: "old=new"))
     var rename: [String] = []
 
+    @Option(help: ArgumentHelp("Numbers that differ by at most X are equal; FIELD=X for one field (repeatable).", valueName: "[field=]x"))
+    var tolerance: [String] = []
+
+    @Option(help: ArgumentHelp("Numbers that differ by at most R times the larger are equal; FIELD=R for one field (repeatable).", valueName: "[field=]r"))
+    var relativeTolerance: [String] = []
+
+    @Flag(help: "Strings that differ only in letter case are equal.")
+    var ignoreCase = false
+
+    @Flag(help: "Strings that differ only in leading, trailing or repeated white space are equal.")
+    var ignoreWhitespace = false
+
     @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
     var ignoreOrder = false
 
@@ -114,6 +126,7 @@ struct DiffCommand: ParsableCommand {
         } catch {
             throw ValidationError("\(error)")
         }
+        (options.tolerance, options.records.notedFields) = try valueTolerance()
         options.records.duplicates = duplicates
         options.oldFormat = inputFormat
         options.newFormat = inputFormat
@@ -121,6 +134,37 @@ struct DiffCommand: ParsableCommand {
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         return options
+    }
+
+    /// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
+    /// Also returns the fields they name, for the check that some record has them.
+    func valueTolerance() throws -> (ValueTolerance, [NotedField]) {
+        var result = ValueTolerance(ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
+        var noted: [NotedField] = []
+        for (option, texts, isRelative) in [("--tolerance", tolerance, false), ("--relative-tolerance", relativeTolerance, true)] {
+            for text in texts {
+                var field: FieldPath?
+                var number = Substring(text)
+                if let equals = text.lastIndex(of: "=") {
+                    field = try FieldPath(parsing: String(text[..<equals]))
+                    number = text[text.index(after: equals)...]
+                }
+                guard CanonicalNumber.canonical(String(number)) != nil, !number.hasPrefix("-"),
+                    let value = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX"))
+                else {
+                    throw ValidationError("invalid \(option) \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")
+                }
+                var bounds = field.map { result.fields[$0] ?? ValueTolerance.Bounds() } ?? result.all
+                if isRelative { bounds.relative = value } else { bounds.absolute = value }
+                if let field {
+                    result.fields[field] = bounds
+                    noted.append(NotedField(option: option, path: field))
+                } else {
+                    result.all = bounds
+                }
+            }
+        }
+        return (result, noted)
     }
 
     /// `OLD=NEW`, two paths in the same object.

@@ -125,3 +125,57 @@ import Testing
         #expect(percent.status == 2 && percent.stderr.contains("schema counts fields, not records"), "\(percent)")
     }
 }
+
+/// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
+@Suite struct ToleranceTests {
+    static let countries = ReviewTests.countries + ["--stat"]
+
+    @Test func valuesEqualUnderTheRulesAreUnchangedEverywhere() throws {
+        let exact = try changeset(Self.countries)
+        #expect(exact.stdout.hasPrefix("1 inserted, 1 deleted, 4 updated, 0 moved, 5 unchanged\n"), "\(exact)")
+        // 652230 -> 652230.0000001 is float noise; 14000000 -> 14200000 is not.
+        let absolute = try changeset(Self.countries + ["--tolerance", "0.001"])
+        #expect(absolute.stdout.hasSuffix("fields: capital 2, area 1, name 1\n"), "\(absolute)")
+        let perField = try changeset(Self.countries + ["--tolerance", "area=0.001", "--ignore-case", "--ignore-whitespace"])
+        #expect(perField.stdout.hasPrefix("1 inserted, 1 deleted, 2 updated, 0 moved, 7 unchanged\n"), "\(perField)")
+        #expect(perField.stdout.hasSuffix("fields: area 1, name 1\n"), "\(perField)")
+        // 2% of 14200000 covers the change of 200000.
+        let relative = try changeset(Self.countries + ["--relative-tolerance", "0.02"])
+        #expect(relative.stdout.hasSuffix("fields: capital 2, name 1\n"), "\(relative)")
+        // The invisible U+200F is a real change: no rule hides it.
+        let all = try changeset(ReviewTests.countries + ["--relative-tolerance", "0.02", "--ignore-case", "--ignore-whitespace"])
+        #expect(all.stdout.contains(#"name: "Albania" -> "Albania\u200F""#), "\(all)")
+        let gate = try changeset(ReviewTests.countries + ["-q", "--tolerance", "area=0.001", "--ignore-case", "--ignore-whitespace", "--assert", "updated <= 2"])
+        #expect(gate.status == 0, "\(gate)")
+    }
+
+    @Test func exactDecimalsAtTheBoundaryAndHugeNumbers() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try #"[{"id":1,"p":1.000,"q":1e400,"r":[1.0,"A "]}]"#.write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try #"[{"id":1,"p":1.005,"q":1e401,"r":[1.004,"a"]}]"#.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let result = try changeset(["old.json", "new.json", "--id", "id", "--tolerance", "0.005", "--ignore-case", "--ignore-whitespace"], in: scratch)
+        // |1.005 - 1.000| is exactly 0.005 (no binary rounding); 1e400 and 1e401 stay different.
+        #expect(result.stdout == "0 inserted, 0 deleted, 1 updated, 0 moved, 0 unchanged\nfields: q 1\nupdated  id 1  at 0, line 1\n  q: 1e400 -> 1e401\n", "\(result)")
+        let tight = try changeset(["old.json", "new.json", "--id", "id", "--tolerance", "p=0.004", "--stat"], in: scratch)
+        #expect(tight.stdout.hasSuffix("fields: p 1, q 1, r 1\n"), "\(tight)")
+        // A patch still carries every difference, so it rebuilds NEW exactly.
+        _ = try changeset(["old.json", "new.json", "--id", "id", "--tolerance", "1", "--format", "patch", "-o", "p.patch"], in: scratch)
+        let applied = try changeset(["apply", "old.json", "p.patch", "-o", "rebuilt.json"], in: scratch)
+        #expect(applied.status == 0, "\(applied)")
+        let same = try changeset(["rebuilt.json", "new.json", "--id", "id", "-q"], in: scratch)
+        #expect(same.status == 0, "\(same)")
+    }
+
+    @Test func badTolerancesAreUsageErrors() throws {
+        for (arguments, message) in [
+            (["--tolerance=-1"], #"invalid --tolerance "-1": write a number of 0 or more, or FIELD=NUMBER"#),
+            (["--relative-tolerance", "x"], #"invalid --relative-tolerance "x": write a number of 0 or more, or FIELD=NUMBER"#),
+            (["--tolerance", "aera=1"], #"--tolerance "aera": no record of countries/old.csv or countries/new.csv has this field; did you mean "area"?"#),
+        ] {
+            let result = try changeset(ReviewTests.countries + arguments)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr.hasPrefix("changeset: \(message)\n"), "\(result)")
+        }
+    }
+}

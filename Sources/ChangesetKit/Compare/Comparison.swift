@@ -77,6 +77,8 @@ public struct ComparisonOptions: Sendable {
     /// `--ignore-order`: reports leave out moves within sections and section
     /// moves (the changeset still has them, so replays stay exact).
     public var ignoreOrder = false
+    /// What else counts as equal in reports (see `ValueTolerance`).
+    public var tolerance = ValueTolerance.exact
 
     public init() {}
 }
@@ -256,7 +258,7 @@ public struct Comparison: Sendable {
         let newRef = newSections[update.new.section].elements[update.new.item]
         return FieldChange.between(
             try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
-            rules: reportRules, mode: options.records.mode)
+            rules: reportRules, mode: options.records.mode, tolerance: options.tolerance)
     }
 
 }

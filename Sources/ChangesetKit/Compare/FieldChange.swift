@@ -13,19 +13,22 @@ public struct FieldChange: Equatable, Sendable {
 
     /// The changed fields, walking nested objects (arrays are compared whole),
     /// in the old record's member order, then fields only the new one has.
-    /// Uses the fingerprint's equality, so it agrees with the readers.
-    public static func between(_ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode) -> [FieldChange] {
+    /// With exact `tolerance` it uses the fingerprint's equality, so it agrees
+    /// with the readers; a tolerance can only take changes away.
+    public static func between(
+        _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact
+    ) -> [FieldChange] {
         var changes: [FieldChange] = []
-        collect(old, new, path: [], rules: rules, mode: mode, into: &changes)
+        collect(old, new, path: [], rules: rules, mode: mode, tolerance: tolerance, into: &changes)
         return changes
     }
 
     private static func collect(
-        _ old: Value, _ new: Value, path: [String], rules: FieldRules, mode: ComparisonMode,
+        _ old: Value, _ new: Value, path: [String], rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance,
         into changes: inout [FieldChange]
     ) {
         guard case .object(let oldMembers) = old, case .object(let newMembers) = new else {
-            if !old.isEquivalent(to: new, mode: mode) {
+            if !tolerance.equal(old, new, path: path, mode: mode) {
                 changes.append(FieldChange(path: FieldPath(path), old: old, new: new))
             }
             return
@@ -43,20 +46,20 @@ public struct FieldChange: Equatable, Sendable {
             switch (oldValue, newValue) {
             case let (oldValue?, newValue?):
                 if verdict == .lookInside {
-                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, into: &changes)
+                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
                 } else if case .object = oldValue, case .object = newValue {
-                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, into: &changes)
-                } else if !oldValue.isEquivalent(to: newValue, mode: mode) {
+                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
+                } else if !tolerance.equal(oldValue, newValue, path: memberPath, mode: mode) {
                     changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
                 }
             case (let present?, nil), (nil, let present?):
                 // In text comparisons a missing field equals an empty one.
-                if mode == .text && present.isEmptyText { continue }
+                if mode == .text && tolerance.isEmptyText(present) { continue }
                 if verdict == .lookInside, case .object = present {
                     // Only the selected fields inside count.
                     let empty = Value.object([])
                     let (a, b) = oldValue == nil ? (empty, present) : (present, empty)
-                    collect(a, b, path: memberPath, rules: rules, mode: mode, into: &changes)
+                    collect(a, b, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
                     continue
                 }
                 if verdict == .lookInside { continue }

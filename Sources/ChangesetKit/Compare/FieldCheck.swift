@@ -13,7 +13,9 @@ enum FieldCheck {
         let sides = "\(old.input.name) or \(new.input.name)"
         guard knowsFields(old) || knowsFields(new) else { return }
         let names = Array(Set(old.records.schema + new.records.schema))
-        for (option, path) in options.ignore.map({ ("--ignore", $0) }) + options.only.map({ ("--only", $0) })
+        let named = options.ignore.map { ("--ignore", $0) } + options.only.map { ("--only", $0) }
+            + options.notedFields.map { ($0.option, $0.path) }
+        for (option, path) in named
         where !old.records.fieldsFound.contains(path) && !new.records.fieldsFound.contains(path) {
             throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names))
         }

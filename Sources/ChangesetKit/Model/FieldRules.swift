@@ -61,6 +61,7 @@ public struct FieldRules: Sendable {
                 nodes[Int(walk)].role.onlyBelow = true
             }
         }
+        for noted in options.notedFields { update(components(noted.path), glob: false, named: noted.path) { _ in } }
         for rename in options.renames {
             // The old name is a field like any other (so the old side's reader
             // notes it); in its object, the new name is read as the old one.

@@ -17,6 +17,17 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
     case occurrence
 }
 
+/// A field an option names, for the check that some record has it.
+public struct NotedField: Sendable, Equatable {
+    public var option: String
+    public var path: FieldPath
+
+    public init(option: String, path: FieldPath) {
+        self.option = option
+        self.path = path
+    }
+}
+
 /// What the readers need to know to turn bytes into records.
 public struct RecordOptions: Sendable {
     /// The key fields (`--id`); empty means a record's identity is its content.
@@ -36,6 +47,9 @@ public struct RecordOptions: Sendable {
     public var renames: [Rename] = []
     /// False for the old side: its reader only notes whether OLD occurs.
     public var appliesRenames = true
+    /// Other fields options name (`--tolerance price=0.01`), as (option, path):
+    /// the readers note whether a record has them, like `--ignore`'s.
+    public var notedFields: [NotedField] = []
 
     public init(
         id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],

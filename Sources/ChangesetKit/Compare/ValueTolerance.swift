@@ -1,0 +1,130 @@
+import Foundation
+
+/// What counts as a change besides exact content: `--tolerance`,
+/// `--relative-tolerance` (for all numbers, or per field), `--ignore-case`
+/// and `--ignore-whitespace`. Two values equal under these rules are
+/// unchanged everywhere: in reports, counts and assertions. The fingerprints
+/// stay exact, so a replay (`patch`, `jsonpatch`) still carries such
+/// differences and rebuilds NEW exactly; and without `--id`, where a
+/// record's content is its identity, these rules do not make records match.
+///
+/// Numbers are compared as decimals (`Foundation.Decimal`, 38 digits), so
+/// `|1.005 - 1.000| <= 0.005` holds exactly; a number beyond its range is
+/// compared exactly. Two numbers are equal when
+/// `|a - b| <= absolute` or `|a - b| <= relative * max(|a|, |b|)`.
+public struct ValueTolerance: Sendable, Equatable {
+    public struct Bounds: Sendable, Equatable {
+        public var absolute: Decimal?
+        public var relative: Decimal?
+
+        public init(absolute: Decimal? = nil, relative: Decimal? = nil) {
+            self.absolute = absolute
+            self.relative = relative
+        }
+
+        var isEmpty: Bool { absolute == nil && relative == nil }
+    }
+
+    /// For every number.
+    public var all = Bounds()
+    /// For numbers of one field (a path as `--id` writes it); wins over `all`.
+    public var fields: [FieldPath: Bounds] = [:]
+    /// Strings equal but for letter case (Unicode case folding).
+    public var ignoreCase = false
+    /// Strings equal but for leading, trailing and repeated white space.
+    public var ignoreWhitespace = false
+
+    public static let exact = ValueTolerance()
+
+    public init(all: Bounds = Bounds(), fields: [FieldPath: Bounds] = [:], ignoreCase: Bool = false, ignoreWhitespace: Bool = false) {
+        self.all = all
+        self.fields = fields
+        self.ignoreCase = ignoreCase
+        self.ignoreWhitespace = ignoreWhitespace
+    }
+
+    public var isExact: Bool { all.isEmpty && fields.isEmpty && !ignoreCase && !ignoreWhitespace }
+
+    /// Are two values of the field at `path` equal under these rules?
+    /// Arrays element by element, objects member by member (missing members
+    /// as in `mode`), scalars by the rules above, else by content.
+    func equal(_ a: Value, _ b: Value, path: [String], mode: ComparisonMode) -> Bool {
+        if a.isEquivalent(to: b, mode: mode) { return true }
+        guard !isExact else { return false }
+        switch (a, b) {
+        case (.array(let x), .array(let y)):
+            return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, path: path, mode: mode) }
+        case (.object(let x), .object(let y)):
+            let xByName = Dictionary(x.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let yByName = Dictionary(y.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            for name in Set(xByName.keys).union(yByName.keys) {
+                switch (xByName[name], yByName[name]) {
+                case let (p?, q?): if !equal(p, q, path: path + [name], mode: mode) { return false }
+                case (let present?, nil), (nil, let present?):
+                    if !(mode == .text && isEmptyText(present)) { return false }
+                case (nil, nil): break
+                }
+            }
+            return true
+        default:
+            if let x = number(a, mode: mode), let y = number(b, mode: mode) {
+                return withinBounds(x, y, path: path)
+            }
+            if let x = text(a, mode: mode), let y = text(b, mode: mode) {
+                return normalized(x) == normalized(y)
+            }
+            return false
+        }
+    }
+
+    /// In text comparisons a whitespace-only cell is empty when white space does not count.
+    func isEmptyText(_ value: Value) -> Bool {
+        if value.isEmptyText { return true }
+        if ignoreWhitespace, case .string(let text) = value { return normalized(text).isEmpty }
+        return false
+    }
+
+    private func bounds(_ path: [String]) -> Bounds {
+        fields[FieldPath(path)] ?? fields[FieldPath([path.joined(separator: ".")])] ?? all
+    }
+
+    private func withinBounds(_ x: Decimal, _ y: Decimal, path: [String]) -> Bool {
+        let bounds = self.bounds(path)
+        guard !bounds.isEmpty else { return false }
+        let difference = abs(x - y)
+        if let absolute = bounds.absolute, difference <= absolute { return true }
+        if let relative = bounds.relative, difference <= relative * max(abs(x), abs(y)) { return true }
+        return false
+    }
+
+    /// A number's exact decimal value (a CSV cell's too, whose text is a number).
+    private func number(_ value: Value, mode: ComparisonMode) -> Decimal? {
+        let text: String
+        switch value {
+        case .number(let literal): text = literal
+        case .string(let cell) where mode == .text && CanonicalNumber.canonical(cell) != nil: text = cell
+        default: return nil
+        }
+        guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }
+        // Decimal has 38 digits and a small exponent: past that, leave the number to exact comparison.
+        guard decimal.description.count <= 60 || text.count <= 38 else { return nil }
+        return decimal
+    }
+
+    private func text(_ value: Value, mode: ComparisonMode) -> String? {
+        switch value {
+        case .string(let text): return text
+        case .null where mode == .text: return ""
+        default: return nil
+        }
+    }
+
+    private func normalized(_ text: String) -> String {
+        var result = text
+        if ignoreWhitespace {
+            result = result.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        if ignoreCase { result = result.folding(options: [.caseInsensitive], locale: nil) }
+        return result
+    }
+}
