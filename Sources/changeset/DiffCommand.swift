@@ -73,7 +73,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Read both inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
     var inputFormat: InputFormat?
 
-    @Option(help: ArgumentHelp("The output format: text, json, ndjson, patch, jsonpatch or batch.", valueName: "format"))
+    @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all) instead of standard output.", valueName: "file"))
@@ -84,8 +84,11 @@ struct DiffCommand: ParsableCommand {
         valueName: "expr"))
     var assertions: [String] = []
 
-    @Option(help: ArgumentHelp("Cut values in text output to this many characters around the part that changed; 0 shows them whole.", valueName: "n"))
-    var width: Int = TextFormatter.defaultWidth
+    @Option(help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html).", valueName: "n"))
+    var width: Int?
+
+    @Option(help: ArgumentHelp("List at most this many changes of each kind in markdown (default 50) and html (default 1000); 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
+    var limit: Int?
 
     @Flag(help: "Print only the counts (text and json formats).")
     var stat = false
@@ -107,7 +110,11 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
         for text in rename { _ = try DiffCommand.parseRename(text) }
-        if width < 0 { throw ValidationError("--width must be 0 (no limit) or more, not \(width)") }
+        if let width, width < 0 { throw ValidationError("--width must be 0 (no limit) or more, not \(width)") }
+        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
+        if limit != nil && format != .markdown && format != .html {
+            throw ValidationError("--limit caps the markdown and html reports, not --format \(format.rawValue)")
+        }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
             throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
@@ -210,7 +217,13 @@ struct DiffCommand: ParsableCommand {
             return
         }
         switch format {
-        case .text: try TextFormatter(color: output == nil && color.isEnabled, width: width).write(report, to: &sink)
+        case .text: try TextFormatter(color: output == nil && color.isEnabled, width: width ?? TextFormatter.defaultWidth).write(report, to: &sink)
+        case .markdown:
+            let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? MarkdownFormatter.defaultLimit
+            try MarkdownFormatter(limit: cap, width: width ?? 80).write(report, to: &sink)
+        case .html:
+            let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? HTMLFormatter.defaultLimit
+            try HTMLFormatter(limit: cap, width: width ?? 200).write(report, to: &sink)
         case .json: try JSONFormatter().write(report, to: &sink)
         case .ndjson: try NDJSONFormatter().write(report, to: &sink)
         case .patch: try PatchFormatter().write(try comparison.replay(.records), to: &sink)
@@ -222,7 +235,7 @@ struct DiffCommand: ParsableCommand {
 
 /// `--format`.
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ndjson, patch, jsonpatch, batch
+    case text, json, ndjson, markdown, html, patch, jsonpatch, batch
 }
 
 extension DuplicatePolicy: ExpressibleByArgument {}

@@ -1,0 +1,276 @@
+/// The `html` format: one self-contained page to review a change (no
+/// network, no external file; the style and a little plain JavaScript are
+/// inline). It shows the inputs and the counts, the schema changes, the
+/// per-field counts as an inline SVG bar chart, and every change in one
+/// table: old and new values side by side, the part of a value that changed
+/// marked (`<del>`, `<ins>`).
+///
+/// Without JavaScript everything is shown. With it, a bar of check boxes
+/// filters the table by kind and a search box by id; the page's address may
+/// preset them (`report.html#kind=updated&q=AF`). Each kind lists at most
+/// `limit` changes, and the page says how many it left out.
+///
+/// Elements a test or a script can rely on: `#count-KIND` holds each count
+/// (`inserted`, `deleted`, `updated`, `moved`, `unchanged`), every change is
+/// a `tr.change` with `data-kind` and `data-id`, and `#shown` says how many
+/// rows the filters show (`12 of 12 changes shown`).
+public struct HTMLFormatter {
+    public var limit: Int
+    public var width: Int
+    public static let defaultLimit = 1000
+
+    public init(limit: Int = HTMLFormatter.defaultLimit, width: Int = 200) {
+        self.limit = limit
+        self.width = width
+    }
+
+    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+        let summary = report.summary
+        let title = "changeset: \(report.old.name) → \(report.new.name)"
+        output.write("""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(HTMLFormatter.escape(title))</title>
+            <style>\(HTMLFormatter.style)</style>
+            </head>
+            <body>
+            <header>
+            <h1>changeset</h1>
+            <p class="files"><code>\(HTMLFormatter.escape(report.old.name))</code> (\(report.old.records) records, \(report.old.format.rawValue)) → <code>\(HTMLFormatter.escape(report.new.name))</code> (\(report.new.records) records, \(report.new.format.rawValue))\(report.id.isEmpty ? ", records matched by content" : ", matched by <code>" + HTMLFormatter.escape(report.id.map(\.description).joined(separator: ",")) + "</code>")</p>
+            </header>
+            <main>
+            <section id="summary">
+            <h2>Summary</h2>
+            <div class="counts">
+
+            """)
+        var counts = [("inserted", summary.inserted), ("deleted", summary.deleted), ("updated", summary.updated),
+                      ("moved", summary.moved), ("unchanged", summary.unchanged)]
+        if report.sectioned {
+            counts += [("sections-inserted", summary.sectionsInserted), ("sections-deleted", summary.sectionsDeleted),
+                       ("sections-moved", summary.sectionsMoved)]
+        }
+        for (name, count) in counts {
+            output.write("<div class=\"count \(name)\"><span class=\"number\" id=\"count-\(name)\">\(count)</span> <span class=\"label\">\(name.replacingOccurrences(of: "-", with: " "))</span></div>\n")
+        }
+        output.write("</div>\n</section>\n")
+        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+            output.write("<section id=\"schema\">\n<h2>Schema</h2>\n<ul>\n")
+            for field in report.schema.added {
+                output.write("<li class=\"added\">added <code>\(HTMLFormatter.escape(field.path.description))</code> (\(field.records) records with a value)</li>\n")
+            }
+            for field in report.schema.removed {
+                output.write("<li class=\"removed\">removed <code>\(HTMLFormatter.escape(field.path.description))</code> (\(field.records) records had a value)</li>\n")
+            }
+            for rename in report.schema.renamed {
+                output.write("<li class=\"renamed\">renamed <code>\(HTMLFormatter.escape(rename.old.description))</code> → <code>\(HTMLFormatter.escape(rename.new.description))</code></li>\n")
+            }
+            output.write("</ul>\n</section>\n")
+        }
+        if !summary.fieldCounts.isEmpty {
+            output.write("<section id=\"fields\">\n<h2>Changed fields</h2>\n")
+            output.write(HTMLFormatter.chart(Array(summary.fieldCounts.prefix(limit))))
+            if summary.fieldCounts.count > limit {
+                output.write("<p class=\"cut\">The chart shows the first \(limit) of \(summary.fieldCounts.count) fields.</p>\n")
+            }
+            output.write("</section>\n")
+        }
+        output.write("""
+            <section id="changes">
+            <h2>Changes</h2>
+            <form id="controls" hidden>
+            \(((report.sectioned ? ["section-deleted", "section-inserted", "section-moved"] : []) + ["deleted", "inserted", "moved", "updated"])
+                .map { "<label><input type=\"checkbox\" name=\"kind\" value=\"\($0)\" checked> \($0.replacingOccurrences(of: "-", with: " "))</label>" }
+                .joined(separator: "\n"))
+            <label>id <input type="search" id="search" placeholder="search by id"></label>
+            </form>
+            <p id="shown"></p>
+            <table id="change-table">
+            <thead><tr><th>kind</th><th>\(report.id.isEmpty ? "record" : "id")</th><th>old</th><th>new</th><th>what changed</th></tr></thead>
+            <tbody>
+
+            """)
+        var cuts: [(Change.Kind, Int)] = []
+        var kind: Change.Kind?
+        var shown = 0
+        var left = 0
+        func close() {
+            if let kind, left > 0 { cuts.append((kind, left)) }
+        }
+        try report.changes.forEach { change in
+            if change.kind != kind {
+                close()
+                kind = change.kind
+                shown = 0
+                left = 0
+            }
+            guard shown < limit else {
+                left += 1
+                return
+            }
+            shown += 1
+            output.write(row(change, report: report))
+        }
+        close()
+        output.write("</tbody>\n</table>\n")
+        for (kind, count) in cuts {
+            output.write("<p class=\"cut\">\(count) more \(MarkdownFormatter.title(kind).lowercased()) not shown: the page lists at most \(limit) of each kind (<code>--limit</code>).</p>\n")
+        }
+        output.write("</section>\n</main>\n<script>\(HTMLFormatter.script)</script>\n</body>\n</html>\n")
+    }
+
+    private func row(_ change: Change, report: Report) -> String {
+        let sectioned = report.sectioned
+        func place(_ place: Place?) -> String {
+            guard let place else { return "" }
+            if change.kind.isSectionChange { return "\(place.index)" }
+            let line = place.line.map { "<span class=\"line\">line \($0)</span>" } ?? ""
+            return HTMLFormatter.escape(DisplayText.place(place, sectioned: sectioned)) + " " + line
+        }
+        let id: String
+        if change.kind.isSectionChange {
+            id = DisplayText.section(change.section)
+        } else {
+            id = change.id.map(DisplayText.id) ?? change.record.map { DisplayText.cut(DisplayText.value($0), width: 60) } ?? ""
+        }
+        var details = ""
+        switch change.kind {
+        case .deleted, .inserted, .moved:
+            if let record = change.record {
+                details = "<code class=\"record\">\(HTMLFormatter.escape(DisplayText.cut(DisplayText.value(record), width: width * 2)))</code>"
+            }
+        case .updated:
+            details = "<table class=\"fields\">"
+            for field in change.fields {
+                let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
+                let (oldMarked, newMarked) = HTMLFormatter.marked(old, new)
+                details += "<tr><th>\(HTMLFormatter.escape(DisplayText.visible(field.path.description)))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
+            }
+            details += "</table>"
+        case .sectionDeleted, .sectionInserted, .sectionMoved:
+            break
+        }
+        return "<tr class=\"change \(change.kind.rawValue)\" data-kind=\"\(change.kind.rawValue)\" data-id=\"\(HTMLFormatter.escape(id))\">"
+            + "<td class=\"kind\">\(change.kind.rawValue.replacingOccurrences(of: "-", with: " "))</td>"
+            + "<td class=\"id\"><code>\(HTMLFormatter.escape(id))</code></td>"
+            + "<td>\(place(change.old))</td><td>\(place(change.new))</td><td>\(details)</td></tr>\n"
+    }
+
+    /// Both texts escaped, with the part between their common prefix and
+    /// common suffix marked as deleted (old) and inserted (new).
+    static func marked(_ old: String, _ new: String) -> (String, String) {
+        let a = Array(old), b = Array(new)
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        func mark(_ characters: [Character], _ tag: String) -> String {
+            let head = escape(String(characters[..<prefix]))
+            let middle = escape(String(characters[prefix..<(characters.count - suffix)]))
+            let tail = escape(String(characters[(characters.count - suffix)...]))
+            return head + (middle.isEmpty ? "" : "<\(tag)>\(middle)</\(tag)>") + tail
+        }
+        return (mark(a, "del"), mark(b, "ins"))
+    }
+
+    /// Per-field counts as horizontal bars, in SVG drawn inline.
+    static func chart(_ counts: [FieldCount]) -> String {
+        let rowHeight = 22
+        let labelWidth = 220
+        let barWidth = 400
+        let height = counts.count * rowHeight + 4
+        let largest = max(1, counts.map(\.records).max() ?? 1)
+        var svg = "<svg class=\"chart\" role=\"img\" aria-label=\"updated records per changed field\" width=\"\(labelWidth + barWidth + 60)\" height=\"\(height)\" viewBox=\"0 0 \(labelWidth + barWidth + 60) \(height)\" xmlns=\"http://www.w3.org/2000/svg\">\n"
+        for (index, count) in counts.enumerated() {
+            let y = index * rowHeight + 2
+            let width = max(2, count.records * barWidth / largest)
+            let label = escape(DisplayText.cut(DisplayText.visible(count.path.description), width: 30))
+            svg += "<g class=\"bar\"><title>\(escape(count.path.description)): \(count.records)</title>"
+                + "<text x=\"\(labelWidth - 6)\" y=\"\(y + 15)\" text-anchor=\"end\">\(label)</text>"
+                + "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(width)\" height=\"\(rowHeight - 6)\"></rect>"
+                + "<text x=\"\(labelWidth + width + 6)\" y=\"\(y + 15)\">\(count.records)</text></g>\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    static func escape(_ text: String) -> String {
+        var output = ""
+        output.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": output += "&amp;"
+            case "<": output += "&lt;"
+            case ">": output += "&gt;"
+            case "\"": output += "&quot;"
+            case "'": output += "&#39;"
+            default: output.append(character)
+            }
+        }
+        return output
+    }
+
+    static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0;color:#1f2328;background:#fff}
+        header,main{max-width:1200px;margin:0 auto;padding:0 16px}
+        h1{font-size:22px;margin:16px 0 4px}h2{font-size:17px;margin:20px 0 8px}
+        code{font:12.5px ui-monospace,SFMono-Regular,Menlo,monospace;white-space:pre-wrap;word-break:break-all}
+        .counts{display:flex;flex-wrap:wrap;gap:8px}
+        .count{border:1px solid #d0d7de;border-radius:6px;padding:6px 12px;min-width:90px}
+        .count .number{display:block;font-size:22px;font-weight:600}
+        .inserted .number,li.added{color:#1a7f37}.deleted .number,li.removed{color:#cf222e}
+        .updated .number{color:#9a6700}.moved .number{color:#0969da}
+        .chart rect{fill:#9a6700}.chart text{font-size:12px;fill:#1f2328}
+        form{display:flex;flex-wrap:wrap;gap:12px;margin:8px 0;align-items:center}
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;vertical-align:top;padding:4px 6px}
+        #change-table>tbody>tr{border-top:1px solid #d0d7de}
+        #change-table>thead th{border-bottom:2px solid #d0d7de}
+        td.kind{white-space:nowrap;font-weight:600}td.id code{word-break:normal;white-space:nowrap}
+        tr.inserted td.kind{color:#1a7f37}tr.deleted td.kind{color:#cf222e}tr.updated td.kind{color:#9a6700}tr.moved td.kind{color:#0969da}
+        .line{color:#656d76;font-size:12px;white-space:nowrap}
+        table.fields th{font-weight:500;width:20%}table.fields td{width:40%}
+        td.old{background:#fff5f5}td.new{background:#f3fff5}
+        del{background:#ffc1c0;text-decoration:none}ins{background:#acf2bd;text-decoration:none}
+        .cut{color:#9a6700}
+        """
+
+    static let script = """
+        (function () {
+          var form = document.getElementById('controls');
+          var search = document.getElementById('search');
+          var shown = document.getElementById('shown');
+          var boxes = Array.prototype.slice.call(form.querySelectorAll('input[name=kind]'));
+          var rows = Array.prototype.slice.call(document.querySelectorAll('tr.change'));
+          function apply() {
+            var kinds = {};
+            boxes.forEach(function (box) { kinds[box.value] = box.checked; });
+            var query = search.value.trim().toLowerCase();
+            var count = 0;
+            rows.forEach(function (row) {
+              var visible = kinds[row.getAttribute('data-kind')] !== false
+                && (query === '' || row.getAttribute('data-id').toLowerCase().indexOf(query) >= 0);
+              row.hidden = !visible;
+              if (visible) { count += 1; }
+            });
+            shown.textContent = count + ' of ' + rows.length + ' changes shown';
+          }
+          // The address may preset the filters: #kind=updated,moved&q=AF
+          var preset = {};
+          location.hash.replace(/^#/, '').split('&').forEach(function (part) {
+            var pair = part.split('=');
+            if (pair.length === 2) { preset[pair[0]] = decodeURIComponent(pair[1]); }
+          });
+          if (preset.kind) {
+            var wanted = preset.kind.split(',');
+            boxes.forEach(function (box) { box.checked = wanted.indexOf(box.value) >= 0; });
+          }
+          if (preset.q) { search.value = preset.q; }
+          form.hidden = false;
+          form.addEventListener('input', apply);
+          form.addEventListener('submit', function (event) { event.preventDefault(); });
+          apply();
+        })();
+        """
+}

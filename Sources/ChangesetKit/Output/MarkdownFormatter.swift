@@ -1,0 +1,171 @@
+/// The `markdown` format: GitHub-flavoured Markdown for a pull request
+/// comment or a CI job summary (`$GITHUB_STEP_SUMMARY`):
+///
+/// - a heading naming the two inputs, and a table of the counts;
+/// - the schema changes and renames, when there are any;
+/// - a table of the changed fields with how many updated records changed each;
+/// - a table per kind of change (section changes, deleted, inserted, moved,
+///   updated), with ids, file lines, and old and new values side by side.
+///
+/// Each kind lists at most `limit` changes and then says how many more
+/// there are; the whole text never exceeds `maximumLength` characters (the
+/// limit of a job summary and of a comment), cutting rows and saying so.
+/// Values are code spans, invisible characters escaped and long values cut
+/// to `width` around the part that changed; `|` is escaped for the tables.
+public struct MarkdownFormatter {
+    public var limit: Int
+    public var width: Int
+    public static let defaultLimit = 50
+    /// GitHub's limit for a job summary and a comment.
+    public static let maximumLength = 65_536
+
+    public init(limit: Int = MarkdownFormatter.defaultLimit, width: Int = 80) {
+        self.limit = limit
+        self.width = width
+    }
+
+    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+        var page = MarkdownPage(budget: MarkdownFormatter.maximumLength)
+        let summary = report.summary
+        page.add("### changeset: \(MarkdownPage.code(report.old.name)) → \(MarkdownPage.code(report.new.name))\n\n")
+        var counts = [("inserted", summary.inserted), ("deleted", summary.deleted), ("updated", summary.updated),
+                      ("moved", summary.moved), ("unchanged", summary.unchanged)]
+        if report.sectioned {
+            counts += [("sections inserted", summary.sectionsInserted), ("sections deleted", summary.sectionsDeleted),
+                       ("sections moved", summary.sectionsMoved)]
+        }
+        page.add("| records | \(report.old.records) → \(report.new.records) |\n| --- | ---: |\n")
+        for (name, count) in counts { page.add("| \(name) | \(count) |\n") }
+        page.add("\n")
+        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+            page.add("**Schema**\n\n")
+            for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }
+            for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
+            for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description)) → \(MarkdownPage.code(rename.new.description))\n") }
+            page.add("\n")
+        }
+        if !summary.fieldCounts.isEmpty {
+            page.add("**Changed fields**\n\n| field | updated records |\n| --- | ---: |\n")
+            for count in summary.fieldCounts.prefix(limit) { page.add("| \(MarkdownPage.code(count.path.description)) | \(count.records) |\n") }
+            if summary.fieldCounts.count > limit { page.add("\n…and \(summary.fieldCounts.count - limit) more fields\n") }
+            page.add("\n")
+        }
+        let totals: [Change.Kind: Int] = [
+            .sectionDeleted: summary.sectionsDeleted, .sectionInserted: summary.sectionsInserted, .sectionMoved: summary.sectionsMoved,
+            .deleted: summary.deleted, .inserted: summary.inserted, .moved: summary.moved, .updated: summary.updated,
+        ]
+        var kind: Change.Kind?
+        var shown = 0
+        func close() {
+            guard let kind, let total = totals[kind], total > shown else { return }
+            page.add("\n…and \(total - shown) more \(MarkdownFormatter.title(kind).lowercased())\n")
+        }
+        try report.changes.forEach { change in
+            if change.kind != kind {
+                close()
+                kind = change.kind
+                shown = 0
+                page.add("\n**\(MarkdownFormatter.title(change.kind))** (\(totals[change.kind] ?? 0))\n\n")
+                page.add(header(change.kind, report: report))
+            }
+            guard shown < limit else { return }
+            if page.add(row(change, report: report)) { shown += 1 }
+        }
+        close()
+        page.finish()
+        output.write(page.text)
+    }
+
+    static func title(_ kind: Change.Kind) -> String {
+        switch kind {
+        case .sectionDeleted: "Sections deleted"
+        case .sectionInserted: "Sections inserted"
+        case .sectionMoved: "Sections moved"
+        case .deleted: "Deleted"
+        case .inserted: "Inserted"
+        case .moved: "Moved"
+        case .updated: "Updated"
+        }
+    }
+
+    private func header(_ kind: Change.Kind, report: Report) -> String {
+        let id = report.id.isEmpty ? "record" : "id"
+        switch kind {
+        case .sectionDeleted, .sectionInserted, .sectionMoved: return "| section | position |\n| --- | --- |\n"
+        case .deleted, .inserted: return "| \(id) | position | line | record |\n| --- | --- | ---: | --- |\n"
+        case .moved: return "| \(id) | from | to | lines |\n| --- | --- | --- | --- |\n"
+        case .updated: return "| \(id) | line | field | old | new |\n| --- | ---: | --- | --- | --- |\n"
+        }
+    }
+
+    private func row(_ change: Change, report: Report) -> String {
+        let sectioned = report.sectioned
+        func place(_ place: Place?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
+        func line(_ place: Place?) -> String { place?.line.map(String.init) ?? "" }
+        let id = change.id.map { MarkdownPage.code(DisplayText.id($0)) }
+            ?? change.record.map { MarkdownPage.code(DisplayText.cut(DisplayText.value($0), width: 40)) } ?? ""
+        switch change.kind {
+        case .sectionDeleted, .sectionInserted, .sectionMoved:
+            let position = change.kind == .sectionMoved ? "\(change.old!.index) → \(change.new!.index)" : "\((change.old ?? change.new)!.index)"
+            return "| \(MarkdownPage.code(DisplayText.section(change.section))) | \(position) |\n"
+        case .deleted, .inserted:
+            let at = change.kind == .deleted ? change.old : change.new
+            let record = change.record.map { MarkdownPage.code(DisplayText.cut(DisplayText.value($0), width: width)) } ?? ""
+            return "| \(id) | \(place(at)) | \(line(at)) | \(record) |\n"
+        case .moved:
+            return "| \(id) | \(place(change.old)) | \(place(change.new)) | \(line(change.old)) → \(line(change.new)) |\n"
+        case .updated:
+            var rows = ""
+            for (index, field) in change.fields.enumerated() {
+                let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
+                let first = index == 0
+                rows += "| \(first ? id : "") | \(first ? line(change.new) : "") | \(MarkdownPage.code(DisplayText.visible(field.path.description))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new)) |\n"
+            }
+            return rows
+        }
+    }
+}
+
+/// Markdown text under a size budget: rows that would not fit are dropped,
+/// and the page says so at the end.
+struct MarkdownPage {
+    private(set) var text = ""
+    /// UTF-8 bytes so far: never fewer than characters, so the budget holds either way.
+    private var length = 0
+    private let budget: Int
+    private var dropped = 0
+    /// Room kept for the closing note.
+    private static let reserve = 400
+
+    init(budget: Int) {
+        self.budget = budget
+    }
+
+    /// Adds `piece` if it fits; returns whether it did.
+    @discardableResult
+    mutating func add(_ piece: String) -> Bool {
+        let size = piece.utf8.count
+        guard dropped == 0, length + size <= budget - MarkdownPage.reserve else {
+            dropped += 1
+            return false
+        }
+        text += piece
+        length += size
+        return true
+    }
+
+    mutating func finish() {
+        if dropped > 0 {
+            text += "\n\n> The report was cut to stay under \(budget) characters; "
+                + "`changeset --format json` or `--format html` shows every change.\n"
+        }
+    }
+
+    /// A code span that survives a table cell: `|` escaped, a backtick fenced by two.
+    static func code(_ text: String) -> String {
+        let escaped = text.replacingOccurrences(of: "|", with: "\\|")
+        if escaped.isEmpty { return "" }
+        if escaped.contains("`") { return "`` " + escaped + " ``" }
+        return "`" + escaped + "`"
+    }
+}
