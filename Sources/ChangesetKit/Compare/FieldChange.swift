@@ -46,7 +46,9 @@ public struct FieldChange: Equatable, Sendable {
             switch (oldValue, newValue) {
             case let (oldValue?, newValue?):
                 if verdict == .lookInside {
-                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
+                    // Only named fields inside count: a value that is not an object has none.
+                    func members(_ value: Value) -> Value { if case .object = value { value } else { .object([]) } }
+                    collect(members(oldValue), members(newValue), path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
                 } else if case .object = oldValue, case .object = newValue {
                     collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
                 } else if !tolerance.equal(oldValue, newValue, path: memberPath, mode: mode) {

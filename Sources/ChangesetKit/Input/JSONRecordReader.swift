@@ -451,7 +451,8 @@ public final class JSONRecordReader {
             ? ValueHasher.objectEnd(frame.hash, count: frame.count)
             : ValueHasher.arrayEnd(frame.hash, count: frame.count)
         if frame.isRecordRoot { return endRecord(fingerprint: hash) }
-        deliver(hash, isEmpty: false, isObject: frame.isObject)
+        // An object --only filters that holds none of the named fields carries no value.
+        deliver(hash, isEmpty: frame.filtered && frame.count == 0, isObject: frame.isObject)
         return 1
     }
 
