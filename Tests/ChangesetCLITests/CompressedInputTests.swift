@@ -81,7 +81,7 @@ import Testing
             + "\(missing): No such file or directory (TMPDIR names another directory)\n")
     }
 
-    @Test func applyTakesACompressedBase() throws {
+    @Test func applyTakesACompressedBaseAndPatch() throws {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
         let patch = scratch.appendingPathComponent("p.patch").path
@@ -91,6 +91,11 @@ import Testing
         let fromPlain = try changeset(["apply", "catalog/old.json", patch])
         #expect(fromPlain.status == 0 && !fromPlain.stdout.isEmpty, "\(fromPlain)")
         #expect(fromCompressed.status == 0 && fromCompressed.stdout == fromPlain.stdout, "\(fromCompressed)")
+        // gzip is in every Debian system (Essential: yes).
+        let zipped = try runProcess(URL(fileURLWithPath: "/bin/gzip"), ["-k", patch])
+        #expect(zipped.status == 0, "\(zipped)")
+        let compressedPatch = try changeset(["apply", "compressed/old.json.gz", patch + ".gz"])
+        #expect(compressedPatch.status == 0 && compressedPatch.stdout == fromPlain.stdout, "\(compressedPatch)")
     }
 }
 
