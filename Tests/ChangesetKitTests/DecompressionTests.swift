@@ -123,6 +123,27 @@ import Testing
         #expect(failure(zstd, .zstd) == "test: invalid zstd data (Data corruption detected, within the first 335 compressed bytes)")
     }
 
+    @Test(arguments: [("old.json.gz", InputCompression.gzip, "old.json"), ("new.csv.zst", .zstd, "new.csv")])
+    func everyDamagedByteIsHarmlessOrAnError(file: String, compression: InputCompression, source: String) throws {
+        // gzip's CRC-32 and the zstd frame checksum see every changed byte of the
+        // content; only header fields they do not cover (gzip's time stamp) may change freely.
+        let whole = try Self.compressed(file)
+        let original = try Self.catalog(source)
+        for index in whole.indices {
+            for flip: UInt8 in [0x01, 0xFF] {
+                var damaged = whole
+                damaged[index] ^= flip
+                do {
+                    #expect(try decode(damaged, compression) == original, "byte \(index) ^ \(flip) gave other content")
+                } catch let error as InputError {
+                    let name = compression.rawValue
+                    #expect(error.message.hasPrefix("invalid \(name) data (") || error.message.hasPrefix("truncated \(name) data ("),
+                            "byte \(index) ^ \(flip): \(error)")
+                }
+            }
+        }
+    }
+
     @Test func dataThatIsNotWhatTheNameSaysIsRefused() throws {
         let json = try Self.catalog("old.json")
         #expect(failure(json, .gzip) == "test: invalid gzip data (it does not start with the gzip signature 1f 8b)")
