@@ -115,6 +115,7 @@ final class GzipDecoder: StreamDecoder {
             let fed = rest.count
             let base = UnsafeRawBufferPointer(rebasing: rest).baseAddress!
             stream.pointee.next_in = UnsafeMutablePointer(mutating: base.assumingMemoryBound(to: Bytef.self))
+            // Chunks are at most `pieceSize`, well within zlib's 32-bit counts.
             stream.pointee.avail_in = uInt(fed)
             while true {
                 stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
