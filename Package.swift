@@ -19,9 +19,20 @@ let package = Package(
             pkgConfig: "yajl",
             providers: [.apt(["libyajl-dev"])]
         ),
+        // zlib and libzstd, for .gz and .zst inputs; only Input/Decompression.swift imports them.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(
             name: "ChangesetKit",
-            dependencies: ["CYajl"],
+            dependencies: ["CYajl", "CZlib", "CZstd"],
             swiftSettings: [
                 // The readers keep their state in classes driven by C callbacks; run-time
                 // exclusivity checks on that state cost a fifth of the reading time.

@@ -22,6 +22,8 @@ public enum InputFormat: String, Sendable, CaseIterable {
 /// by byte range: a regular file, read in chunks and again with `pread`
 /// (never mapped: a file truncated under a mapping would crash the process),
 /// or bytes held in memory (standard input, which cannot be read twice).
+/// A gzip or zstd input is decompressed, as a stream, into an unlinked
+/// temporary file, which is then read like any file (see `Decompression`).
 public final class InputBytes: @unchecked Sendable {
     private enum Storage {
         case memory(UnsafeMutableRawBufferPointer, count: Int)
@@ -113,12 +115,17 @@ public final class InputBytes: @unchecked Sendable {
         }
     }
 
-    /// The bytes of `path`, `-` being standard input: what `open` gives, for any file.
+    /// The bytes of `path`, `-` being standard input: what `open` gives, for
+    /// any file; decompressed when `.gz`/`.zst` or the first bytes say so.
     public static func contents(of path: String) throws -> InputBytes {
-        path == "-" ? try readAll(FileHandle.standardInput.fileDescriptor, name: InputFile.standardInputName) : try open(path)
+        path == "-"
+            ? try readStream(FileHandle.standardInput.fileDescriptor, name: InputFile.standardInputName, compression: nil)
+            : try open(path)
     }
 
-    /// Opens a file for reading in chunks; a pipe or device is read through into memory.
+    /// Opens a file for reading in chunks; a pipe or device is read through
+    /// into memory. A compressed file is decompressed first: its extension
+    /// (`.gz`, `.zst`) decides, else its first bytes.
     static func open(_ path: String) throws -> InputBytes {
         let descriptor = Foundation.open(path, O_RDONLY)
         guard descriptor >= 0 else { throw InputFile.systemError(path, "cannot open") }
@@ -131,16 +138,75 @@ public final class InputBytes: @unchecked Sendable {
             close(descriptor)
             throw InputError(source: path, location: nil, message: "is a directory, not a file")
         }
+        let named = InputCompression(pathExtension: (path as NSString).pathExtension)
         guard (status.st_mode & S_IFMT) == S_IFREG else {
             defer { close(descriptor) }
-            return try readAll(descriptor, name: path)
+            return try readStream(descriptor, name: path, compression: named)
         }
-        return InputBytes(.file(descriptor: descriptor, path: path, size: Int(status.st_size), modified: status.st_mtim))
+        var compression = named
+        if compression == nil {
+            var start = [UInt8](repeating: 0, count: InputCompression.longestSignature)
+            let got = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+            if got < 0 {
+                close(descriptor)
+                throw InputFile.systemError(path, "cannot read")
+            }
+            compression = InputCompression(signature: start.prefix(got))
+        }
+        guard let compression else {
+            return InputBytes(.file(descriptor: descriptor, path: path, size: Int(status.st_size), modified: status.st_mtim))
+        }
+        defer { close(descriptor) }
+        let bytes = try decompressed(compression, from: descriptor, prefix: [], name: path)
+        // As for a plain file: data rewritten while it was read gives no trustworthy result.
+        var after = stat()
+        if fstat(descriptor, &after) != 0 || after.st_size != status.st_size
+            || after.st_mtim.tv_sec != status.st_mtim.tv_sec || after.st_mtim.tv_nsec != status.st_mtim.tv_nsec {
+            throw InputFile.changed(path)
+        }
+        return bytes
     }
 
-    static func readAll(_ descriptor: Int32, name: String) throws -> InputBytes {
+    /// Standard input, a pipe or a device, read once: decompressed when
+    /// `compression` (from the name) or the first bytes say so, else held in memory.
+    static func readStream(_ descriptor: Int32, name: String, compression named: InputCompression?) throws -> InputBytes {
+        if let named { return try decompressed(named, from: descriptor, prefix: [], name: name) }
+        var start: [UInt8] = []
+        var byte: UInt8 = 0
+        // A pipe may deliver the signature a byte at a time.
+        while start.count < InputCompression.longestSignature {
+            let got = Foundation.read(descriptor, &byte, 1)
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw InputFile.systemError(name, "cannot read") }
+            if got == 0 { break }
+            start.append(byte)
+            if !InputCompression.allCases.contains(where: { $0.signature.starts(with: start) }) { break }
+        }
+        if let compression = InputCompression(signature: start) {
+            return try decompressed(compression, from: descriptor, prefix: start, name: name)
+        }
+        return try readAll(descriptor, prefix: start, name: name)
+    }
+
+    /// The decompressed bytes, in an unlinked temporary file read like any file;
+    /// messages name the input as the user did.
+    private static func decompressed(
+        _ compression: InputCompression, from descriptor: Int32, prefix: [UInt8], name: String
+    ) throws -> InputBytes {
+        let file = try Decompression.toTemporaryFile(compression, from: descriptor, prefix: prefix, source: name)
+        var status = stat()
+        guard fstat(file, &status) == 0 else {
+            close(file)
+            throw InputFile.systemError(name, "cannot read the decompressed data")
+        }
+        return InputBytes(.file(descriptor: file, path: name, size: Int(status.st_size), modified: status.st_mtim))
+    }
+
+    /// Everything `descriptor` holds after `prefix` (bytes already read from it), in memory.
+    static func readAll(_ descriptor: Int32, prefix: [UInt8] = [], name: String) throws -> InputBytes {
         var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
-        var count = 0
+        prefix.withUnsafeBytes { storage.copyMemory(from: $0) }
+        var count = prefix.count
         while true {
             if count == storage.count {
                 let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 8)
@@ -170,17 +236,27 @@ public struct InputFile: Sendable {
 
     public static let standardInputName = "<stdin>"
 
-    /// Opens `path` (`-` for standard input) and settles its format: the one
-    /// given, else the extension's, else a look at the content.
+    /// Opens `path` (`-` for standard input), decompressing a gzip or zstd
+    /// input, and settles its format: the one given, else the extension's
+    /// (the one under `.gz`/`.zst`: `x.csv.gz` is CSV), else a look at the
+    /// (decompressed) content.
     public static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
         let name = path == "-" ? standardInputName : path
         let bytes = try InputBytes.contents(of: path)
-        var fileFormat = format ?? (path == "-" ? nil : InputFormat(pathExtension: (path as NSString).pathExtension))
+        var fileFormat = format ?? (path == "-" ? nil : formatOfName(path))
         if fileFormat == nil {
             let start = try bytes.copy(0..<min(bytes.count, 1 << 16))
             fileFormat = start.withUnsafeBytes { sniff($0, recordsAt: recordsAt) }
         }
         return InputFile(name: name, bytes: bytes, format: fileFormat!)
+    }
+
+    /// The format a file name gives: its extension's, or, under a compression
+    /// extension, the one before it.
+    static func formatOfName(_ path: String) -> InputFormat? {
+        var name = (path as NSString).lastPathComponent as NSString
+        if InputCompression(pathExtension: name.pathExtension) != nil { name = name.deletingPathExtension as NSString }
+        return InputFormat(pathExtension: name.pathExtension)
     }
 
     /// An input held in memory (tests, and callers that have the bytes already).
