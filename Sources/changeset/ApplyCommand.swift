@@ -28,6 +28,7 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
+        if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) }
         try OutputSink.deliver(to: output) { sink in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
             let patchBytes = try InputBytes.contents(of: patch)

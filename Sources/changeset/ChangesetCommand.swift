@@ -83,14 +83,18 @@ enum Outcome {
 
 /// `-o` must never name an input: the report would replace the data it is about.
 enum InputGuard {
+    /// Refuses (exit 2, nothing written) when `output` is one of `inputs`,
+    /// however spelled, or the file standard input reads from when an input is `-`.
     static func refuseOverwriting(_ output: String, inputs: [String]) throws {
         var target = stat()
         // An output that does not exist yet cannot be an input.
         guard stat(output, &target) == 0 else { return }
-        for input in inputs where input != "-" {
+        for input in inputs {
             var source = stat()
-            if stat(input, &source) == 0 && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
-                Diagnostics.report("-o \(output) names the input \(input); refusing to overwrite it (nothing was written)")
+            let found = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(input, &source) == 0
+            if found && (source.st_mode & S_IFMT) == S_IFREG && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
+                let name = input == "-" ? "standard input's file" : "the input \(input)"
+                Diagnostics.report("-o \(output) names \(name); refusing to overwrite it (nothing was written)")
                 throw ExitCode(ExitStatus.trouble)
             }
         }

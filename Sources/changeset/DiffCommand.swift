@@ -80,7 +80,7 @@ struct DiffCommand: ParsableCommand {
     var output: String?
 
     @Option(name: .customLong("assert"), help: ArgumentHelp(
-        "Check a count, for CI: 'KIND OP N' or 'KIND OP N%' (of the old records); KIND is inserted, deleted, updated, moved or changed, OP one of == != < <= > >= (repeatable). Exit 0 when all hold, else 1.",
+        "Check a count, for CI: 'KIND OP N' or 'KIND OP N%' (of the old records); KIND is inserted, deleted, updated, moved, changed, unchanged or schema, OP one of == != < <= > >= (repeatable). Exit 0 when all hold, else 1.",
         valueName: "expr"))
     var assertions: [String] = []
 
@@ -110,7 +110,9 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
         for text in rename { _ = try DiffCommand.parseRename(text) }
-        if let width, width < 0 { throw ValidationError("--width must be 0 (no limit) or more, not \(width)") }
+        if let width, width != 0 && width < DisplayText.minimumWidth {
+            throw ValidationError("--width must be 0 (no limit) or at least \(DisplayText.minimumWidth), not \(width)")
+        }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if limit != nil && format != .markdown && format != .html {
             throw ValidationError("--limit caps the markdown and html reports, not --format \(format.rawValue)")
@@ -197,14 +199,29 @@ struct DiffCommand: ParsableCommand {
         try OutputSink.deliver(to: output) { sink in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             if format == .jsonpatch { try JSONPatchFormatter.check(old: comparison.old.summary, new: comparison.new.summary) }
-            let report = try comparison.report()
-            summary = report.summary
-            if !(quiet && output == nil) { try write(report, comparison, to: sink) }
+            // Changed records are read again once: for the report, or only to count when nothing is shown.
+            if (quiet && output == nil) || [.patch, .jsonpatch, .batch].contains(format) {
+                summary = try comparison.counts()
+                if !(quiet && output == nil) { try writeReplay(comparison, to: sink) }
+            } else {
+                let report = try comparison.report()
+                summary = report.summary
+                try write(report, to: sink)
+            }
         }
         throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))
     }
 
-    private func write(_ report: Report, _ comparison: Comparison, to sink: OutputSink) throws {
+    private func writeReplay(_ comparison: Comparison, to sink: OutputSink) throws {
+        var sink = sink
+        switch format {
+        case .patch: try PatchFormatter().write(try comparison.replay(.records), to: &sink)
+        case .jsonpatch: try JSONPatchFormatter().write(try comparison.replay(.fields), to: &sink)
+        default: BatchFormatter().write(comparison.changeset, to: &sink)
+        }
+    }
+
+    private func write(_ report: Report, to sink: OutputSink) throws {
         var sink = sink
         if stat {
             switch format {
@@ -220,15 +237,13 @@ struct DiffCommand: ParsableCommand {
         case .text: try TextFormatter(color: output == nil && color.isEnabled, width: width ?? TextFormatter.defaultWidth).write(report, to: &sink)
         case .markdown:
             let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? MarkdownFormatter.defaultLimit
-            try MarkdownFormatter(limit: cap, width: width ?? 80).write(report, to: &sink)
+            try MarkdownFormatter(limit: cap, width: width ?? MarkdownFormatter.defaultWidth).write(report, to: &sink)
         case .html:
             let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? HTMLFormatter.defaultLimit
-            try HTMLFormatter(limit: cap, width: width ?? 200).write(report, to: &sink)
+            try HTMLFormatter(limit: cap, width: width ?? HTMLFormatter.defaultWidth).write(report, to: &sink)
         case .json: try JSONFormatter().write(report, to: &sink)
         case .ndjson: try NDJSONFormatter().write(report, to: &sink)
-        case .patch: try PatchFormatter().write(try comparison.replay(.records), to: &sink)
-        case .jsonpatch: try JSONPatchFormatter().write(try comparison.replay(.fields), to: &sink)
-        case .batch: BatchFormatter().write(comparison.changeset, to: &sink)
+        case .patch, .jsonpatch, .batch: break  // see writeReplay
         }
     }
 }

@@ -179,3 +179,35 @@ import Testing
         }
     }
 }
+
+/// Text for people: long values cut around the change, records matched by
+/// content shown by their content.
+@Suite struct TextForPeopleTests {
+    @Test func aHugeValueIsCutAroundTheChangeAndWidthZeroShowsItWhole() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let head = String(repeating: "a", count: 1 << 20)
+        let tail = String(repeating: "b", count: 1 << 20)
+        try #"[{"id":1,"blob":"\#(head)X\#(tail)"}]"#.write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try #"[{"id":1,"blob":"\#(head)Y\#(tail)"}]"#.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let cut = try changeset(["old.json", "new.json", "--id", "id"], in: scratch)
+        let field = cut.stdout.split(separator: "\n")[3]
+        #expect(field.count < 300, "\(field.prefix(400))")
+        #expect(field.hasPrefix("  blob: …") && field.contains("aX") && field.contains("aY") && field.hasSuffix("…"), "\(field)")
+        let narrow = try changeset(["old.json", "new.json", "--id", "id", "--width", "20"], in: scratch)
+        #expect(narrow.stdout.split(separator: "\n")[3] == "  blob: …aaaaaXbbbbbbbbbbbb… -> …aaaaaYbbbbbbbbbbbb…", "\(narrow.stdout.suffix(200))")
+        let whole = try changeset(["old.json", "new.json", "--id", "id", "--width", "0"], in: scratch)
+        #expect(whole.stdout.split(separator: "\n")[3].count > 4 << 20)
+    }
+
+    @Test func withoutAnIDARecordIsShownByItsContent() throws {
+        let result = try changeset(["catalog/old.json", "catalog/new.json", "--width", "60"])
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains("deleted  at 1, line 3"), "\(result)")
+        #expect(lines.contains(#"  {"id":2,"title":"Cosmos","author":"Carl Sagan","category":"…"#), "\(result)")
+        #expect(lines.contains("moved    4 -> 0, lines 6 -> 2"), "\(result)")
+        #expect(lines.contains(#"  {"id":5,"title":"Foundation","author":"Isaac Asimov","categ…"#), "\(result)")
+        // Never a 16-digit hash where an id would be.
+        #expect(result.stdout.range(of: "[0-9a-f]{16}", options: .regularExpression) == nil, "\(result)")
+    }
+}

@@ -83,7 +83,11 @@ import Testing
         // Short values stay whole; width 0 shows everything.
         #expect(DisplayText.cutAround("1", "2", width: 40) == ("1", "2"))
         #expect(DisplayText.cutAround(old, new, width: 0) == (old, new))
-        #expect(DisplayText.cut("abcdef", width: 4) == "abc…")
+        #expect(DisplayText.cut("abcdefghij", width: 9) == "abcdefgh…")
+        // Below the minimum width (8) the minimum applies, so a change never vanishes between two cuts.
+        #expect(DisplayText.cut("abcdefghij", width: 4) == "abcdefg…")
+        let (narrowOld, narrowNew) = DisplayText.cutAround("abcdefghijklmnop", "abcdefghijklmnoX", width: 1)
+        #expect(narrowOld.hasSuffix("p") && narrowNew.hasSuffix("X") && narrowOld.count == 8, "\(narrowOld) \(narrowNew)")
     }
 
     @Test func invisibleCharactersAreEscaped() {
@@ -91,6 +95,10 @@ import Testing
         #expect(DisplayText.visible("no\u{00A0}break") == "no\\u00A0break")
         #expect(DisplayText.visible("tab\tand\u{FEFF}") == "tab\\u0009and\\uFEFF")
         #expect(DisplayText.visible("plain é ü 日本") == "plain é ü 日本")
+        // Past U+FFFF the escape has eight digits, so it never runs into what follows.
+        #expect(DisplayText.visible("x\u{F0000}0") == "x\\U000F00000")
+        // Joiners that emoji and several scripts need stay as they are.
+        #expect(DisplayText.visible("👩\u{200D}💻 می\u{200C}خواهم") == "👩\u{200D}💻 می\u{200C}خواهم")
     }
 
     @Test func jsonCarriesSchemaFieldCountsAndLines() throws {

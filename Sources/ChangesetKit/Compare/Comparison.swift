@@ -102,6 +102,9 @@ public struct Comparison: Sendable {
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
         var options = options
+        options.records.nameRulesByOldNames()
+        options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
+                                              uniquingKeysWith: { first, _ in first })
         let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
         let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON ? .typed : .text
@@ -138,7 +141,8 @@ public struct Comparison: Sendable {
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         try FieldCheck.check(options.records, old: old, new: new)
         var schema = Comparison.schemaChanges(old.records, new.records)
-        schema.renamed = options.records.renames
+        // The renames that matched: NEW occurs in the new snapshot.
+        schema.renamed = options.records.renames.filter { new.records.fieldsFound.contains($0.new) }
         self.schema = schema
         var reportRules = fieldRules
         reportRules.schemaOnly = Set((schema.added + schema.removed).map(\.path.flatName))
@@ -193,14 +197,27 @@ public struct Comparison: Sendable {
 
     /// The fields one schema has and the other lacks. Without records a side
     /// has no JSON schema to speak of, so nothing is added or removed then.
+    /// When one side is CSV and the other JSON, a CSV column `meta.key` is
+    /// the JSON path `meta.key`: a column counts as present on the JSON side
+    /// when its first dotted part is a JSON field, and a JSON field as
+    /// present on the CSV side when a column is it or starts with it and a dot.
     static func schemaChanges(_ old: RecordTable, _ new: RecordTable) -> SchemaChanges {
         let known = (old.count > 0 || old.fieldNames != nil) && (new.count > 0 || new.fieldNames != nil)
         guard known else { return SchemaChanges() }
-        let oldNames = Set(old.schema)
-        let newNames = Set(new.schema)
+        let mixed = (old.fieldNames == nil) != (new.fieldNames == nil)
+        func names(_ table: RecordTable) -> Set<String> {
+            var names = Set(table.schema)
+            if mixed && table.fieldNames != nil {
+                for name in table.schema { names.insert(String(name.prefix { $0 != "." })) }
+            }
+            return names
+        }
+        let oldNames = names(old)
+        let newNames = names(new)
         func fields(_ table: RecordTable, without others: Set<String>) -> [SchemaField] {
-            zip(table.schema, table.schemaValueCounts).filter { !others.contains($0.0) }
-                .map { SchemaField(path: FieldPath([$0.0]), records: $0.1) }
+            zip(table.schema, table.schemaValueCounts).filter { name, _ in
+                !others.contains(name) && !(mixed && table.fieldNames != nil && others.contains(String(name.prefix { $0 != "." })))
+            }.map { SchemaField(path: FieldPath([$0.0]), records: $0.1) }
         }
         return SchemaChanges(added: fields(new, without: oldNames), removed: fields(old, without: newNames))
     }
@@ -238,8 +255,13 @@ public struct Comparison: Sendable {
             flat.newSectionCount = 1
             return flat
         }
+        // The section field is left out of the fingerprints (a changed section
+        // is a move), but a replay must carry it: here it is part of the content.
         func refs(_ sections: [Section<SectionName, RecordRef>]) -> [RecordRef] {
-            sections.flatMap(\.elements).sorted { $0.row < $1.row }
+            sections.flatMap { section in
+                let name = StableHash.string(section.id ?? "", seed: section.id == nil ? 0x6E6F_6E65 : 0x7365_6374)
+                return section.elements.map { RecordRef(fingerprint: StableHash.combine($0.fingerprint, name), row: $0.row) }
+            }.sorted { $0.row < $1.row }
         }
         return try Differ.diff(from: [Section(id: 0, elements: refs(oldSections))], to: [Section(id: 0, elements: refs(newSections))])
     }

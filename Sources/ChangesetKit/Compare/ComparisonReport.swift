@@ -13,13 +13,35 @@ extension Comparison {
     /// ones matched by content) are read again as the stream reaches them,
     /// so memory holds the field changes of updated records, not the records.
     public func report() throws -> Report {
+        let resolved = try resolveUpdates()
+        return Report(
+            old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
+            summary: summary(resolved), schema: schema, changes: changeStream(resolved))
+    }
+
+    /// The counts alone (no per-field counts), for a run that prints no
+    /// report (`--quiet`, the replay formats): records are read again only
+    /// when a tolerance or a field only one schema has can make an update
+    /// vanish; otherwise the fingerprints already tell (see `FieldRules`).
+    public func counts() throws -> Summary {
+        guard !options.tolerance.isExact || !schema.isEmpty else {
+            var counts = summary(changeset.updates.map { ResolvedUpdate(update: $0, fields: []) })
+            counts.fieldCounts = []
+            return counts
+        }
+        var counts = summary(try resolveUpdates())
+        counts.fieldCounts = []
+        return counts
+    }
+
+    /// Every update the engine saw, compared field by field on all cores;
+    /// those with no field change left are dropped.
+    private func resolveUpdates() throws -> [ResolvedUpdate] {
         var resolved: [ResolvedUpdate] = []
         try OrderedConcurrentMap.forEach(changeset.updates, transform: fieldChanges) { update, fields in
             if !fields.isEmpty { resolved.append(ResolvedUpdate(update: update, fields: fields)) }
         }
-        return Report(
-            old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: schema, changes: changeStream(resolved))
+        return resolved
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {

@@ -33,6 +33,9 @@ enum FieldCheck {
 
     /// "did you mean ...?" with the closest names, or the names there are.
     static func hint(_ path: FieldPath, _ names: [String]) -> String {
+        if path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {
+            return "a name with *, ? or [ is a pattern; write [*], [?] and [[] for the characters themselves"
+        }
         let wanted = path.flatName.lowercased()
         let scored = names.map { ($0, editDistance(wanted, $0.lowercased())) }
             .filter { $0.1 <= max(2, wanted.count / 3) }

@@ -9,8 +9,9 @@ import Foundation
 /// record's content is its identity, these rules do not make records match.
 ///
 /// Numbers are compared as decimals (`Foundation.Decimal`, 38 digits), so
-/// `|1.005 - 1.000| <= 0.005` holds exactly; a number beyond its range is
-/// compared exactly. Two numbers are equal when
+/// `|1.005 - 1.000| <= 0.005` holds exactly; a number that a decimal cannot
+/// hold exactly (more digits, or an exponent beyond about 127) is compared
+/// exactly, without tolerance. Two numbers are equal when
 /// `|a - b| <= absolute` or `|a - b| <= relative * max(|a|, |b|)`.
 public struct ValueTolerance: Sendable, Equatable {
     public struct Bounds: Sendable, Equatable {
@@ -106,8 +107,11 @@ public struct ValueTolerance: Sendable, Equatable {
         default: return nil
         }
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }
-        // Decimal has 38 digits and a small exponent: past that, leave the number to exact comparison.
-        guard decimal.description.count <= 60 || text.count <= 38 else { return nil }
+        // Decimal holds 38 digits and a limited exponent: a number it cannot
+        // hold exactly is left to exact comparison (its value read back must be the literal's).
+        guard let canonical = CanonicalNumber.canonical(text),
+            CanonicalNumber.canonical(decimal.description) == canonical
+        else { return nil }
         return decimal
     }
 

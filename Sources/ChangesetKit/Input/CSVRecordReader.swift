@@ -287,7 +287,8 @@ public final class CSVRecordReader {
             }
             if let first = seen.updateValue(index, forKey: name) {
                 throw error(
-                    "duplicate column name \"\(name)\" in the header (also column \(first + 1))",
+                    "duplicate column name \"\(name)\" in the header (also column \(first + 1))"
+                        + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames ? ", after --rename read one column as the other" : ""),
                     at: fieldLocations[index])
             }
             names.append(name)

@@ -27,7 +27,7 @@ public final class JSONRecordReader {
     public let source: String
     public let layout: JSONLayout
     private let options: RecordOptions
-    private let trie: FieldRules
+    private let rules: FieldRules
     /// Named nodes a member matched, for `RecordTable.fieldsFound`.
     private var seenNodes: [Bool]
     private var renamesApplied = Set<[UInt8]>()
@@ -109,8 +109,8 @@ public final class JSONRecordReader {
         self.source = source
         self.layout = layout
         self.options = options
-        self.trie = FieldRules(options)
-        self.seenNodes = Array(repeating: false, count: trie.nodes.count)
+        self.rules = FieldRules(options)
+        self.seenNodes = Array(repeating: false, count: rules.nodes.count)
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)
@@ -413,12 +413,12 @@ public final class JSONRecordReader {
                 if parent.isObject {
                     if !checkKeyField(parent.pendingNode, kind: isObject ? .object : .array) { return 0 }
                     node = parent.pendingNode
-                    filtered = trie.isFiltered(node, parentFiltered: parent.filtered)
+                    filtered = rules.isFiltered(node, parentFiltered: parent.filtered)
                 }
             } else {
                 isRoot = true
-                node = trie.isEmpty ? FieldRules.none : FieldRules.root
-                filtered = trie.onlyMode
+                node = rules.isEmpty ? FieldRules.none : FieldRules.root
+                filtered = rules.onlyMode
             }
         }
         if case .recordArray = role { recordsArrayStart = callbackOffset - 1 }
@@ -431,7 +431,7 @@ public final class JSONRecordReader {
 
     /// An id or section field must hold a scalar.
     private func checkKeyField(_ node: Int32, kind: Kind) -> Bool {
-        guard let role = trie.role(node), role.idComponent >= 0 || role.isSection else { return true }
+        guard let role = rules.role(node), role.idComponent >= 0 || role.isSection else { return true }
         guard let token = currentTokenStart() else { return false }
         let what = role.isSection
             ? "section field \"\(options.section?.description ?? "")\""
@@ -491,7 +491,7 @@ public final class JSONRecordReader {
         let top = frames.count - 1
         if frames[top].isObject {
             let node = frames[top].pendingNode
-            guard !isEmpty, trie.isCompared(node, inFilteredObject: frames[top].filtered, valueIsObject: isObject) else { return }
+            guard !isEmpty, rules.isCompared(node, inFilteredObject: frames[top].filtered, valueIsObject: isObject) else { return }
             frames[top].hash &+= ValueHasher.member(name: frames[top].pendingName, value: hash)
         } else {
             frames[top].hash = ValueHasher.arrayElement(frames[top].hash, hash)
@@ -508,7 +508,7 @@ public final class JSONRecordReader {
         if parent.isRecordRoot && parent.isObject && (kind == .null || value.isEmpty) {
             schema.noValue(parent.pendingSchemaIndex)
         }
-        if parent.isObject, let role = trie.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
+        if parent.isObject, let role = rules.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
             let value = text()
             if role.isSection {
                 sectionName = value
@@ -531,7 +531,7 @@ public final class JSONRecordReader {
 
     /// The options' fields that some record has (see `RecordTable.fieldsFound`).
     private var fieldsFound: [FieldPath] {
-        var found = seenNodes.indices.flatMap { seenNodes[$0] ? trie.namedPaths(Int32($0)) : [] }
+        var found = seenNodes.indices.flatMap { seenNodes[$0] ? rules.namedPaths(Int32($0)) : [] }
         for rename in options.renames where renamesApplied.contains(Array(rename.new.components.last!.utf8)) {
             found.append(rename.new)
         }
@@ -539,7 +539,7 @@ public final class JSONRecordReader {
     }
 
     private func memberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
-        if hasRenames, let frame = frames.last, case .record = frame.role, let old = trie.renamedName(bytes, in: frame.node) {
+        if hasRenames, let frame = frames.last, case .record = frame.role, let old = rules.renamedName(bytes, in: frame.node) {
             // --rename: the new side's member is read as the old one, everywhere.
             renamesApplied.insert(Array(bytes))
             return old.withUnsafeBytes { resolvedMemberName($0) }
@@ -561,13 +561,16 @@ public final class JSONRecordReader {
         }
         if duplicate {
             guard let token = currentTokenStart() else { return 0 }
-            return cancel("duplicate member name \"\(String(decoding: bytes, as: UTF8.self))\" in an object", at: scanner.location(of: token, chunk, chunkBase))
+            let name = String(decoding: bytes, as: UTF8.self)
+            let renamed = hasRenames && options.renames.contains { $0.old.components.last == name }
+            return cancel("duplicate member name \"\(name)\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
+                          at: scanner.location(of: token, chunk, chunkBase))
         }
         memberNames.append(nameHash)
         frames[top].pendingName = nameHash
         switch frames[top].role {
         case .record:
-            let node = trie.child(of: frames[top].node, name: bytes)
+            let node = rules.child(of: frames[top].node, name: bytes)
             frames[top].pendingNode = node
             if node >= 0 { seenNodes[Int(node)] = true }
             if frames[top].isRecordRoot {

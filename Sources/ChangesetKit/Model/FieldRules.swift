@@ -14,7 +14,8 @@ struct FieldRole: Equatable {
 /// `--ignore`, `--only` and `--rename` rules live. The readers ask it at each
 /// member while they fingerprint records, and the field-level comparison asks
 /// it for each path (`verdict`), so a fingerprint differs exactly when the
-/// field-level changes are not empty.
+/// field-level changes are not empty (before a report leaves out the fields
+/// only one schema has, `schemaOnly`, and applies a tolerance).
 ///
 /// The named paths form a trie over member names, so a streaming reader can
 /// tell at each member what it is without building paths. A name in
@@ -42,7 +43,7 @@ public struct FieldRules: Sendable {
     static let root: Int32 = 0
     static let none: Int32 = -1
 
-    public enum Verdict: Sendable { case include, skip, lookInside }
+    enum Verdict: Sendable { case include, skip, lookInside }
 
     /// `flat`: a CSV record is in play, whose column `a.b` is the path `a.b`,
     /// so every path is matched as one name. `renames`: applied by the reader
@@ -72,13 +73,30 @@ public struct FieldRules: Sendable {
             let parent = update(Array(oldNames.dropLast()), glob: false) { _ in }
             nodes[Int(parent)].renames.append((Array(newNames.last!.utf8), Array(oldNames.last!.utf8)))
         }
+        mergePatternsIntoNames()
+    }
+
+    /// A member finds its exact name before any pattern, so a name some other
+    /// option also spells out (`--only 'pri*' --tolerance price=0.01`) takes
+    /// on the roles of the sibling patterns that match it. (What is named
+    /// below a pattern stays with the pattern.)
+    private mutating func mergePatternsIntoNames() {
+        for index in nodes.indices where !nodes[index].globs.isEmpty {
+            for child in nodes[index].children {
+                let name = String(decoding: child.name, as: UTF8.self)
+                for glob in nodes[index].globs where glob.pattern.matches(name) {
+                    let pattern = nodes[Int(glob.node)].role
+                    nodes[Int(child.node)].role.ignored = nodes[Int(child.node)].role.ignored || pattern.ignored
+                    nodes[Int(child.node)].role.only = nodes[Int(child.node)].role.only || pattern.only
+                    nodes[Int(child.node)].role.onlyBelow = nodes[Int(child.node)].role.onlyBelow || pattern.onlyBelow
+                    namedPaths[child.node, default: []] += namedPaths[glob.node] ?? []
+                }
+            }
+        }
     }
 
     /// True when no field is named at all: the readers can skip all lookups.
     var isEmpty: Bool { nodes.count == 1 && nodes[0].renames.isEmpty }
-
-    /// Does any object rename members (the new side's reader)?
-    var hasRenames: Bool { nodes.contains { !$0.renames.isEmpty } }
 
     @discardableResult
     private mutating func update(_ names: [String], glob: Bool, named: FieldPath? = nil, _ change: (inout FieldRole) -> Void) -> Int32 {
@@ -104,12 +122,6 @@ public struct FieldRules: Sendable {
         let created = Int32(nodes.count - 1)
         nodes[Int(node)].children.append((bytes, created))
         return created
-    }
-
-    private func existingPath(_ names: [String]) -> Int32 {
-        var node = FieldRules.root
-        for name in names { node = child(of: node, name: Array(name.utf8)) }
-        return node
     }
 
     func child(of node: Int32, name: [UInt8]) -> Int32 {

@@ -46,7 +46,7 @@ public struct RecordOptions: Sendable {
     /// NEW (in the object OLD is in) as OLD.
     public var renames: [Rename] = []
     /// False for the old side: its reader only notes whether OLD occurs.
-    public var appliesRenames = true
+    package var appliesRenames = true
     /// Other fields options name (`--tolerance price=0.01`), as (option, path):
     /// the readers note whether a record has them, like `--ignore`'s.
     public var notedFields: [NotedField] = []
@@ -62,5 +62,27 @@ public struct RecordOptions: Sendable {
         self.duplicates = duplicates
         self.recordsAt = recordsAt
         self.mode = mode
+    }
+}
+
+extension RecordOptions {
+    /// Rules that name a renamed field by its new name (`--rename cca3=iso
+    /// --only iso`) are about the old one: the new side reads NEW as OLD, so
+    /// a rule on NEW would otherwise never apply.
+    mutating func nameRulesByOldNames() {
+        let renamed = oldName
+        id = id.map(renamed)
+        section = section.map(renamed)
+        ignore = ignore.map(renamed)
+        only = only.map(renamed)
+        notedFields = notedFields.map { NotedField(option: $0.option, path: renamed($0.path)) }
+    }
+
+    /// `path` with a renamed field's new name replaced by its old one.
+    func oldName(_ path: FieldPath) -> FieldPath {
+        for rename in renames where path.components.starts(with: rename.new.components) {
+            return FieldPath(rename.old.components + path.components.dropFirst(rename.new.components.count))
+        }
+        return path
     }
 }

@@ -2,8 +2,9 @@
 /// characters made visible, long values cut around the part that changed.
 public enum DisplayText {
     /// `text` with every character a reader cannot see written as an escape
-    /// (`\u200F`): control and format characters (bidi marks, zero-width
-    /// space and joiners, the byte order mark), line and paragraph
+    /// (`\u200F`, `\U000F0000`): control and format characters (bidi marks,
+    /// zero-width space, the byte order mark; not the joiners U+200C and
+    /// U+200D, which emoji and several scripts need), line and paragraph
     /// separators, spaces other than U+0020, private-use and unassigned code
     /// points. A value that differs only by such a character then shows the
     /// difference.
@@ -12,8 +13,10 @@ public enum DisplayText {
         var output = ""
         for scalar in text.unicodeScalars {
             if isInvisible(scalar) {
+                // \u and four digits, or \U and eight past U+FFFF, so an escape never runs into what follows.
                 let hex = String(scalar.value, radix: 16, uppercase: true)
-                output += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+                let digits = scalar.value > 0xFFFF ? 8 : 4
+                output += (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
             } else {
                 output.unicodeScalars.append(scalar)
             }
@@ -23,6 +26,8 @@ public enum DisplayText {
 
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
+        // Zero-width joiners belong in emoji sequences and in Persian and Indic words.
+        if scalar.value == 0x200C || scalar.value == 0x200D { return false }
         switch scalar.properties.generalCategory {
         case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: return true
         case .spaceSeparator: return true
@@ -38,9 +43,13 @@ public enum DisplayText {
         return visible(value.jsonText)
     }
 
-    /// `text` cut to at most `width` characters, ending in `…` when cut.
-    /// A width of 0 means no limit.
+    /// The narrowest cut: room for two `…` and a few characters between them.
+    public static let minimumWidth = 8
+
+    /// `text` cut to at most `width` characters (at least `minimumWidth`),
+    /// ending in `…` when cut. A width of 0 means no limit.
     public static func cut(_ text: String, width: Int) -> String {
+        let width = width > 0 ? max(width, minimumWidth) : 0
         guard width > 0, text.count > width else { return text }
         return String(text.prefix(max(1, width - 1))) + "…"
     }
@@ -48,8 +57,10 @@ public enum DisplayText {
     /// Two versions of a value, each cut to at most `width` characters so
     /// that the part where they differ stays in view: a window starting a
     /// little before the first differing character, `…` marking what was left
-    /// out on either side. A width of 0 means no limit.
+    /// out on either side. A width of 0 means no limit; below `minimumWidth`
+    /// it is `minimumWidth`.
     public static func cutAround(_ old: String, _ new: String, width: Int) -> (String, String) {
+        let width = width > 0 ? max(width, minimumWidth) : 0
         guard width > 0, old.count > width || new.count > width else { return (old, new) }
         let oldCharacters = Array(old)
         let newCharacters = Array(new)

@@ -18,8 +18,9 @@ public struct HTMLFormatter {
     public var limit: Int
     public var width: Int
     public static let defaultLimit = 1000
+    public static let defaultWidth = 200
 
-    public init(limit: Int = HTMLFormatter.defaultLimit, width: Int = 200) {
+    public init(limit: Int = HTMLFormatter.defaultLimit, width: Int = HTMLFormatter.defaultWidth) {
         self.limit = limit
         self.width = width
     }
@@ -93,31 +94,17 @@ public struct HTMLFormatter {
             <tbody>
 
             """)
-        var cuts: [(Change.Kind, Int)] = []
-        var kind: Change.Kind?
-        var shown = 0
-        var left = 0
-        func close() {
-            if let kind, left > 0 { cuts.append((kind, left)) }
-        }
+        var cap = PerKindLimit(limit: limit)
+        var cuts: [(kind: Change.Kind, count: Int)] = []
         try report.changes.forEach { change in
-            if change.kind != kind {
-                close()
-                kind = change.kind
-                shown = 0
-                left = 0
-            }
-            guard shown < limit else {
-                left += 1
-                return
-            }
-            shown += 1
-            output.write(row(change, report: report))
+            let step = cap.next(change.kind)
+            if let ended = step.ended { cuts.append(ended) }
+            if step.show { output.write(row(change, report: report)) }
         }
-        close()
+        if let ended = cap.finish() { cuts.append(ended) }
         output.write("</tbody>\n</table>\n")
         for (kind, count) in cuts {
-            output.write("<p class=\"cut\">\(count) more \(MarkdownFormatter.title(kind).lowercased()) not shown: the page lists at most \(limit) of each kind (<code>--limit</code>).</p>\n")
+            output.write("<p class=\"cut\">\(count) more \(PerKindLimit.title(kind).lowercased()) not shown: the page lists at most \(limit) of each kind (<code>--limit</code>).</p>\n")
         }
         output.write("</section>\n</main>\n<script>\(HTMLFormatter.script)</script>\n</body>\n</html>\n")
     }

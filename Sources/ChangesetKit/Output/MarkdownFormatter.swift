@@ -16,10 +16,11 @@ public struct MarkdownFormatter {
     public var limit: Int
     public var width: Int
     public static let defaultLimit = 50
+    public static let defaultWidth = 80
     /// GitHub's limit for a job summary and a comment.
     public static let maximumLength = 65_536
 
-    public init(limit: Int = MarkdownFormatter.defaultLimit, width: Int = 80) {
+    public init(limit: Int = MarkdownFormatter.defaultLimit, width: Int = MarkdownFormatter.defaultWidth) {
         self.limit = limit
         self.width = width
     }
@@ -27,7 +28,7 @@ public struct MarkdownFormatter {
     public func write(_ report: Report, to output: inout some TextOutputStream) throws {
         var page = MarkdownPage(budget: MarkdownFormatter.maximumLength)
         let summary = report.summary
-        page.add("### changeset: \(MarkdownPage.code(report.old.name)) → \(MarkdownPage.code(report.new.name))\n\n")
+        page.add("### changeset: \(MarkdownPage.code(DisplayText.visible(report.old.name))) → \(MarkdownPage.code(DisplayText.visible(report.new.name)))\n\n")
         var counts = [("inserted", summary.inserted), ("deleted", summary.deleted), ("updated", summary.updated),
                       ("moved", summary.moved), ("unchanged", summary.unchanged)]
         if report.sectioned {
@@ -50,42 +51,22 @@ public struct MarkdownFormatter {
             if summary.fieldCounts.count > limit { page.add("\n…and \(summary.fieldCounts.count - limit) more fields\n") }
             page.add("\n")
         }
-        let totals: [Change.Kind: Int] = [
-            .sectionDeleted: summary.sectionsDeleted, .sectionInserted: summary.sectionsInserted, .sectionMoved: summary.sectionsMoved,
-            .deleted: summary.deleted, .inserted: summary.inserted, .moved: summary.moved, .updated: summary.updated,
-        ]
-        var kind: Change.Kind?
-        var shown = 0
-        func close() {
-            guard let kind, let total = totals[kind], total > shown else { return }
-            page.add("\n…and \(total - shown) more \(MarkdownFormatter.title(kind).lowercased())\n")
+        var cap = PerKindLimit(limit: limit)
+        func more(_ left: (kind: Change.Kind, count: Int)?) {
+            if let left { page.add("\n…and \(left.count) more \(PerKindLimit.title(left.kind).lowercased())\n") }
         }
         try report.changes.forEach { change in
-            if change.kind != kind {
-                close()
-                kind = change.kind
-                shown = 0
-                page.add("\n**\(MarkdownFormatter.title(change.kind))** (\(totals[change.kind] ?? 0))\n\n")
+            let step = cap.next(change.kind)
+            if step.starts {
+                more(step.ended)
+                page.add("\n**\(PerKindLimit.title(change.kind))** (\(summary.count(of: change.kind)))\n\n")
                 page.add(header(change.kind, report: report))
             }
-            guard shown < limit else { return }
-            if page.add(row(change, report: report)) { shown += 1 }
+            if step.show { page.add(row(change, report: report)) }
         }
-        close()
+        more(cap.finish())
         page.finish()
         output.write(page.text)
-    }
-
-    static func title(_ kind: Change.Kind) -> String {
-        switch kind {
-        case .sectionDeleted: "Sections deleted"
-        case .sectionInserted: "Sections inserted"
-        case .sectionMoved: "Sections moved"
-        case .deleted: "Deleted"
-        case .inserted: "Inserted"
-        case .moved: "Moved"
-        case .updated: "Updated"
-        }
     }
 
     private func header(_ kind: Change.Kind, report: Report) -> String {
@@ -161,11 +142,18 @@ struct MarkdownPage {
         }
     }
 
-    /// A code span that survives a table cell: `|` escaped, a backtick fenced by two.
+    /// A code span that survives a table cell: `|` escaped, fenced by one
+    /// backtick more than the longest run of backticks inside.
     static func code(_ text: String) -> String {
         let escaped = text.replacingOccurrences(of: "|", with: "\\|")
         if escaped.isEmpty { return "" }
-        if escaped.contains("`") { return "`` " + escaped + " ``" }
-        return "`" + escaped + "`"
+        var longest = 0
+        var run = 0
+        for character in escaped {
+            run = character == "`" ? run + 1 : 0
+            longest = max(longest, run)
+        }
+        let fence = String(repeating: "`", count: longest + 1)
+        return longest == 0 ? fence + escaped + fence : fence + " " + escaped + " " + fence
     }
 }
