@@ -80,3 +80,24 @@ import Testing
         #expect(GlobPattern("a*b*c").matches("aXXbYYc") && !GlobPattern("a*b*c").matches("aXXbYY"))
     }
 }
+
+/// The schema the readers collect: top-level names in order of first
+/// appearance, with how many records hold a value for each.
+@Suite struct SchemaCollectorTests {
+    @Test func namesAndValueCountsOverRecordsOfChangingShape() {
+        let records = [
+            #"{"a":1,"b":2}"#, #"{"a":1,"b":2}"#, #"{"a":1,"b":null}"#,  // regular, then a null
+            #"{"b":2,"a":1}"#,                                            // same names, other order
+            #"{"a":1,"b":2,"c":3}"#, #"{"a":1,"b":2,"c":3}"#,            // a new field
+            #"{"a":1}"#, #"{}"#, #"{"d":{"x":null},"a":null}"#,           // fewer, none, nested
+            #"{"a":1,"b":2}"#,
+        ]
+        let table = read("[" + records.joined(separator: ",") + "]", options: RecordOptions()).table!
+        #expect(table.schema == ["a", "b", "c", "d"])
+        #expect(table.schemaValueCounts == [8, 6, 2, 1])
+        let text = read("[" + records.joined(separator: ",") + "]", options: RecordOptions(mode: .text)).table!
+        #expect(text.schemaValueCounts == [8, 6, 2, 1])
+        let csv = read("a,b,c\n1,,3\n,,3\n1,2,\n", format: .csv, options: RecordOptions(mode: .text)).table!
+        #expect(csv.schema == ["a", "b", "c"] && csv.schemaValueCounts == [2, 1, 2])
+    }
+}

@@ -12,25 +12,30 @@ let chunkSizes = [1, 7, 65536]
 
 /// What a reader made of an input: its records or its error text.
 enum ReadOutcome: Equatable, CustomStringConvertible {
-    case records(keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?])
+    case records(keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?],
+                 schema: [String], schemaValueCounts: [Int])
     case failure(String)
 
     init(_ table: RecordTable) {
         self = .records(
             keys: table.keys, fingerprints: table.fingerprints,
             ranges: (0..<table.count).map(table.byteRange), lines: table.lines,
-            sections: table.sections.map { table.sectionNames[Int($0)] })
+            sections: table.sections.map { table.sectionNames[Int($0)] },
+            schema: table.schema, schemaValueCounts: table.schemaValueCounts)
     }
 
     var description: String {
         switch self {
-        case .records(let keys, _, let ranges, let lines, _): "records \(keys) at \(ranges) lines \(lines)"
+        case .records(let keys, _, let ranges, let lines, _, _, _): "records \(keys) at \(ranges) lines \(lines)"
         case .failure(let message): message
         }
     }
 
-    var table: (keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?])? {
-        if case let .records(keys, fingerprints, ranges, lines, sections) = self { return (keys, fingerprints, ranges, lines, sections) }
+    var table: (keys: [String], fingerprints: [UInt64], ranges: [Range<Int>], lines: [Int], sections: [String?],
+                schema: [String], schemaValueCounts: [Int])? {
+        if case let .records(keys, fingerprints, ranges, lines, sections, schema, counts) = self {
+            return (keys, fingerprints, ranges, lines, sections, schema, counts)
+        }
         return nil
     }
 

@@ -88,8 +88,6 @@ public final class JSONRecordReader {
         var pendingNameIsPathStep = false
         var namesStart: Int
         var isRecordRoot = false
-        /// A record's top-level member pending: its index in the schema.
-        var pendingSchemaIndex: Int32 = -1
     }
 
     /// Member names of objects with many members, by depth, so huge objects stay linear
@@ -157,7 +155,8 @@ public final class JSONRecordReader {
             if case .nested(let path) = layout, !sawRecordsArray {
                 throw error("the document has no \"\(path)\" array of records", at: SourceLocation(line: 1, column: 1))
             }
-            builder.setSchema(schema.names, valueCounts: schema.valueCounts)
+            let fields = schema.finish()
+            builder.setSchema(fields.names, valueCounts: fields.valueCounts)
             builder.setFieldsFound(fieldsFound)
             return builder.table
         } catch {
@@ -443,6 +442,7 @@ public final class JSONRecordReader {
     private func closeContainer() -> Int32 {
         lastValueEnd = callbackOffset
         let frame = frames.removeLast()
+        if frame.isRecordRoot && frame.isObject { schema.endRecord(memberNames[frame.namesStart...]) }
         memberNames.removeSubrange(frame.namesStart...)
         if !manyNames.isEmpty { manyNames[frames.count] = nil }
         if case .recordArray = frame.role { builder.setContainerRange(recordsArrayStart..<callbackOffset) }
@@ -506,7 +506,7 @@ public final class JSONRecordReader {
             return 1
         }
         if parent.isRecordRoot && parent.isObject && (kind == .null || value.isEmpty) {
-            schema.noValue(parent.pendingSchemaIndex)
+            schema.noValue(parent.pendingName)
         }
         if parent.isObject, let role = rules.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
             let value = text()
@@ -572,9 +572,10 @@ public final class JSONRecordReader {
         case .record:
             let node = rules.child(of: frames[top].node, name: bytes)
             frames[top].pendingNode = node
-            if node >= 0 { seenNodes[Int(node)] = true }
+            // Read before writing: a write to the array costs a uniqueness check per member.
+            if node >= 0 && !seenNodes[Int(node)] { seenNodes[Int(node)] = true }
             if frames[top].isRecordRoot {
-                frames[top].pendingSchemaIndex = schema.member(at: memberNames.count - start - 1, nameHash: nameHash, name: bytes)
+                schema.member(at: memberNames.count - start - 1, nameHash: nameHash, name: bytes)
             }
         case .pathStep(let depth):
             if case .nested(let path) = layout {

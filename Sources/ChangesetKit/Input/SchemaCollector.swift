@@ -2,51 +2,74 @@
 /// field names in order of first appearance, and for each how many records
 /// hold a value for it (not null, and in text comparisons not empty).
 ///
-/// Records of one file usually list their fields in the same order, so the
-/// field at position k of a record is first looked for where position k was
-/// found last time (one comparison of name hashes); only a miss consults the
-/// dictionary. Names are told apart by their 64-bit hash.
+/// It sits on the reader's hottest path, so it does almost nothing for the
+/// usual file whose records all name the same fields in the same order: each
+/// member is compared with the name at its position in the record before
+/// (one comparison of name hashes, no write), and a record shaped like the one
+/// before only adds one to a counter. A record of another shape is counted
+/// field by field and becomes the shape to compare with. Names are told apart
+/// by their 64-bit hash.
 struct SchemaCollector {
     private(set) var names: [String] = []
-    private(set) var valueCounts: [Int] = []
-    private var hashes: [UInt64] = []
-    private var indexByHash: [UInt64: Int32] = [:]
-    private var guessByPosition: [Int32] = []
+    private var counts: [Int] = []
+    private var indexByHash: [UInt64: Int] = [:]
+    /// The name hashes of the last record's members, by position.
+    private var shape: [UInt64] = []
+    private var shapeCount = 0
+    /// Records since the last flush shaped like `shape`, not yet added to `counts`.
+    private var regularRecords = 0
+    private var irregular = false
+    /// Top-level members that held no value (null), by name hash: rare, so counted aside.
+    private var emptyMembers: [UInt64: Int] = [:]
 
-    /// Counts a record's member at `position` (0-based) named `name`; returns
-    /// its schema index, for `noValue` if the member turns out to be null.
+    /// A record's member at `position` (0-based) named `name`.
     @inline(__always)
-    mutating func member(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) -> Int32 {
-        if position < guessByPosition.count {
-            let guess = guessByPosition[position]
-            if guess >= 0 && hashes[Int(guess)] == nameHash {
-                valueCounts[Int(guess)] += 1
-                return guess
-            }
-        }
-        return slowMember(at: position, nameHash: nameHash, name: name)
+    mutating func member(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) {
+        if position < shapeCount && shape[position] == nameHash { return }
+        unexpectedMember(at: position, nameHash: nameHash, name: name)
     }
 
-    private mutating func slowMember(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) -> Int32 {
-        let index: Int32
-        if let known = indexByHash[nameHash] {
-            index = known
-        } else {
-            index = Int32(names.count)
-            indexByHash[nameHash] = index
-            hashes.append(nameHash)
+    private mutating func unexpectedMember(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) {
+        if !irregular {
+            // The records so far were shaped like `shape`: count them before it changes.
+            flush()
+            irregular = true
+        }
+        if indexByHash[nameHash] == nil {
+            indexByHash[nameHash] = names.count
             names.append(String(decoding: name, as: UTF8.self))
-            valueCounts.append(0)
+            counts.append(0)
         }
-        while guessByPosition.count <= position { guessByPosition.append(-1) }
-        guessByPosition[position] = index
-        valueCounts[Int(index)] += 1
-        return index
+        while shape.count <= position { shape.append(0) }
+        shape[position] = nameHash
     }
 
-    /// The member counted last under `index` holds no value after all.
-    @inline(__always)
-    mutating func noValue(_ index: Int32) {
-        valueCounts[Int(index)] -= 1
+    /// The member named `nameHash` of the current record holds no value.
+    mutating func noValue(_ nameHash: UInt64) {
+        emptyMembers[nameHash, default: 0] += 1
+    }
+
+    /// The current record is complete; `memberHashes` are its members' name hashes.
+    mutating func endRecord(_ memberHashes: ArraySlice<UInt64>) {
+        if !irregular && memberHashes.count == shapeCount {
+            regularRecords += 1
+            return
+        }
+        if !irregular { flush() }
+        for hash in memberHashes { counts[indexByHash[hash]!] += 1 }
+        shapeCount = memberHashes.count
+        irregular = false
+    }
+
+    private mutating func flush() {
+        for position in 0..<shapeCount { counts[indexByHash[shape[position]]!] += regularRecords }
+        regularRecords = 0
+    }
+
+    /// The fields and, for each, the records that hold a value for it.
+    mutating func finish() -> (names: [String], valueCounts: [Int]) {
+        flush()
+        for (hash, empty) in emptyMembers { counts[indexByHash[hash]!] -= empty }
+        return (names, counts)
     }
 }

@@ -50,8 +50,12 @@ public enum DisplayText {
     /// ending in `…` when cut. A width of 0 means no limit.
     public static func cut(_ text: String, width: Int) -> String {
         let width = width > 0 ? max(width, minimumWidth) : 0
-        guard width > 0, text.count > width else { return text }
-        return String(text.prefix(max(1, width - 1))) + "…"
+        // No more bytes than the width: no more characters either (and no need to count them).
+        guard width > 0, text.utf8.count > width,
+            let end = text.index(text.startIndex, offsetBy: width - 1, limitedBy: text.endIndex), end < text.endIndex,
+            text.index(after: end) < text.endIndex
+        else { return text }
+        return String(text[..<end]) + "…"
     }
 
     /// Two versions of a value, each cut to at most `width` characters so
@@ -61,7 +65,7 @@ public enum DisplayText {
     /// it is `minimumWidth`.
     public static func cutAround(_ old: String, _ new: String, width: Int) -> (String, String) {
         let width = width > 0 ? max(width, minimumWidth) : 0
-        guard width > 0, old.count > width || new.count > width else { return (old, new) }
+        guard width > 0, old.utf8.count > width || new.utf8.count > width, old.count > width || new.count > width else { return (old, new) }
         let oldCharacters = Array(old)
         let newCharacters = Array(new)
         var common = 0
