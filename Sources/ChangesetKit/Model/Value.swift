@@ -121,6 +121,13 @@ public indirect enum Value: Sendable, Equatable {
 
     /// A JSON string literal: `"`, `\` and control characters escaped, all else as is.
     public static func writeJSONString(_ text: String, to output: inout String) {
+        // Most strings need no escape: append them whole rather than scalar by scalar.
+        if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
+            output += "\""
+            output += text
+            output += "\""
+            return
+        }
         output += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
