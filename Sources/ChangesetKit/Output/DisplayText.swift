@@ -9,6 +9,8 @@ public enum DisplayText {
     /// points. A value that differs only by such a character then shows the
     /// difference.
     public static func visible(_ text: String) -> String {
+        // Printable ASCII (the usual case) is checked byte by byte, without decoding.
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
         guard text.unicodeScalars.contains(where: isInvisible) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
@@ -51,7 +53,12 @@ public enum DisplayText {
     public static func cut(_ text: String, width: Int) -> String {
         let width = width > 0 ? max(width, minimumWidth) : 0
         // No more bytes than the width: no more characters either (and no need to count them).
-        guard width > 0, text.utf8.count > width,
+        guard width > 0, text.utf8.count > width else { return text }
+        // Printable ASCII up to the cut: bytes are characters (CR LF would be one).
+        if !text.utf8.prefix(width + 1).contains(where: { $0 >= 0x80 || $0 < 0x20 }) {
+            return String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + "…"
+        }
+        guard
             let end = text.index(text.startIndex, offsetBy: width - 1, limitedBy: text.endIndex), end < text.endIndex,
             text.index(after: end) < text.endIndex
         else { return text }
