@@ -75,7 +75,6 @@ extension Comparison {
         return ChangeStream { body in
             let changeset = comparison.changeset
             let oldSections = comparison.oldSections
-            let newSections = comparison.newSections
             for index in changeset.deletedSections {
                 try body(Change(kind: .sectionDeleted, section: oldSections[index].id, old: Place(index: index)))
             }

@@ -4,7 +4,8 @@ import Dispatch
 /// Work on changed records (reading them again, comparing their fields) that
 /// the formatters need in order: done a batch at a time on every core, then
 /// handed over in order, so output stays streamed and memory stays bounded
-/// by the batch.
+/// by two batches. The next batch is worked on while the caller consumes the
+/// current one, so formatting (which runs on one thread) overlaps reading.
 enum OrderedConcurrentMap {
     static let batchSize = 1024
 
@@ -14,12 +15,37 @@ enum OrderedConcurrentMap {
         _ items: [Item], transform: (Item) throws -> Result, body: (Item, Result) throws -> Void
     ) throws {
         let parts = max(1, min(8, System.coreCount))
-        var start = 0
-        while start < items.count {
-            let batch = items[start..<min(start + batchSize, items.count)]
-            let results = try map(Array(batch), parts: parts, transform)
-            for (item, result) in zip(batch, results) { try body(item, result) }
-            start += batchSize
+        guard items.count > batchSize else {
+            for (item, result) in zip(items, try map(items, parts: parts, transform)) { try body(item, result) }
+            return
+        }
+        try withoutActuallyEscaping(transform) { transform in
+            nonisolated(unsafe) let transform = transform
+            nonisolated(unsafe) let items = items
+            let group = DispatchGroup()
+            func launch(_ range: Range<Int>) -> PendingBatch<Result> {
+                let pending = PendingBatch<Result>()
+                group.enter()
+                DispatchQueue.global().async {
+                    pending.results = Swift.Result { try map(Array(items[range]), parts: parts, transform) }
+                    group.leave()
+                }
+                return pending
+            }
+            func batch(_ start: Int) -> Range<Int> { start..<min(start + batchSize, items.count) }
+            var range = batch(0)
+            var current = launch(range)
+            // Whatever happens, no work is left running once this returns.
+            defer { group.wait() }
+            while true {
+                group.wait()
+                let results = try current.results!.get()
+                let next = range.upperBound < items.count ? batch(range.upperBound) : nil
+                if let next { current = launch(next) }
+                for (item, result) in zip(items[range], results) { try body(item, result) }
+                guard let next else { break }
+                range = next
+            }
         }
     }
 
@@ -37,6 +63,11 @@ enum OrderedConcurrentMap {
         }
         return try slots.results.map { try $0!.get() }
     }
+}
+
+/// A batch being worked on in the background; read only after its group is waited on.
+private final class PendingBatch<Result>: @unchecked Sendable {
+    var results: Swift.Result<[Result], Error>?
 }
 
 /// Result slots filled from several threads, each thread its own indices:
