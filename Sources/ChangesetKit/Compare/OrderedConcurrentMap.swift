@@ -19,34 +19,34 @@ enum OrderedConcurrentMap {
             for (item, result) in zip(items, try map(items, parts: parts, transform)) { try body(item, result) }
             return
         }
-        try withoutActuallyEscaping(transform) { transform in
-            nonisolated(unsafe) let transform = transform
-            nonisolated(unsafe) let items = items
-            let group = DispatchGroup()
-            func launch(_ range: Range<Int>) -> PendingBatch<Result> {
-                let pending = PendingBatch<Result>()
-                group.enter()
-                DispatchQueue.global().async {
-                    pending.results = Swift.Result { try map(Array(items[range]), parts: parts, transform) }
-                    group.leave()
+        func batch(_ start: Int) -> Range<Int> { start..<min(start + batchSize, items.count) }
+        var range = batch(0)
+        var results = try map(Array(items[range]), parts: parts, transform)
+        while range.upperBound < items.count {
+            let next = batch(range.upperBound)
+            // One thread hands this batch to `body` while the others read the next.
+            // (Synchronous: nothing here outlives the call, unlike work sent off with async.)
+            let slots = PendingBatch<Result>()
+            withoutActuallyEscaping(body) { body in
+                withoutActuallyEscaping(transform) { transform in
+                    nonisolated(unsafe) let body = body
+                    nonisolated(unsafe) let transform = transform
+                    nonisolated(unsafe) let current = (range, results)
+                    nonisolated(unsafe) let items = items
+                    DispatchQueue.concurrentPerform(iterations: 2) { role in
+                        if role == 0 {
+                            slots.consumed = Swift.Result { for (item, result) in zip(items[current.0], current.1) { try body(item, result) } }
+                        } else {
+                            slots.results = Swift.Result { try map(Array(items[next]), parts: max(1, parts - 1), transform) }
+                        }
+                    }
                 }
-                return pending
             }
-            func batch(_ start: Int) -> Range<Int> { start..<min(start + batchSize, items.count) }
-            var range = batch(0)
-            var current = launch(range)
-            // Whatever happens, no work is left running once this returns.
-            defer { group.wait() }
-            while true {
-                group.wait()
-                let results = try current.results!.get()
-                let next = range.upperBound < items.count ? batch(range.upperBound) : nil
-                if let next { current = launch(next) }
-                for (item, result) in zip(items[range], results) { try body(item, result) }
-                guard let next else { break }
-                range = next
-            }
+            try slots.consumed!.get()
+            results = try slots.results!.get()
+            range = next
         }
+        for (item, result) in zip(items[range], results) { try body(item, result) }
     }
 
     private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
@@ -65,9 +65,12 @@ enum OrderedConcurrentMap {
     }
 }
 
-/// A batch being worked on in the background; read only after its group is waited on.
+/// What the two sides of a pipelined step leave behind: the next batch's
+/// results and whether handing over the current one failed. Each side writes
+/// its own member; both are read after `concurrentPerform` returns.
 private final class PendingBatch<Result>: @unchecked Sendable {
     var results: Swift.Result<[Result], Error>?
+    var consumed: Swift.Result<Void, Error>?
 }
 
 /// Result slots filled from several threads, each thread its own indices:
