@@ -45,8 +45,10 @@ public final class CSVRecordReader {
 
     private var header: [String]?
     private var columns: [Column] = []
-    /// Per column, how many rows hold a value (a cell that is not empty).
-    private var valueCounts: [Int] = []
+    /// Per column, how many rows leave it empty: counted instead of the cells
+    /// that hold a value, because empty cells are rare and a count costs a
+    /// uniqueness check of the array.
+    private var emptyCells: [Int] = []
     private var scratch: [UInt8] = []
 
     private struct Column {
@@ -94,7 +96,7 @@ public final class CSVRecordReader {
             guard header != nil else {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
-            builder.setSchema(header ?? [], valueCounts: valueCounts)
+            builder.setSchema(header ?? [], valueCounts: emptyCells.map { builder.count - $0 })
             return builder.table
         } catch {
             failure = error as? InputError
@@ -312,7 +314,7 @@ public final class CSVRecordReader {
         }
         header = names
         builder.setFieldsFound(found)
-        valueCounts = Array(repeating: 0, count: names.count)
+        emptyCells = Array(repeating: 0, count: names.count)
         builder.setFieldNames(names)
     }
 
@@ -391,7 +393,7 @@ public final class CSVRecordReader {
                 if column.role.isSection && !cell.isEmpty {
                     section = ScalarText.fromText(cell, scratch: &scratch)
                 }
-                if !cell.isEmpty { valueCounts[index] += 1 }
+                if cell.isEmpty { emptyCells[index] += 1 }
                 guard column.compared else { continue }
                 let value = hasher.string(cell)
                 guard !value.isEmpty else { continue }
