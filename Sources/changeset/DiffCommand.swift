@@ -200,9 +200,10 @@ struct DiffCommand: ParsableCommand {
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             if format == .jsonpatch { try JSONPatchFormatter.check(old: comparison.old.summary, new: comparison.new.summary) }
             // Changed records are read again once: for the report, or only to count when nothing is shown.
-            if (quiet && output == nil) || [.patch, .jsonpatch, .batch].contains(format) {
+            let printsNothing = quiet && output == nil
+            if printsNothing || [.patch, .jsonpatch, .batch].contains(format) {
                 summary = try comparison.counts()
-                if !(quiet && output == nil) { try writeReplay(comparison, to: sink) }
+                if !printsNothing { try writeReplay(comparison, to: sink) }
             } else {
                 let report = try comparison.report()
                 summary = report.summary
