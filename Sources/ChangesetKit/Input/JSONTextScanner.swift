@@ -141,6 +141,8 @@ struct JSONTextScanner {
         case 0x0D: return ByteClass.carriageReturn
         case 0x22: return ByteClass.quote
         case 0x7B, 0x7D, 0x5B, 0x5D, 0x2C, 0x3A: return ByteClass.structural
+        // yajl takes form feed and vertical tab for white space; RFC 8259 does not.
+        case 0x0B, 0x0C: return ByteClass.high
         case 0x80...: return ByteClass.high
         default: return ByteClass.word
         }
@@ -195,8 +197,13 @@ struct JSONTextScanner {
             case .outside:
                 scanOutside(bytes, upTo: end)
                 guard offset < end, state == .outside else { continue }
-                // Stopped at a byte past ASCII: a token of its own (yajl rejects it), to validate.
                 let byte = bytes[offset]
+                if byte == 0x0B || byte == 0x0C {
+                    let name = byte == 0x0C ? "form feed" : "vertical tab"
+                    fail(at: here, String(format: "a %@ (U+%04X) between tokens; JSON white space is only space, tab, line feed and carriage return", name, byte), chunk, chunkBase)
+                    return
+                }
+                // Stopped at a byte past ASCII: a token of its own (yajl rejects it), to validate.
                 inWord = true
                 zeroStart = false
                 token(byte)
@@ -228,7 +235,7 @@ struct JSONTextScanner {
 
     /// Between strings: whitespace, line breaks, punctuation and bare words
     /// (numbers, literals). Stops at the end, at a string's opening quote
-    /// (after it), or before a byte past ASCII.
+    /// (after it), or before a byte past ASCII, a form feed or a vertical tab.
     @inline(__always)
     private mutating func scanOutside(_ bytes: UnsafePointer<UInt8>, upTo end: Int) {
         var index = offset
