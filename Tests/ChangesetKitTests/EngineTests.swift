@@ -46,8 +46,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         var new = items("a c d")
         new[1].value = 7
         let changeset = try checkedDiff(items: items("a b c"), new)
-        #expect(changeset.deletions.map(\.at) == [IndexPath(section: 0, item: 1)])
-        #expect(changeset.insertions.map(\.at) == [IndexPath(section: 0, item: 2)])
+        #expect(changeset.deletions.map(\.at) == [ElementPath(section: 0, item: 1)])
+        #expect(changeset.insertions.map(\.at) == [ElementPath(section: 0, item: 2)])
         #expect(changeset.updates.map { "\($0.old)->\($0.new)" } == ["0/2->0/1"])
         #expect(changeset.moves.isEmpty)
         #expect(changeset.unchangedCount == 1)

@@ -116,7 +116,7 @@ extension Comparison {
     enum Side { case old, new }
 
     /// A record's place on one side: section, index and file line.
-    func place(_ path: IndexPath, _ side: Side) -> Place {
+    func place(_ path: ElementPath, _ side: Side) -> Place {
         let sections = side == .old ? oldSections : newSections
         let dataset = side == .old ? old : new
         let ref = sections[path.section].elements[path.item]

@@ -1,5 +1,6 @@
 /// A position in sectioned data: section index and item index, both 0-based.
-public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+/// (Not `IndexPath`: that name is Foundation's, and every UIKit user imports it.)
+public struct ElementPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var section: Int
     public var item: Int
 
@@ -8,7 +9,7 @@ public struct IndexPath: Hashable, Comparable, Sendable, CustomStringConvertible
         self.item = item
     }
 
-    public static func < (lhs: IndexPath, rhs: IndexPath) -> Bool {
+    public static func < (lhs: ElementPath, rhs: ElementPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }
 
@@ -46,26 +47,26 @@ public struct Changeset<SectionID: Hashable, Element> {
     }
 
     public struct Insertion {
-        public var at: IndexPath
+        public var at: ElementPath
         public var element: Element
-        @inlinable public init(at: IndexPath, element: Element) {
+        @inlinable public init(at: ElementPath, element: Element) {
             self.at = at
             self.element = element
         }
     }
 
     public struct Deletion: Equatable, Sendable {
-        public var at: IndexPath
-        @inlinable public init(at: IndexPath) { self.at = at }
+        public var at: ElementPath
+        @inlinable public init(at: ElementPath) { self.at = at }
     }
 
     /// Same id, different content. `old` is where UIKit would reload it; `new`
     /// is where it ends up (they differ when the record also moved).
     public struct Update {
-        public var old: IndexPath
-        public var new: IndexPath
+        public var old: ElementPath
+        public var new: ElementPath
         public var element: Element
-        @inlinable public init(old: IndexPath, new: IndexPath, element: Element) {
+        @inlinable public init(old: ElementPath, new: ElementPath, element: Element) {
             self.old = old
             self.new = new
             self.element = element
@@ -73,13 +74,13 @@ public struct Changeset<SectionID: Hashable, Element> {
     }
 
     public struct Move {
-        public var from: IndexPath
-        public var to: IndexPath
+        public var from: ElementPath
+        public var to: ElementPath
         public var element: Element
         /// The element changed section. (Indices alone cannot tell: the
         /// sections themselves may have moved.)
         public var isAcrossSections: Bool
-        @inlinable public init(from: IndexPath, to: IndexPath, element: Element, isAcrossSections: Bool) {
+        @inlinable public init(from: ElementPath, to: ElementPath, element: Element, isAcrossSections: Bool) {
             self.from = from
             self.to = to
             self.element = element

@@ -93,16 +93,16 @@ public enum Differ {
     ) throws -> Changeset<SectionID, Element> {
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
-        // at k - `oldStart[that section]` (4 bytes an element, not an IndexPath's 16).
+        // at k - `oldStart[that section]` (4 bytes an element, not an ElementPath's 16).
         var oldStart = [Int](repeating: 0, count: old.count + 1)
         var oldSectionOfFlat: [Int32] = []
         for (sectionIndex, section) in old.enumerated() {
             oldStart[sectionIndex + 1] = oldStart[sectionIndex] + section.elements.count
             oldSectionOfFlat.append(contentsOf: repeatElement(Int32(sectionIndex), count: section.elements.count))
         }
-        func oldPath(_ flat: Int) -> IndexPath {
+        func oldPath(_ flat: Int) -> ElementPath {
             let section = Int(oldSectionOfFlat[flat])
-            return IndexPath(section: section, item: flat - oldStart[section])
+            return ElementPath(section: section, item: flat - oldStart[section])
         }
         let oldTotal = oldSectionOfFlat.count
         var oldMatched = [Bool](repeating: false, count: oldTotal)
@@ -114,7 +114,7 @@ public enum Differ {
             var stayers: [(newItem: Int32, oldItem: Int32)] = []
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
-                let newPath = IndexPath(section: newSectionIndex, item: item)
+                let newPath = ElementPath(section: newSectionIndex, item: item)
                 let oldFlat = newTotal - 1 < oldIndexOfNew.count ? Int(oldIndexOfNew[newTotal - 1]) : -1
                 guard oldFlat >= 0 else {
                     changeset.insertions.append(.init(at: newPath, element: element))
@@ -140,8 +140,8 @@ public enum Differ {
             let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
             for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
                 changeset.moves.append(.init(
-                    from: IndexPath(section: counterpart, item: Int(stayer.oldItem)),
-                    to: IndexPath(section: newSectionIndex, item: Int(stayer.newItem)),
+                    from: ElementPath(section: counterpart, item: Int(stayer.oldItem)),
+                    to: ElementPath(section: newSectionIndex, item: Int(stayer.newItem)),
                     element: section.elements[Int(stayer.newItem)], isAcrossSections: false))
             }
         }
@@ -249,7 +249,7 @@ public enum Differ {
         }
         let deleted = Set(changeset.deletions.map(\.at))
         guard deleted.count == changeset.deletions.count else { throw fail("a record is deleted twice") }
-        var movedFrom = Set<IndexPath>()
+        var movedFrom = Set<ElementPath>()
         for move in changeset.moves {
             guard movedFrom.insert(move.from).inserted else { throw fail("\(move.from) is moved twice") }
             guard !deleted.contains(move.from) else { throw fail("\(move.from) is both deleted and moved") }

@@ -61,7 +61,7 @@ public enum PatchApplier {
         changeset.newSectionCount = 1
         changeset.oldCount = baseCount
         changeset.newCount = patch.resultCount
-        func at(_ index: Int) -> IndexPath { IndexPath(section: 0, item: index) }
+        func at(_ index: Int) -> ElementPath { ElementPath(section: 0, item: index) }
         for operation in patch.operations {
             switch operation {
             case .delete(let old): changeset.deletions.append(.init(at: at(old)))
