@@ -442,7 +442,9 @@ public final class JSONRecordReader {
     private func closeContainer() -> Int32 {
         lastValueEnd = callbackOffset
         let frame = frames.removeLast()
-        if frame.isRecordRoot && frame.isObject { schema.endRecord(memberNames[frame.namesStart...]) }
+        if frame.isRecordRoot && frame.isObject {
+            schema.endRecord(memberCount: memberNames.count - frame.namesStart) { memberNames[frame.namesStart...] }
+        }
         memberNames.removeSubrange(frame.namesStart...)
         if !manyNames.isEmpty { manyNames[frames.count] = nil }
         if case .recordArray = frame.role { builder.setContainerRange(recordsArrayStart..<callbackOffset) }
@@ -547,6 +549,7 @@ public final class JSONRecordReader {
         return resolvedMemberName(bytes)
     }
 
+    @inline(__always)
     private func resolvedMemberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         lastValueEnd = callbackOffset
         let top = frames.count - 1

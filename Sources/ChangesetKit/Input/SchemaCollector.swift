@@ -49,15 +49,17 @@ struct SchemaCollector {
         emptyMembers[nameHash, default: 0] += 1
     }
 
-    /// The current record is complete; `memberHashes` are its members' name hashes.
-    mutating func endRecord(_ memberHashes: ArraySlice<UInt64>) {
-        if !irregular && memberHashes.count == shapeCount {
+    /// The current record is complete, with `memberCount` members; their
+    /// name hashes are asked for only when the record has a shape of its own.
+    @inline(__always)
+    mutating func endRecord(memberCount: Int, memberHashes: () -> ArraySlice<UInt64>) {
+        if !irregular && memberCount == shapeCount {
             regularRecords += 1
             return
         }
         if !irregular { flush() }
-        for hash in memberHashes { counts[indexByHash[hash]!] += 1 }
-        shapeCount = memberHashes.count
+        for hash in memberHashes() { counts[indexByHash[hash]!] += 1 }
+        shapeCount = memberCount
         irregular = false
     }
 
