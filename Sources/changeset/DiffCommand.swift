@@ -158,7 +158,7 @@ struct DiffCommand: ParsableCommand {
                     field = try FieldPath(parsing: String(text[..<equals]))
                     number = text[text.index(after: equals)...]
                 }
-                guard CanonicalNumber.canonical(String(number)) != nil, !number.hasPrefix("-"),
+                guard CanonicalNumber.isNumberLiteral(String(number)), !number.hasPrefix("-"),
                     let value = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX"))
                 else {
                     throw ValidationError("invalid \(option) \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")

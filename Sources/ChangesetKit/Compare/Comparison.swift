@@ -41,7 +41,7 @@ public struct Dataset: Sendable {
                 throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
             }
             return .object(zip(names, cells).map { name, cell in
-                Value.Member(name: name, value: CanonicalNumber.canonical(cell) != nil ? .number(cell) : .string(cell))
+                Value.Member(name: name, value: CanonicalNumber.isNumberLiteral(cell) ? .number(cell) : .string(cell))
             })
         }
     }
@@ -290,8 +290,8 @@ enum SectionOrder {
     static func precedes(_ a: SectionName, _ b: SectionName) -> Bool {
         guard let a else { return b != nil }
         guard let b else { return false }
-        switch (Double(a).flatMap { CanonicalNumber.canonical(a) != nil ? $0 : nil },
-                Double(b).flatMap { CanonicalNumber.canonical(b) != nil ? $0 : nil }) {
+        switch (Double(a).flatMap { CanonicalNumber.isNumberLiteral(a) ? $0 : nil },
+                Double(b).flatMap { CanonicalNumber.isNumberLiteral(b) ? $0 : nil }) {
         case let (x?, y?): return x != y ? x < y : a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)
         case (_?, nil): return true
         case (nil, _?): return false

@@ -103,7 +103,7 @@ public struct ValueTolerance: Sendable, Equatable {
         let text: String
         switch value {
         case .number(let literal): text = literal
-        case .string(let cell) where mode == .text && CanonicalNumber.canonical(cell) != nil: text = cell
+        case .string(let cell) where mode == .text && CanonicalNumber.isNumberLiteral(cell): text = cell
         default: return nil
         }
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }

@@ -101,6 +101,13 @@ public enum CanonicalNumber {
         return true
     }
 
+    /// Is `text` a JSON number literal? (Makes no canonical text: a CSV cell
+    /// read again asks this for every cell.)
+    public static func isNumberLiteral(_ text: String) -> Bool {
+        var copy = text
+        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) != nil }
+    }
+
     /// Canonical text of a number given as a string; nil when it is not a JSON number literal.
     public static func canonical(_ text: String) -> String? {
         var output: [UInt8] = []
