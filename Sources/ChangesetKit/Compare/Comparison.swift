@@ -8,12 +8,17 @@ public struct Dataset: Sendable {
     /// `--rename` pairs this side's reader applied (the new side's): a record
     /// read again gets the same names the fingerprints saw.
     public var renames: [Rename] = []
+    /// A JSON side compared with a CSV one: nested objects are read again as
+    /// dotted names (`{"meta":{"key":1}}` as `{"meta.key":1}`), the CSV
+    /// side's column names for the same fields.
+    public var flattensObjects = false
 
-    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = []) {
+    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
         self.input = input
         self.records = records
         self.delimiter = delimiter
         self.renames = renames
+        self.flattensObjects = flattensObjects
     }
 
     /// The full record at `row`, read again from its byte range. CSV rows
@@ -32,8 +37,9 @@ public struct Dataset: Sendable {
     private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
-            let value = try JSONValueReader.read(bytes)
-            return renames.isEmpty ? value : renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) }
+            var value = try JSONValueReader.read(bytes)
+            if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
+            return flattensObjects ? value.flattened() : value
         case .csv, .tsv:
             let cells = try CSVRecordReader.cells(of: bytes, delimiter: delimiter)
             let names = records.fieldNames ?? []
@@ -127,8 +133,10 @@ public struct Comparison: Sendable {
                 var records = options.records
                 records.appliesRenames = side == 1
                 let table = try input.readRecords(records, delimiter: delimiter)
+                let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
                 return Dataset(input: input, records: table, delimiter: delimiter,
-                               renames: side == 1 && input.format.isJSON ? records.renames : [])
+                               renames: side == 1 && input.format.isJSON ? records.renames : [],
+                               flattensObjects: mixed && input.format.isJSON)
             }
         }
         return (try slots[0].result!.get(), try slots[1].result!.get())
@@ -278,9 +286,12 @@ public struct Comparison: Sendable {
     public func fieldChanges(_ update: Changeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
         let oldRef = oldSections[update.old.section].elements[update.old.item]
         let newRef = newSections[update.new.section].elements[update.new.item]
-        return FieldChange.between(
+        let changes = FieldChange.between(
             try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
             rules: reportRules, mode: options.records.mode, tolerance: options.tolerance)
+        guard old.flattensObjects || new.flattensObjects else { return changes }
+        // JSON against CSV: a dotted name is the path it stands for (`meta.key`, not `meta\.key`).
+        return changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new) }
     }
 
 }

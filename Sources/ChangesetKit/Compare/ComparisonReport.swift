@@ -21,15 +21,14 @@ extension Comparison {
 
     /// The counts alone (no per-field counts), for a run that prints no
     /// report (`--quiet`, the replay formats): records are read again only
-    /// when a tolerance or a field only one schema has can make an update
-    /// vanish; otherwise the fingerprints already tell (see `FieldRules`).
+    /// when a tolerance, a field only one schema has, or JSON read flat
+    /// against CSV can make an update vanish; otherwise the fingerprints
+    /// already tell (see `FieldRules`).
     public func counts() throws -> Summary {
-        guard !options.tolerance.isExact || !schema.isEmpty else {
-            var counts = summary(changeset.updates.map { ResolvedUpdate(update: $0, fields: []) })
-            counts.fieldCounts = []
-            return counts
-        }
-        var counts = summary(try resolveUpdates())
+        // A nested JSON record and its flat CSV twin fingerprint differently, so mixed inputs are resolved too.
+        let fingerprintsTell = options.tolerance.isExact && schema.isEmpty && !old.flattensObjects && !new.flattensObjects
+        let updates = fingerprintsTell ? changeset.updates.map { ResolvedUpdate(update: $0, fields: []) } : try resolveUpdates()
+        var counts = summary(updates)
         counts.fieldCounts = []
         return counts
     }

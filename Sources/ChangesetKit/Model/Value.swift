@@ -87,6 +87,25 @@ public indirect enum Value: Sendable, Equatable {
         return .object(members)
     }
 
+    /// The object with nested objects' members lifted into dotted names, as
+    /// a CSV file names them (`{"a":{"b":1}}` is `{"a.b":1}`); an empty
+    /// object stays a member. Anything but an object is itself.
+    public func flattened() -> Value {
+        guard case .object(let members) = self else { return self }
+        var flat: [Member] = []
+        func lift(_ members: [Member], prefix: String) {
+            for member in members {
+                if case .object(let inner) = member.value, !inner.isEmpty {
+                    lift(inner, prefix: prefix + member.name + ".")
+                } else {
+                    flat.append(Member(name: prefix + member.name, value: member.value))
+                }
+            }
+        }
+        lift(members, prefix: "")
+        return .object(flat)
+    }
+
     /// Compact JSON text: numbers as written, members in source order.
     public var jsonText: String {
         var output = ""
