@@ -116,3 +116,18 @@ public struct Summary: Equatable, Sendable {
         inserted + deleted + updated + moved + sectionsInserted + sectionsDeleted + sectionsMoved + schema > 0
     }
 }
+
+extension Summary {
+    /// How many changes of a kind there are.
+    public func count(of kind: Change.Kind) -> Int {
+        switch kind {
+        case .sectionDeleted: sectionsDeleted
+        case .sectionInserted: sectionsInserted
+        case .sectionMoved: sectionsMoved
+        case .deleted: deleted
+        case .inserted: inserted
+        case .moved: moved
+        case .updated: updated
+        }
+    }
+}

@@ -51,18 +51,3 @@ struct PerKindLimit {
         }
     }
 }
-
-extension Summary {
-    /// How many changes of a kind there are.
-    public func count(of kind: Change.Kind) -> Int {
-        switch kind {
-        case .sectionDeleted: sectionsDeleted
-        case .sectionInserted: sectionsInserted
-        case .sectionMoved: sectionsMoved
-        case .deleted: deleted
-        case .inserted: inserted
-        case .moved: moved
-        case .updated: updated
-        }
-    }
-}
