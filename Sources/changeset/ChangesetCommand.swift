@@ -23,7 +23,12 @@ enum ChangesetMain {
         }
         switch arguments.first {
         case "help":
-            print(arguments.dropFirst().first == "apply" ? ApplyCommand.helpMessage() : DiffCommand.helpMessage())
+            switch arguments.dropFirst().first {
+            case "apply": print(ApplyCommand.helpMessage())
+            case "merge": print(MergeCommand.helpMessage())
+            case "git", "git-diff": print(GitCommand.helpMessage())
+            default: print(DiffCommand.helpMessage())
+            }
             exit(ExitStatus.same)
         case "diff":
             arguments.removeFirst()
@@ -31,6 +36,16 @@ enum ChangesetMain {
         case "apply":
             arguments.removeFirst()
             execute(ApplyCommand.self, arguments)
+        case "merge":
+            arguments.removeFirst()
+            execute(MergeCommand.self, arguments)
+        case "git":
+            arguments.removeFirst()
+            execute(GitCommand.self, arguments)
+        case "git-diff":
+            // What git's diff driver runs: never a failure that stops `git diff`.
+            arguments.removeFirst()
+            execute(GitDiffCommand.self, arguments)
         default:
             execute(DiffCommand.self, arguments)
         }

@@ -26,34 +26,10 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new snapshot, in the same or another format.")
     var new: String
 
-    @Option(help: ArgumentHelp(
-        "The field that identifies a record: a.b reaches into nested objects, a,b makes a composite key; escape . , \\ in names with \\.",
-        valueName: "field"))
-    var id: String?
-
-    @Option(help: ArgumentHelp("Group records into sections by this field; a changed value is a move between sections.", valueName: "field"))
-    var section: String?
+    @OptionGroup var matching: RecordMatchingOptions
 
     @Flag(help: "Order sections by value instead of by first appearance.")
     var sortSections = false
-
-    @Option(help: ArgumentHelp("The array inside a JSON document that holds the records, as a path (data.items).", valueName: "path"))
-    var recordsAt: String?
-
-    @Option(help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
-    var delimiter: String?
-
-    @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
-    var duplicates: DuplicatePolicy = .error
-
-    @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable); a glob such as 'UNTERM*' or 'translations.*' names several.", valueName: "field"))
-    var ignore: [String] = []
-
-    @Option(help: ArgumentHelp("Compare only this field (repeatable; globs as for --ignore).", valueName: "field"))
-    var only: [String] = []
-
-    @Option(help: ArgumentHelp("The field NEW of the new snapshot is the field OLD of the old one, for --id, --section, --ignore, --only and the comparison (repeatable).", valueName: "old=new"))
-    var rename: [String] = []
 
     @Option(help: ArgumentHelp("Numbers that differ by at most X are equal; FIELD=X for one field (repeatable).", valueName: "[field=]x"))
     var tolerance: [String] = []
@@ -69,9 +45,6 @@ struct DiffCommand: ParsableCommand {
 
     @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
     var ignoreOrder = false
-
-    @Option(help: ArgumentHelp("Read both inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
-    var inputFormat: InputFormat?
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
@@ -106,10 +79,9 @@ struct DiffCommand: ParsableCommand {
         if stat && ![.text, .json, .ndjson].contains(format) {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
         }
-        if !rename.isEmpty && (format == .patch || format == .jsonpatch) {
+        if !matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
             throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
-        for text in rename { _ = try DiffCommand.parseRename(text) }
         if let width, width != 0 && width < DisplayText.minimumWidth {
             throw ValidationError("--width must be 0 (no limit) or at least \(DisplayText.minimumWidth), not \(width)")
         }
@@ -118,28 +90,15 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("--limit caps the markdown and html reports, not --format \(format.rawValue)")
         }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
-        if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
-            throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
-        }
     }
 
     func comparisonOptions() throws -> ComparisonOptions {
         var options = ComparisonOptions()
-        do {
-            options.records.id = try id.map(FieldPath.parseList) ?? []
-            options.records.section = try section.map { try FieldPath(parsing: $0) }
-            options.records.ignore = try ignore.map { try FieldPath(parsing: $0) }
-            options.records.only = try only.map { try FieldPath(parsing: $0) }
-            options.records.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
-            options.records.renames = try rename.map(DiffCommand.parseRename)
-        } catch {
-            throw ValidationError("\(error)")
-        }
+        options.records = try matching.recordOptions()
         (options.tolerance, options.records.notedFields) = try valueTolerance()
-        options.records.duplicates = duplicates
-        options.oldFormat = inputFormat
-        options.newFormat = inputFormat
-        options.delimiter = delimiter.map { $0.utf8.first! }
+        options.oldFormat = matching.inputFormat
+        options.newFormat = matching.inputFormat
+        options.delimiter = matching.delimiterByte
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         return options
@@ -174,19 +133,6 @@ struct DiffCommand: ParsableCommand {
             }
         }
         return (result, noted)
-    }
-
-    /// `OLD=NEW`, two paths in the same object.
-    static func parseRename(_ text: String) throws -> Rename {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw ValidationError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
-        }
-        let old = try FieldPath(parsing: String(text[..<equals]))
-        let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
-        guard old.components.dropLast() == new.components.dropLast() else {
-            throw ValidationError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
-        }
-        return Rename(old: old, new: new)
     }
 
     func run() throws {

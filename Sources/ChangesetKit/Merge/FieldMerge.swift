@@ -1,0 +1,95 @@
+/// Merges the three versions of one record field by field, walking nested
+/// objects (arrays are values, merged whole).
+///
+/// For each field: changed on one side only, that change; the same on both,
+/// once; different on both, a conflict. A field one side removed counts as
+/// changed to "absent". Fields that `--ignore`/`--only` leave out of equality
+/// never conflict and keep OURS's value (THEIRS's when OURS has none).
+public struct FieldMerge: Sendable {
+    public var mode: ComparisonMode
+    var rules: FieldRules
+
+    /// `options`' `--ignore` and `--only` say which fields count; the section
+    /// field counts here (a record moved to another section is a change to
+    /// merge like any other).
+    public init(mode: ComparisonMode, options: RecordOptions = RecordOptions(), flat: Bool = false) {
+        var options = options
+        options.section = nil
+        options.renames = []
+        self.mode = mode
+        rules = FieldRules(options, flat: flat)
+    }
+
+    /// The record as OURS and as THEIRS would resolve it (equal when nothing
+    /// conflicts), and the conflicts.
+    public struct Outcome: Sendable {
+        public var ours: Value
+        public var theirs: Value
+        public var conflicts: [MergeConflict]
+    }
+
+    public func merge(_ base: Value, _ ours: Value, _ theirs: Value, key: String) -> Outcome {
+        var conflicts: [MergeConflict] = []
+        let (resolvedOurs, resolvedTheirs) = merge(base, ours, theirs, path: [], key: key, conflicts: &conflicts)
+        return Outcome(ours: resolvedOurs ?? .object([]), theirs: resolvedTheirs ?? .object([]), conflicts: conflicts)
+    }
+
+    private func same(_ a: Value?, _ b: Value?) -> Bool {
+        switch (a, b) {
+        case (nil, nil): return true
+        case let (a?, b?): return a.isEquivalent(to: b, mode: mode)
+        // In text comparisons (CSV) a missing field and an empty one are the same.
+        case (let present?, nil), (nil, let present?): return mode == .text && present.isEmptyText
+        }
+    }
+
+    private func merge(
+        _ base: Value?, _ ours: Value?, _ theirs: Value?, path: [String], key: String, conflicts: inout [MergeConflict]
+    ) -> (Value?, Value?) {
+        if !path.isEmpty && rules.verdict(path) == .skip {
+            let kept = ours ?? theirs
+            return (kept, kept)
+        }
+        if same(ours, theirs) { return (ours, ours) }
+        if case .object(let oursMembers)? = ours, case .object(let theirsMembers)? = theirs {
+            // A base that is not an object has no members to start from.
+            var baseMembers: [Value.Member] = []
+            if case .object(let members)? = base { baseMembers = members }
+            return mergeMembers(baseMembers, oursMembers, theirsMembers, path: path, key: key, conflicts: &conflicts)
+        }
+        if same(ours, base) { return (theirs, theirs) }
+        if same(theirs, base) { return (ours, ours) }
+        conflicts.append(MergeConflict(kind: .field, key: key, path: FieldPath(path), base: base, ours: ours, theirs: theirs))
+        return (ours, theirs)
+    }
+
+    /// Member by member, in OURS's order; a member only THEIRS has goes
+    /// after the member that precedes it in THEIRS.
+    private func mergeMembers(
+        _ base: [Value.Member], _ ours: [Value.Member], _ theirs: [Value.Member],
+        path: [String], key: String, conflicts: inout [MergeConflict]
+    ) -> (Value, Value) {
+        func byName(_ members: [Value.Member]) -> [String: Value] {
+            Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        }
+        let baseByName = byName(base), oursByName = byName(ours), theirsByName = byName(theirs)
+        var names = ours.map(\.name)
+        var seen = Set(names)
+        var previous: String?
+        for member in theirs {
+            if seen.insert(member.name).inserted {
+                names.insert(member.name, at: previous.flatMap { names.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            }
+            previous = member.name
+        }
+        // Fields only BASE has were removed by both sides: they stay removed.
+        var resolvedOurs: [Value.Member] = []
+        var resolvedTheirs: [Value.Member] = []
+        for name in names {
+            let (a, b) = merge(baseByName[name], oursByName[name], theirsByName[name], path: path + [name], key: key, conflicts: &conflicts)
+            if let a { resolvedOurs.append(Value.Member(name: name, value: a)) }
+            if let b { resolvedTheirs.append(Value.Member(name: name, value: b)) }
+        }
+        return (.object(resolvedOurs), .object(resolvedTheirs))
+    }
+}

@@ -1,0 +1,174 @@
+/// Writes a merge's result in OURS's format: OURS's records it keeps are
+/// copied byte for byte (a JSON document around the records array too),
+/// the others written from their merged values. A CSV result's header is
+/// OURS's, less the columns THEIRS removed, plus those THEIRS added (after
+/// the column that precedes them in THEIRS); a removed column stays while a
+/// record of the result still holds a value in it.
+public struct MergeWriter {
+    /// Git-style conflict markers around the two versions of each conflicting record.
+    public struct Markers: Sendable {
+        public var ours: String
+        public var theirs: String
+        public var size: Int
+
+        public init(ours: String = "ours", theirs: String = "theirs", size: Int = 7) {
+            self.ours = ours
+            self.theirs = theirs
+            self.size = max(size, 7)
+        }
+    }
+
+    let merge: DatasetMerge
+
+    public init(_ merge: DatasetMerge) {
+        self.merge = merge
+    }
+
+    /// Writes the result. Unresolved conflicts need `markers`: each is
+    /// written as OURS's version and THEIRS's between conflict markers.
+    public func write(to output: inout some TextOutputStream, markers: Markers? = nil) throws {
+        precondition(markers != nil || !merge.result.hasUnresolvedConflicts, "unresolved conflicts are written with markers")
+        let ours = merge.ours
+        switch ours.input.format {
+        case .json:
+            let container = ours.records.containerRange ?? 0..<0
+            let records = merge.result.records
+            output.write(String(decoding: try ours.input.bytes.copy(0..<container.lowerBound), as: UTF8.self))
+            output.write(records.isEmpty ? "[" : "[\n")
+            for (index, record) in records.enumerated() {
+                let separator = index + 1 < records.count ? ",\n" : "\n"
+                try writeRecord(record, markers: markers, to: &output) { try jsonText($0) + separator }
+            }
+            output.write("]")
+            output.write(String(decoding: try ours.input.bytes.copy(container.upperBound..<ours.input.bytes.count), as: UTF8.self))
+        case .ndjson:
+            for record in merge.result.records {
+                try writeRecord(record, markers: markers, to: &output) { try jsonText($0) + "\n" }
+            }
+        case .csv, .tsv:
+            let columns = try csvColumns()
+            let header = columns.map { outputName(FieldPath([$0])).flatName }
+            output.write(CSVField.row(header, delimiter: ours.delimiter))
+            for record in merge.result.records {
+                try writeRecord(record, markers: markers, to: &output) { try csvRow($0, columns: columns) }
+            }
+        }
+    }
+
+    /// One record's text as `text` makes it, or a conflict's two versions between markers.
+    private func writeRecord(
+        _ record: MergedRecord, markers: Markers?, to output: inout some TextOutputStream, text: (Source) throws -> String
+    ) throws {
+        guard case .conflict(let oursValue, let theirsValue) = record else {
+            output.write(try text(Source(record)))
+            return
+        }
+        let markers = markers!
+        output.write(String(repeating: "<", count: markers.size) + " " + markers.ours + "\n")
+        if let oursValue { output.write(try text(.value(oursValue))) }
+        output.write(String(repeating: "=", count: markers.size) + "\n")
+        if let theirsValue { output.write(try text(.value(theirsValue))) }
+        output.write(String(repeating: ">", count: markers.size) + " " + markers.theirs + "\n")
+    }
+
+    /// Where a record's text comes from.
+    private enum Source {
+        case oursRow(Int)
+        case theirsRow(Int)
+        case value(Value)
+
+        init(_ record: MergedRecord) {
+            switch record {
+            case .ours(let row): self = .oursRow(row)
+            case .theirs(let row): self = .theirsRow(row)
+            case .merged(let value): self = .value(value)
+            case .conflict: preconditionFailure("conflicts are written by writeRecord")
+            }
+        }
+    }
+
+    private func value(_ source: Source) throws -> Value {
+        switch source {
+        case .oursRow(let row): try merge.ours.value(ofRecord: row)
+        case .theirsRow(let row): try merge.theirs.value(ofRecord: row)
+        case .value(let value): value
+        }
+    }
+
+    /// The result names a renamed field by its new name when OURS or THEIRS does.
+    private func outputName(_ path: FieldPath) -> FieldPath {
+        for rename in merge.renamesInResult where rename.old == path { return rename.new }
+        return path
+    }
+
+    private func renamedForOutput(_ value: Value) -> Value {
+        merge.renamesInResult.reduce(value) { $0.renamingMember(at: $1.old.components, to: $1.new.components.last!) }
+    }
+
+    /// A side's records go out as they are when the result names fields as that side does.
+    private func namesStand(_ side: Dataset) -> Bool {
+        merge.renamesInResult.allSatisfy { side.records.fieldsFound.contains($0.new) }
+    }
+
+    private func jsonText(_ source: Source) throws -> String {
+        switch source {
+        case .oursRow(let row) where namesStand(merge.ours):
+            return String(decoding: try merge.ours.input.bytes.copy(merge.ours.records.byteRange(row)), as: UTF8.self)
+        case .theirsRow(let row) where namesStand(merge.theirs):
+            return String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self)
+        default:
+            return renamedForOutput(try value(source)).jsonText
+        }
+    }
+
+    private func csvRow(_ source: Source, columns: [String]) throws -> String {
+        let ours = merge.ours
+        if case .oursRow(let row) = source, columns == ours.records.fieldNames ?? [] {
+            return String(decoding: try ours.input.bytes.copy(ours.records.byteRange(row)), as: UTF8.self) + "\n"
+        }
+        guard case .object(let members) = try value(source) else { return CSVField.row([], delimiter: ours.delimiter) }
+        let byName = Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        return CSVField.row(columns.map { CSVField.cell(byName[$0]) }, delimiter: ours.delimiter)
+    }
+
+    /// The result's columns (by the names the readers gave them).
+    func csvColumns() throws -> [String] {
+        let base = merge.base.records.fieldNames ?? []
+        let ours = merge.ours.records.fieldNames ?? []
+        let theirs = merge.theirs.records.fieldNames ?? []
+        let baseSet = Set(base), oursSet = Set(ours), theirsSet = Set(theirs)
+        var columns = ours.filter { !(baseSet.contains($0) && !theirsSet.contains($0)) }
+        let removed = ours.filter { baseSet.contains($0) && !theirsSet.contains($0) }
+        var previous: String?
+        for column in theirs {
+            if !baseSet.contains(column) && !oursSet.contains(column) && !columns.contains(column) {
+                columns.insert(column, at: previous.flatMap { columns.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            }
+            previous = column
+        }
+        // A removed column stays while a record still holds a value in it,
+        // and so does any other column a merged record holds.
+        var kept = Set<String>()
+        for record in merge.result.records {
+            let versions: [Source]
+            switch record {
+            case .ours(let row): versions = removed.isEmpty ? [] : [.oursRow(row)]
+            // THEIRS's version of a BASE record holds only BASE's values of
+            // the columns OURS removed; a record THEIRS inserted may hold new ones.
+            case .theirs(let row): versions = merge.insertedByTheirs(row) ? [.theirsRow(row)] : []
+            case .merged(let value): versions = [.value(value)]
+            case .conflict(let oursValue, let theirsValue): versions = [oursValue, theirsValue].compactMap { $0 }.map(Source.value)
+            }
+            for version in versions {
+                guard case .object(let members) = try value(version) else { continue }
+                for member in members where !member.value.isEmptyText && !columns.contains(member.name) {
+                    kept.insert(member.name)
+                }
+            }
+        }
+        for column in ours + theirs where kept.contains(column) && !columns.contains(column) {
+            columns.insert(column, at: min(ours.firstIndex(of: column) ?? columns.count, columns.count))
+        }
+        return columns
+    }
+}

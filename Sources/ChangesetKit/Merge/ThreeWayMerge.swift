@@ -1,0 +1,320 @@
+/// Which of a merge's three snapshots.
+public enum MergeSide: String, Sendable {
+    case base, ours, theirs
+}
+
+/// `--prefer`: how conflicts are resolved when the user says so.
+public enum MergePreference: String, Sendable, CaseIterable {
+    case ours, theirs
+}
+
+/// One snapshot as the merge sees it, in file order: each record's identity
+/// (unique within the snapshot) and a hash of the content that counts, so
+/// that equal versions mean an unchanged record.
+public struct MergeSnapshot: Sendable {
+    public var keys: [String]
+    public var versions: [UInt64]
+
+    public init(keys: [String], versions: [UInt64]) {
+        precondition(keys.count == versions.count, "one version per key")
+        self.keys = keys
+        self.versions = versions
+    }
+
+    public var count: Int { keys.count }
+}
+
+/// Something both sides changed in ways that do not fit together.
+public struct MergeConflict: Sendable, Equatable {
+    public enum Kind: String, Sendable {
+        /// The same field changed to different values.
+        case field
+        /// OURS deleted the record, THEIRS changed it.
+        case deletedByOurs = "deleted-by-ours"
+        /// THEIRS deleted the record, OURS changed it.
+        case deletedByTheirs = "deleted-by-theirs"
+        /// Both inserted a record with this id, with different content.
+        case insertedByBoth = "inserted-by-both"
+    }
+
+    public var kind: Kind
+    /// The record's key (see `RecordKey`).
+    public var key: String
+    /// The field, for `.field`; nil when the conflict is about whole records.
+    public var path: FieldPath?
+    /// The three versions of the field (or record); nil where it is absent.
+    public var base: Value?
+    public var ours: Value?
+    public var theirs: Value?
+
+    public init(kind: Kind, key: String, path: FieldPath?, base: Value?, ours: Value?, theirs: Value?) {
+        self.kind = kind
+        self.key = key
+        self.path = path
+        self.base = base
+        self.ours = ours
+        self.theirs = theirs
+    }
+}
+
+/// One record of a merge's result.
+public enum MergedRecord: Sendable, Equatable {
+    /// OURS's record as it is.
+    case ours(Int)
+    /// THEIRS's version of the record (THEIRS changed or inserted it, OURS did not).
+    case theirs(Int)
+    /// Fields from both sides.
+    case merged(Value)
+    /// An unresolved conflict: the record as OURS and as THEIRS would have it
+    /// (each with the other side's non-conflicting changes); nil where that
+    /// side has no record.
+    case conflict(ours: Value?, theirs: Value?)
+}
+
+/// What a merge made.
+public struct MergeResult: Sendable {
+    /// The result's records in order.
+    public var records: [MergedRecord] = []
+    /// Every conflict, in the result's order (resolved ones too when a
+    /// preference was given).
+    public var conflicts: [MergeConflict] = []
+    /// Whether `conflicts` were resolved by `--prefer` (then `records` holds no `.conflict`).
+    public var resolvedBy: MergePreference?
+    /// How many records took a change from each side, or from both.
+    public var fromOurs = 0
+    public var fromTheirs = 0
+    public var fromBoth = 0
+    public var deleted = 0
+
+    public var hasUnresolvedConflicts: Bool { !conflicts.isEmpty && resolvedBy == nil }
+}
+
+/// A three-way merge of keyed records. Knows nothing of files: it sees
+/// keys, versions, and the values a caller reads on demand (only for records
+/// both sides changed).
+///
+/// Records: a record changed on one side only takes that change; changed
+/// the same way on both, once; changed differently on both, it is merged
+/// field by field (`FieldMerge`). Deleted on one side and unchanged on the
+/// other: deleted. Deleted on one side and changed on the other, or inserted
+/// on both with different content: a conflict.
+///
+/// Order: the result keeps OURS's order. A record THEIRS inserted, or moved
+/// (off THEIRS's longest run of records still in BASE's order) while OURS
+/// left its place alone, goes right after its nearest preceding neighbour in
+/// THEIRS that the result holds, past any records OURS inserted right there
+/// (the start of the file when it has no such neighbour). When both sides
+/// moved a record, OURS's place stands.
+public enum ThreeWayMerge {
+    public static func merge(
+        base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
+        fields: FieldMerge, prefer: MergePreference? = nil,
+        value: (MergeSide, Int) throws -> Value
+    ) rethrows -> MergeResult {
+        let baseRows = rowsByKey(base)
+        let oursRows = rowsByKey(ours)
+        let theirsRows = rowsByKey(theirs)
+        var result = MergeResult()
+        result.resolvedBy = prefer
+        // What becomes of each record of OURS and of each THEIRS-only record.
+        var decisionOfOurs = [MergedRecord?](repeating: nil, count: ours.count)
+        var decisionOfTheirsOnly: [Int: MergedRecord] = [:]
+        var conflictsByKey: [String: [MergeConflict]] = [:]
+
+        func conflict(_ kind: MergeConflict.Kind, _ key: String, base: Value?, ours: Value?, theirs: Value?) {
+            conflictsByKey[key, default: []].append(MergeConflict(kind: kind, key: key, path: nil, base: base, ours: ours, theirs: theirs))
+        }
+
+        for (oursRow, key) in ours.keys.enumerated() {
+            let baseRow = baseRows[key]
+            let theirsRow = theirsRows[key]
+            let oursVersion = ours.versions[oursRow]
+            switch (baseRow, theirsRow) {
+            case let (baseRow?, theirsRow?):
+                let baseVersion = base.versions[baseRow]
+                let theirsVersion = theirs.versions[theirsRow]
+                if oursVersion == theirsVersion || theirsVersion == baseVersion {
+                    decisionOfOurs[oursRow] = .ours(oursRow)
+                    if oursVersion != baseVersion { result.fromOurs += 1 }
+                } else if oursVersion == baseVersion {
+                    decisionOfOurs[oursRow] = .theirs(theirsRow)
+                    result.fromTheirs += 1
+                } else {
+                    let merged = fields.merge(
+                        try value(.base, baseRow), try value(.ours, oursRow), try value(.theirs, theirsRow), key: key)
+                    if merged.conflicts.isEmpty {
+                        decisionOfOurs[oursRow] = .merged(merged.ours)
+                        result.fromBoth += 1
+                    } else {
+                        conflictsByKey[key, default: []] += merged.conflicts
+                        decisionOfOurs[oursRow] = resolve(ours: merged.ours, theirs: merged.theirs, prefer)
+                    }
+                }
+            case (let baseRow?, nil):
+                if oursVersion == base.versions[baseRow] {
+                    result.deleted += 1
+                } else {
+                    // THEIRS deleted what OURS changed.
+                    let oursValue = try value(.ours, oursRow)
+                    conflict(.deletedByTheirs, key, base: try value(.base, baseRow), ours: oursValue, theirs: nil)
+                    decisionOfOurs[oursRow] = prefer == .theirs ? nil : prefer == .ours ? .ours(oursRow) : .conflict(ours: oursValue, theirs: nil)
+                }
+            case (nil, let theirsRow?):
+                if oursVersion == theirs.versions[theirsRow] {
+                    decisionOfOurs[oursRow] = .ours(oursRow)
+                    result.fromOurs += 1
+                } else {
+                    let oursValue = try value(.ours, oursRow)
+                    let theirsValue = try value(.theirs, theirsRow)
+                    conflict(.insertedByBoth, key, base: nil, ours: oursValue, theirs: theirsValue)
+                    decisionOfOurs[oursRow] = prefer == .theirs ? .theirs(theirsRow) : prefer == .ours ? .ours(oursRow)
+                        : .conflict(ours: oursValue, theirs: theirsValue)
+                }
+            case (nil, nil):
+                decisionOfOurs[oursRow] = .ours(oursRow)
+                result.fromOurs += 1
+            }
+        }
+        for (theirsRow, key) in theirs.keys.enumerated() where oursRows[key] == nil {
+            guard let baseRow = baseRows[key] else {
+                decisionOfTheirsOnly[theirsRow] = .theirs(theirsRow)
+                result.fromTheirs += 1
+                continue
+            }
+            if theirs.versions[theirsRow] == base.versions[baseRow] {
+                result.deleted += 1
+            } else {
+                // OURS deleted what THEIRS changed.
+                let theirsValue = try value(.theirs, theirsRow)
+                conflict(.deletedByOurs, key, base: try value(.base, baseRow), ours: nil, theirs: theirsValue)
+                let decision: MergedRecord? = prefer == .ours ? nil : prefer == .theirs ? .theirs(theirsRow) : .conflict(ours: nil, theirs: theirsValue)
+                if let decision { decisionOfTheirsOnly[theirsRow] = decision }
+            }
+        }
+        // Records both deleted.
+        for key in base.keys where oursRows[key] == nil && theirsRows[key] == nil { result.deleted += 1 }
+
+        let order = placeInOrder(
+            base: base, ours: ours, theirs: theirs, baseRows: baseRows, oursRows: oursRows,
+            keepsOurs: { decisionOfOurs[$0] != nil }, theirsOnly: { decisionOfTheirsOnly[$0] != nil })
+        result.records = order.map { place in
+            switch place {
+            case .ours(let row): decisionOfOurs[row]!
+            case .theirs(let row): decisionOfTheirsOnly[row]!
+            }
+        }
+        // Conflicts in the result's order, then those whose record the preference dropped.
+        var listed = Set<String>()
+        for place in order {
+            let key = switch place { case .ours(let row): ours.keys[row]; case .theirs(let row): theirs.keys[row] }
+            if let found = conflictsByKey[key], listed.insert(key).inserted { result.conflicts += found }
+        }
+        for key in ours.keys + theirs.keys where !listed.contains(key) {
+            if let found = conflictsByKey[key], listed.insert(key).inserted { result.conflicts += found }
+        }
+        return result
+    }
+
+    private static func resolve(ours: Value, theirs: Value, _ prefer: MergePreference?) -> MergedRecord {
+        switch prefer {
+        case .ours: .merged(ours)
+        case .theirs: .merged(theirs)
+        case nil: .conflict(ours: ours, theirs: theirs)
+        }
+    }
+
+    static func rowsByKey(_ snapshot: MergeSnapshot) -> [String: Int] {
+        var rows: [String: Int] = [:]
+        rows.reserveCapacity(snapshot.count)
+        for (row, key) in snapshot.keys.enumerated() {
+            precondition(rows.updateValue(row, forKey: key) == nil, "keys must be unique within a snapshot")
+        }
+        return rows
+    }
+
+    enum Place: Equatable {
+        case ours(Int)
+        case theirs(Int)
+    }
+
+    /// The result's order (see the type's comment). `keepsOurs(row)`: OURS's
+    /// record is in the result; `theirsOnly(row)`: a record only THEIRS has
+    /// is in the result.
+    static func placeInOrder(
+        base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
+        baseRows: [String: Int], oursRows: [String: Int],
+        keepsOurs: (Int) -> Bool, theirsOnly: (Int) -> Bool
+    ) -> [Place] {
+        let movedByOurs = moved(ours, baseRows: baseRows)
+        let movedByTheirs = moved(theirs, baseRows: baseRows)
+        // A doubly linked list over OURS's records (nodes 0..<ours.count)
+        // and THEIRS-only records (ours.count + row); -1 ends it.
+        let nodeCount = ours.count + theirs.count
+        var next = [Int](repeating: -1, count: nodeCount + 1)
+        var previous = [Int](repeating: -1, count: nodeCount + 1)
+        let head = nodeCount  // a sentinel before the first record
+        var tail = head
+        func link(_ node: Int, after anchor: Int) {
+            let following = next[anchor]
+            next[anchor] = node
+            previous[node] = anchor
+            next[node] = following
+            if following >= 0 { previous[following] = node } else { tail = node }
+        }
+        var oursPlaced = [Bool](repeating: false, count: ours.count)
+        // OURS's records, less those THEIRS moved and OURS left in place.
+        for row in 0..<ours.count where keepsOurs(row) {
+            let key = ours.keys[row]
+            let theirsMoved = movedByTheirs.contains(key) && !movedByOurs.contains(key)
+            guard !theirsMoved else { continue }
+            link(row, after: tail)
+            oursPlaced[row] = true
+        }
+        var anchor = head
+        for (theirsRow, key) in theirs.keys.enumerated() {
+            let node: Int
+            if let oursRow = oursRows[key] {
+                guard keepsOurs(oursRow) else { continue }
+                if oursPlaced[oursRow] {
+                    anchor = oursRow
+                    continue
+                }
+                node = oursRow
+                oursPlaced[oursRow] = true
+            } else {
+                guard theirsOnly(theirsRow) else { continue }
+                node = ours.count + theirsRow
+            }
+            // Past the records OURS inserted right after the anchor.
+            var at = anchor
+            while next[at] >= 0, next[at] < ours.count, baseRows[ours.keys[next[at]]] == nil {
+                at = next[at]
+            }
+            link(node, after: at)
+            anchor = node
+        }
+        var order: [Place] = []
+        var node = next[head]
+        while node >= 0 {
+            order.append(node < ours.count ? .ours(node) : .theirs(node - ours.count))
+            node = next[node]
+        }
+        return order
+    }
+
+    /// The keys of the records `side` moved: those it shares with BASE that lie
+    /// off one longest run of them still in BASE's order.
+    static func moved(_ side: MergeSnapshot, baseRows: [String: Int]) -> Set<String> {
+        var shared: [Int] = []
+        var keys: [String] = []
+        for key in side.keys {
+            guard let baseRow = baseRows[key] else { continue }
+            shared.append(baseRow)
+            keys.append(key)
+        }
+        let kept = Differ.longestIncreasingSubsequence(shared)
+        var moved = Set<String>()
+        for (index, stays) in kept.enumerated() where !stays { moved.insert(keys[index]) }
+        return moved
+    }
+}

@@ -1,0 +1,59 @@
+/// A merge's conflicts for people (one line each, for standard error) and
+/// as JSON (`--conflicts FILE`):
+///
+///     {"resolvedBy": null, "conflicts": [
+///       {"kind": "field", "id": "3", "path": "price", "base": 1.5, "ours": 1.75, "theirs": 1.6},
+///       {"kind": "deleted-by-theirs", "id": "7", "base": {...}, "ours": {...}}
+///     ]}
+///
+/// `kind` is `field`, `deleted-by-ours` (OURS deleted the record, THEIRS
+/// changed it), `deleted-by-theirs` or `inserted-by-both` (different
+/// content under one id). `id` as in the diff's JSON (an array for a
+/// composite id; null without `--id`). `path` only for field conflicts.
+/// `base`, `ours`, `theirs`: the field's (or record's) three versions, left
+/// out where absent. `resolvedBy`: `"ours"` or `"theirs"` with `--prefer`.
+public struct MergeConflictFormatter {
+    /// Values longer than this are cut in the one-line form.
+    public var width: Int
+
+    public init(width: Int = 120) {
+        self.width = width
+    }
+
+    public func lines(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> [String] {
+        conflicts.map { conflict in
+            let id = byID ? "id " + DisplayText.id(RecordKey.parts(MergeKey.identity(conflict.key))) : "record"
+            let resolution = resolvedBy.map { " (resolved with --prefer \($0.rawValue))" } ?? ""
+            func show(_ value: Value?) -> String { DisplayText.cut(DisplayText.value(value), width: width) }
+            switch conflict.kind {
+            case .field:
+                let path = conflict.path?.description ?? ""
+                return "conflict: \(id), field \(DisplayText.visible(path)): base \(show(conflict.base)), ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
+            case .deletedByOurs:
+                return "conflict: \(id): deleted by ours, changed by theirs to \(show(conflict.theirs))\(resolution)"
+            case .deletedByTheirs:
+                return "conflict: \(id): deleted by theirs, changed by ours to \(show(conflict.ours))\(resolution)"
+            case .insertedByBoth:
+                return "conflict: \(id): inserted by both, ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
+            }
+        }
+    }
+
+    public func json(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> String {
+        var entries: [String] = []
+        for conflict in conflicts {
+            var object = JSONObjectWriter()
+            object.add("kind", string: conflict.kind.rawValue)
+            object.add("id", raw: byID ? ChangeJSON.idJSON(RecordKey.parts(MergeKey.identity(conflict.key))) : "null")
+            if let path = conflict.path { object.add("path", string: path.description) }
+            if let base = conflict.base { object.add("base", raw: base.jsonText) }
+            if let ours = conflict.ours { object.add("ours", raw: ours.jsonText) }
+            if let theirs = conflict.theirs { object.add("theirs", raw: theirs.jsonText) }
+            entries.append(object.text)
+        }
+        var document = JSONObjectWriter()
+        document.add("resolvedBy", raw: resolvedBy.map { "\"\($0.rawValue)\"" } ?? "null")
+        document.add("conflicts", raw: entries.isEmpty ? "[]" : "[\n" + entries.joined(separator: ",\n") + "\n]")
+        return document.text + "\n"
+    }
+}

@@ -1,0 +1,341 @@
+import ArgumentParser
+import ChangesetKit
+import Foundation
+
+/// `changeset git setup|merge-driver|diff`: changeset as git's diff and merge driver.
+struct GitCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changeset git",
+        abstract: "Make git diff and git merge work record by record on dataset files.",
+        discussion: """
+            changeset git setup --id sku '*.csv' writes the .gitattributes lines and the git config for \
+            both drivers. The id for a path is the gitattributes attribute changeset-id (read with \
+            git check-attr); without it, records are matched by content.
+            """,
+        version: "changeset " + ChangesetVersion.current,
+        subcommands: [GitSetupCommand.self, GitMergeDriverCommand.self, GitDiffCommand.self]
+    )
+}
+
+/// The name of the attribute that holds a path's `--id`.
+enum GitAttributes {
+    static let id = "changeset-id"
+    static let driver = "changeset"
+
+    /// `--id` for `path`: the options' own, else the path's `changeset-id` attribute.
+    static func id(for path: String, given: String?) -> String? {
+        if let given { return given }
+        guard let output = try? Git.run(["check-attr", id, "--", path]).output else { return nil }
+        // `path: changeset-id: value`
+        guard let value = output.split(separator: "\n").first?.components(separatedBy: ": ").last else { return nil }
+        return ["unspecified", "unset", "set", ""].contains(value) ? nil : value
+    }
+
+    /// The input format a repository path's name says, if any.
+    static func format(of path: String?) -> InputFormat? {
+        guard var name = path.map({ URL(fileURLWithPath: $0).lastPathComponent }) else { return nil }
+        for suffix in [".gz", ".zst"] where name.hasSuffix(suffix) { name.removeLast(suffix.count) }
+        return InputFormat(pathExtension: URL(fileURLWithPath: name).pathExtension)
+    }
+}
+
+/// Running git.
+enum Git {
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs `git arguments`; throws when it cannot start or exits non-zero (unless `allowFailure`).
+    @discardableResult
+    static func run(_ arguments: [String], allowFailure: Bool = false) throws -> (output: String, status: Int32) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = allowFailure ? FileHandle.nullDevice : FileHandle.standardError
+        do { try process.run() } catch { throw Failure(description: "cannot run git: \(error)") }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let output = String(decoding: data, as: UTF8.self)
+        if process.terminationStatus != 0 && !allowFailure {
+            throw Failure(description: "git \(arguments.joined(separator: " ")) failed (exit status \(process.terminationStatus))")
+        }
+        return (output, process.terminationStatus)
+    }
+}
+
+/// `changeset git setup [--global] [--id FIELD] PATTERN... [--remove]`.
+struct GitSetupCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "setup",
+        abstract: "Use changeset as git's diff and merge driver for the paths that match the patterns.",
+        discussion: """
+            Writes one line per pattern to .gitattributes at the top of the repository (with --global, to \
+            git's global attributes file), PATTERN diff=changeset merge=changeset [changeset-id=FIELD], and \
+            sets diff.changeset.command and merge.changeset.driver in the repository's git config (with \
+            --global, the user's). Running it again replaces the lines for the same patterns; --remove \
+            takes them out, and the config too once no pattern uses it.
+            """
+    )
+
+    @Flag(help: "Set up for every repository of this user: git's global attributes file and global config.")
+    var global = false
+
+    @Option(help: ArgumentHelp("The field that identifies a record in these paths (as changeset's --id), recorded as the changeset-id attribute.", valueName: "field"))
+    var id: String?
+
+    @Flag(help: "Take the patterns' lines out again (all of changeset's lines when no pattern is given).")
+    var remove = false
+
+    @Argument(help: "gitattributes patterns of the dataset files, such as '*.csv' or 'data/**/*.json'.")
+    var patterns: [String] = []
+
+    func validate() throws {
+        if patterns.isEmpty && !remove { throw ValidationError("name at least one pattern, such as '*.csv'") }
+        if remove && id != nil { throw ValidationError("--remove takes no --id") }
+        for pattern in patterns where pattern.contains(where: \.isWhitespace) || pattern.hasPrefix("#") || pattern.hasPrefix("!") {
+            throw ValidationError("the pattern \"\(pattern)\" cannot be written to .gitattributes as it is (white space, or a leading # or !)")
+        }
+        if let id {
+            _ = try FieldPath.parseList(id)
+            if id.contains(where: \.isWhitespace) { throw ValidationError("an id with white space cannot be a gitattributes value") }
+        }
+    }
+
+    func run() throws {
+        do {
+            try setUp()
+        } catch let failure as Git.Failure {
+            Diagnostics.report("\(failure)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+    }
+
+    private func setUp() throws {
+        let scope = global ? ["--global"] : []
+        let attributesPath = try attributesFile()
+        var lines = (try? String(contentsOfFile: attributesPath, encoding: .utf8))?.components(separatedBy: "\n") ?? []
+        if lines.last == "" { lines.removeLast() }
+        func isOurs(_ line: String) -> Bool {
+            let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
+            return fields.count > 1 && fields.dropFirst().contains { $0 == "diff=\(GitAttributes.driver)" || $0 == "merge=\(GitAttributes.driver)" }
+        }
+        func pattern(_ line: String) -> String { String(line.split(whereSeparator: \.isWhitespace).first ?? "") }
+        let targets = Set(patterns)
+        var kept: [String] = []
+        var firstRemoved: Int?
+        for line in lines {
+            if isOurs(line) && (targets.contains(pattern(line)) || (remove && patterns.isEmpty)) {
+                firstRemoved = firstRemoved ?? kept.count
+                continue
+            }
+            kept.append(line)
+        }
+        if !remove {
+            let idAttribute = id.map { " \(GitAttributes.id)=\($0)" } ?? ""
+            let new = patterns.map { "\($0) diff=\(GitAttributes.driver) merge=\(GitAttributes.driver)\(idAttribute)" }
+            kept.insert(contentsOf: new, at: firstRemoved ?? kept.count)
+        }
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: attributesPath).deletingLastPathComponent(), withIntermediateDirectories: true)
+        try OutputSink.deliver(to: attributesPath) { sink in
+            sink.write(kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n")
+        }
+        let executable = GitSetupCommand.executable()
+        if remove {
+            print("removed from \(attributesPath): \(patterns.isEmpty ? "every changeset line" : patterns.joined(separator: " "))")
+            if !kept.contains(where: isOurs) {
+                _ = try? Git.run(scope + ["config", "--remove-section", "diff.\(GitAttributes.driver)"], allowFailure: true)
+                _ = try? Git.run(scope + ["config", "--remove-section", "merge.\(GitAttributes.driver)"], allowFailure: true)
+                print("removed the git config sections diff.\(GitAttributes.driver) and merge.\(GitAttributes.driver)")
+            }
+            return
+        }
+        let settings = [
+            ("diff.\(GitAttributes.driver).command", "\(executable) git-diff"),
+            ("merge.\(GitAttributes.driver).name", "changeset: record-level merge of datasets"),
+            ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver %O %A %B %P %L"),
+        ]
+        for (name, value) in settings {
+            try Git.run(scope + ["config", name, value])
+        }
+        for line in kept where isOurs(line) && targets.contains(pattern(line)) { print("\(attributesPath): \(line)") }
+        for (name, value) in settings { print("git config\(global ? " --global" : "") \(name) '\(value)'") }
+    }
+
+    /// Where the lines go: the repository's top-level .gitattributes, or the
+    /// global attributes file (core.attributesFile, else git's default).
+    private func attributesFile() throws -> String {
+        if !global {
+            let top = try Git.run(["rev-parse", "--show-toplevel"]).output.trimmingCharacters(in: .newlines)
+            return top + "/.gitattributes"
+        }
+        let configured = try Git.run(["config", "--global", "--get", "core.attributesFile"], allowFailure: true).output
+            .trimmingCharacters(in: .newlines)
+        let environment = ProcessInfo.processInfo.environment
+        if !configured.isEmpty {
+            return configured.hasPrefix("~/") ? (environment["HOME"] ?? "") + configured.dropFirst() : configured
+        }
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "") + "/.config"
+        return configHome + "/git/attributes"
+    }
+
+    /// How git should run this changeset: `changeset` when that is what the
+    /// PATH finds, else this binary's full path.
+    static func executable() -> String {
+        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let ownPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? own
+        for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("changeset").resolvingSymlinksInPath().path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate == ownPath ? "changeset" : ownPath }
+        }
+        return ownPath
+    }
+}
+
+/// `changeset git merge-driver %O %A %B %P [%L]`: git's merge driver.
+struct GitMergeDriverCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "merge-driver",
+        abstract: "git's merge driver: merges %O (base), %A (ours) and %B (theirs) into %A.",
+        discussion: """
+            Exit status 0 when merged; on conflict, %A holds the merged records with each conflicting \
+            record between <<<<<<< ======= >>>>>>> lines, and the status is 1. A file that cannot be \
+            merged record by record (not a dataset, invalid) is merged by git merge-file as text instead.
+            """
+    )
+
+    @OptionGroup var matching: RecordMatchingOptions
+
+    @Option(help: ArgumentHelp("Resolve every conflict with this side's version: ours or theirs.", valueName: "side"))
+    var prefer: MergePreference?
+
+    @Argument(help: "%O: the common ancestor's version (a temporary file).")
+    var base: String
+
+    @Argument(help: "%A: our version, where the result is written.")
+    var ours: String
+
+    @Argument(help: "%B: their version.")
+    var theirs: String
+
+    @Argument(help: "%P: the path in the repository (for the format and the changeset-id attribute).")
+    var path: String?
+
+    @Argument(help: "%L: the conflict marker size.")
+    var markerSize: Int?
+
+    func run() throws {
+        var options = MergeOptions()
+        var matching = self.matching
+        matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
+        do {
+            options.records = try matching.recordOptions()
+        } catch {
+            Diagnostics.report("\(path ?? ours): \(error)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+        let format = matching.inputFormat ?? GitAttributes.format(of: path)
+        options.baseFormat = format
+        options.oursFormat = format
+        options.theirsFormat = format
+        options.delimiter = matching.delimiterByte
+        options.prefer = prefer
+        let markers = MergeWriter.Markers(ours: "ours", theirs: "theirs", size: markerSize ?? 7)
+        let status: Int32
+        do {
+            status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options,
+                                        output: ours, conflictsFile: nil, markers: markers)
+        } catch let exit as ExitCode where exit.rawValue == ExitStatus.trouble {
+            // Not a dataset (or an invalid one): git's own line merge, so the merge goes on.
+            Diagnostics.report("\(path ?? ours): not merged record by record; merging it as text")
+            let (_, textStatus) = try Git.run(
+                ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
+                allowFailure: true)
+            throw ExitCode(textStatus == 0 ? ExitStatus.same : ExitStatus.different)
+        }
+        throw ExitCode(status)
+    }
+}
+
+/// `changeset git-diff`: git's external diff (`diff.changeset.command`).
+/// Always exits 0, so `git diff` goes on to the next file.
+struct GitDiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "git's diff driver: prints a record-level diff of one path (run as changeset git-diff).",
+        discussion: """
+            Takes git's arguments: PATH OLD-FILE OLD-HEX OLD-MODE NEW-FILE NEW-HEX NEW-MODE (and, for a \
+            rename, NEW-PATH and a similarity), or PATH alone for an unmerged path. Prints a header naming \
+            the path and the diff as text; a file added or deleted whole, or one that is not a dataset, \
+            is said to be so (with a line diff for the latter). Always exits 0.
+            """
+    )
+
+    @OptionGroup var matching: RecordMatchingOptions
+
+    @Argument(parsing: .remaining, help: "What git passes to an external diff command.")
+    var gitArguments: [String] = []
+
+    func run() throws {
+        var sink = OutputSink.standardOutput()
+        describe(to: &sink)
+        sink.flush()
+        throw ExitCode(ExitStatus.same)
+    }
+
+    private func describe(to sink: inout OutputSink) {
+        guard gitArguments.count >= 7 else {
+            let path = gitArguments.first ?? "(no path)"
+            sink.write("changeset: \(path): unmerged, not compared\n")
+            return
+        }
+        let path = gitArguments[0]
+        let (oldFile, oldHex, newFile, newHex) = (gitArguments[1], gitArguments[2], gitArguments[4], gitArguments[5])
+        let newPath = gitArguments.count >= 9 ? gitArguments[7] : path
+        sink.write("changeset diff a/\(path) b/\(newPath)\n")
+        sink.write("index \(oldHex.prefix(7))..\(newHex.prefix(7))\n")
+        var matching = self.matching
+        matching.id = GitAttributes.id(for: newPath, given: matching.id)
+        let format = matching.inputFormat ?? GitAttributes.format(of: newPath)
+        if oldFile == "/dev/null" || newFile == "/dev/null" {
+            let file = oldFile == "/dev/null" ? newFile : oldFile
+            let what = oldFile == "/dev/null" ? "new file" : "deleted file"
+            let count = (try? InputFile.open(file, format: format).readRecords(try matching.recordOptions(), delimiter: delimiter(format)).count)
+                .map { ", \($0) record\($0 == 1 ? "" : "s")" } ?? ""
+            sink.write("\(what)\(count)\n")
+            return
+        }
+        do {
+            var options = ComparisonOptions()
+            options.records = try matching.recordOptions()
+            options.oldFormat = format
+            options.newFormat = format
+            options.delimiter = matching.delimiterByte
+            let report = try Comparison.run(oldPath: oldFile, newPath: newFile, options: options).report()
+            try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
+        } catch {
+            sink.write("not compared record by record: \(error)\n")
+            sink.write(lineDiff(oldFile, newFile, path: path, newPath: newPath))
+        }
+    }
+
+    private func delimiter(_ format: InputFormat?) -> UInt8 {
+        matching.delimiterByte ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
+    }
+
+    /// `diff -u` of the two files, labelled with the repository paths.
+    private func lineDiff(_ old: String, _ new: String, path: String, newPath: String) -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["diff", "-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return "" }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

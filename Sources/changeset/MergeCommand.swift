@@ -1,0 +1,109 @@
+import ArgumentParser
+import ChangesetKit
+import Foundation
+
+/// `changeset merge BASE OURS THEIRS [-o OUT]`: a record- and field-level
+/// three-way merge, written in OURS's format.
+struct MergeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "changeset merge",
+        abstract: "Merge two edits (OURS and THEIRS) of one dataset (BASE), record by record and field by field.",
+        discussion: """
+            Records are matched by --id (by content without it). A record changed on one side takes that \
+            change; changed on both, it is merged field by field. The same field changed to different \
+            values, a record deleted on one side and changed on the other, and one id inserted on both \
+            sides with different content are conflicts: each is listed on standard error, nothing is \
+            written (unless --markers), and the exit status is 1. --prefer resolves them on purpose. \
+            The result keeps OURS's order and format; see man changeset for the order rule. \
+            Exit status: 0 merged, 1 conflicts, 2 trouble (nothing written).
+            """,
+        version: "changeset " + ChangesetVersion.current
+    )
+
+    @Argument(help: "The common ancestor: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
+    var base: String
+
+    @Argument(help: "Our edit of BASE; the result is written in its format.")
+    var ours: String
+
+    @Argument(help: "Their edit of BASE.")
+    var theirs: String
+
+    @OptionGroup var matching: RecordMatchingOptions
+
+    @Option(help: ArgumentHelp("Resolve every conflict with this side's version: ours or theirs (the conflicts are still listed).", valueName: "side"))
+    var prefer: MergePreference?
+
+    @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"))
+    var conflicts: String?
+
+    @Flag(help: "On conflict, write the result anyway, each conflicting record as OURS's and THEIRS's version between git-style <<<<<<< ======= >>>>>>> lines.")
+    var markers = false
+
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    var output: String?
+
+    func validate() throws {
+        if [base, ours, theirs].filter({ $0 == "-" }).count > 1 {
+            throw ValidationError("only one of BASE, OURS and THEIRS can be standard input (-)")
+        }
+        if markers && prefer != nil { throw ValidationError("--markers marks conflicts that --prefer resolves; give one of them") }
+    }
+
+    func run() throws {
+        var options = MergeOptions()
+        options.records = try matching.recordOptions()
+        options.baseFormat = matching.inputFormat
+        options.oursFormat = matching.inputFormat
+        options.theirsFormat = matching.inputFormat
+        options.delimiter = matching.delimiterByte
+        options.prefer = prefer
+        let inputs = [base, ours, theirs]
+        if let output { try InputGuard.refuseOverwriting(output, inputs: inputs) }
+        if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs) }
+        let status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
+                                        conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
+        throw ExitCode(status)
+    }
+}
+
+/// A merge run, for `changeset merge` and git's merge driver: merges, lists
+/// the conflicts, writes the result, and says which exit status it earned.
+enum MergeRun {
+    static func merge(
+        base: String, ours: String, theirs: String, options: MergeOptions,
+        output: String?, conflictsFile: String?, markers: MergeWriter.Markers?
+    ) throws -> Int32 {
+        let merge: DatasetMerge
+        do {
+            merge = try DatasetMerge.run(basePath: base, oursPath: ours, theirsPath: theirs, options: options)
+        } catch {
+            Diagnostics.report("\(error)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+        let result = merge.result
+        let formatter = MergeConflictFormatter()
+        let byID = !options.records.id.isEmpty
+        for line in formatter.lines(result.conflicts, resolvedBy: result.resolvedBy, byID: byID) {
+            Diagnostics.report(line)
+        }
+        if let conflictsFile {
+            try OutputSink.deliver(to: conflictsFile) { sink in
+                sink.write(formatter.json(result.conflicts, resolvedBy: result.resolvedBy, byID: byID))
+            }
+        }
+        if result.hasUnresolvedConflicts && markers == nil {
+            let count = result.conflicts.count
+            Diagnostics.report("\(count) conflict\(count == 1 ? "" : "s"); nothing was written "
+                               + "(resolve with --prefer ours or --prefer theirs, or write the result with --markers)")
+            return ExitStatus.different
+        }
+        try OutputSink.deliver(to: output) { sink in
+            var sink = sink
+            try MergeWriter(merge).write(to: &sink, markers: markers)
+        }
+        return result.hasUnresolvedConflicts ? ExitStatus.different : ExitStatus.same
+    }
+}
+
+extension MergePreference: ExpressibleByArgument {}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import ChangesetKit
+
+/// The options that say how records are read and matched, shared by the
+/// diff and the merge: ids, sections, the records' place in a document,
+/// which fields count, renames, and the input format.
+struct RecordMatchingOptions: ParsableArguments {
+    @Option(help: ArgumentHelp(
+        "The field that identifies a record: a.b reaches into nested objects, a,b makes a composite key; escape . , \\ in names with \\.",
+        valueName: "field"))
+    var id: String?
+
+    @Option(help: ArgumentHelp("Group records into sections by this field; a changed value is a move between sections.", valueName: "field"))
+    var section: String?
+
+    @Option(help: ArgumentHelp("The array inside a JSON document that holds the records, as a path (data.items).", valueName: "path"))
+    var recordsAt: String?
+
+    @Option(help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
+    var delimiter: String?
+
+    @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
+    var duplicates: DuplicatePolicy = .error
+
+    @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable); a glob such as 'UNTERM*' or 'translations.*' names several.", valueName: "field"))
+    var ignore: [String] = []
+
+    @Option(help: ArgumentHelp("Compare only this field (repeatable; globs as for --ignore).", valueName: "field"))
+    var only: [String] = []
+
+    @Option(help: ArgumentHelp("A field named NEW is the field OLD of the old snapshot, for --id, --section, --ignore, --only and the comparison (repeatable).", valueName: "old=new"))
+    var rename: [String] = []
+
+    @Option(help: ArgumentHelp("Read the inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
+    var inputFormat: InputFormat?
+
+    func validate() throws {
+        for text in rename { _ = try RecordMatchingOptions.parseRename(text) }
+        if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
+            throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
+        }
+    }
+
+    var delimiterByte: UInt8? { delimiter.map { $0.utf8.first! } }
+
+    func recordOptions() throws -> RecordOptions {
+        var options = RecordOptions()
+        do {
+            options.id = try id.map(FieldPath.parseList) ?? []
+            options.section = try section.map { try FieldPath(parsing: $0) }
+            options.ignore = try ignore.map { try FieldPath(parsing: $0) }
+            options.only = try only.map { try FieldPath(parsing: $0) }
+            options.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
+            options.renames = try rename.map(RecordMatchingOptions.parseRename)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        options.duplicates = duplicates
+        return options
+    }
+
+    /// `OLD=NEW`, two paths in the same object.
+    static func parseRename(_ text: String) throws -> Rename {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw ValidationError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
+        }
+        let old = try FieldPath(parsing: String(text[..<equals]))
+        let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
+        guard old.components.dropLast() == new.components.dropLast() else {
+            throw ValidationError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
+        }
+        return Rename(old: old, new: new)
+    }
+
+}
