@@ -24,10 +24,13 @@ final class OutputSink: TextOutputStream {
     private var buffer: [UInt8] = []
     private(set) var trouble: Trouble?
 
-    private init(descriptor: Int32, destination: String, temporaryPath: String?) {
+    private let closesDescriptor: Bool
+
+    private init(descriptor: Int32, destination: String, temporaryPath: String?, closesDescriptor: Bool = false) {
         self.descriptor = descriptor
         self.destination = destination
         self.temporaryPath = temporaryPath
+        self.closesDescriptor = closesDescriptor
         buffer.reserveCapacity(1 << 16)
     }
 
@@ -60,16 +63,54 @@ final class OutputSink: TextOutputStream {
     }
 
     /// A sink for `path`: writes go to a new temporary file in the same
-    /// directory (so the final rename stays on one file system).
+    /// directory (so the final rename stays on one file system). A symbolic
+    /// link is followed, so the rename replaces the file it names, not the
+    /// link; a path that is not a regular file (`/dev/stdout`, a pipe, a
+    /// device) is written directly, since renaming over it would replace it.
     static func file(_ path: String) throws -> OutputSink {
-        let url = URL(fileURLWithPath: path)
+        // One of our own open descriptors: write where it already points
+        // (opening it again would start over at offset 0 of a redirected file).
+        if let inherited = inheritedDescriptor(path) {
+            let descriptor = dup(inherited)
+            guard descriptor >= 0 else {
+                throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
+            }
+            return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
+        }
+        var target = path
+        if let resolved = realpath(path, nil) {
+            target = String(cString: resolved)
+            free(resolved)
+            var status = stat()
+            if stat(target, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+                let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
+                }
+                return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
+            }
+        }
+        let url = URL(fileURLWithPath: target)
         var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).changeset-XXXXXX").path.utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return OutputSink(descriptor: descriptor, destination: path, temporaryPath: temporary)
+        return OutputSink(descriptor: descriptor, destination: target, temporaryPath: temporary)
+    }
+
+    /// The descriptor `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names.
+    private static func inheritedDescriptor(_ path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                return Int32(path.dropFirst(prefix.count))
+            }
+            return nil
+        }
     }
 
     func write(_ string: String) {
@@ -100,11 +141,20 @@ final class OutputSink: TextOutputStream {
             discard()
             throw trouble
         }
-        guard let temporaryPath else { return }
-        // A new file gets the usual permissions (mkstemp makes it private).
-        let mask = umask(0)
-        umask(mask)
-        fchmod(descriptor, 0o666 & ~mask)
+        guard let temporaryPath else {
+            if closesDescriptor { close(descriptor) }
+            return
+        }
+        // A file replaced keeps its permissions; a new one gets the usual
+        // ones (mkstemp makes it private).
+        var existing = stat()
+        if stat(destination, &existing) == 0 {
+            fchmod(descriptor, existing.st_mode & 0o7777)
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(descriptor, 0o666 & ~mask)
+        }
         if fsync(descriptor) != 0 || close(descriptor) != 0 || rename(temporaryPath, destination) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -114,7 +164,10 @@ final class OutputSink: TextOutputStream {
 
     /// Abandons the output: a file being written is removed, the old one stays.
     func discard() {
-        guard let temporaryPath else { return }
+        guard let temporaryPath else {
+            if closesDescriptor { close(descriptor) }
+            return
+        }
         close(descriptor)
         unlink(temporaryPath)
     }

@@ -59,4 +59,29 @@ import Testing
             #expect(version.status == 0 && version.stdout == "changeset 0.1.0\n", "\(version)")
         }
     }
+
+    /// Found while testing the merge: `-o /dev/stdout` wrote a temporary file
+    /// in /dev and renamed it over the /dev/stdout link (as root), so the
+    /// output went to a new regular file and standard output got nothing.
+    @Test func outputToDevStdoutWritesToStandardOutputAndLeavesTheLinkAlone() throws {
+        let result = try changeset(["catalog/old.json", "catalog/new.json", "--id", "id", "--stat", "-o", "/dev/stdout"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.hasPrefix("1 inserted"), "\(result)")
+        let kind = try FileManager.default.attributesOfItem(atPath: "/dev/stdout")[.type] as? FileAttributeType
+        #expect(kind == .typeSymbolicLink)
+    }
+
+    /// `-o` naming a symbolic link replaces the file it points to, not the link.
+    @Test func outputThroughASymbolicLinkKeepsTheLink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-link-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let target = directory.appendingPathComponent("report.txt")
+        let link = directory.appendingPathComponent("latest.txt")
+        try Data("old\n".utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        let result = try changeset(["catalog/old.json", "catalog/new.json", "--id", "id", "--stat", "-o", link.path])
+        #expect(result.status == 1, "\(result)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix("1 inserted"))
+    }
 }
