@@ -26,7 +26,13 @@ enum ChangesetMain {
             switch arguments.dropFirst().first {
             case "apply": print(ApplyCommand.helpMessage())
             case "merge": print(MergeCommand.helpMessage())
-            case "git", "git-diff": print(GitCommand.helpMessage())
+            case "git-diff": print(GitCommand.helpMessage(for: GitDiffCommand.self))
+            case "git":
+                let subcommands: [String: ParsableCommand.Type] = [
+                    "setup": GitSetupCommand.self, "merge-driver": GitMergeDriverCommand.self, "diff": GitDiffCommand.self,
+                ]
+                let named = arguments.dropFirst(2).first.flatMap { subcommands[$0] }
+                print(named.map { GitCommand.helpMessage(for: $0) } ?? GitCommand.helpMessage())
             default: print(DiffCommand.helpMessage())
             }
             exit(ExitStatus.same)

@@ -11,6 +11,8 @@ struct DiffCommand: ParsableCommand {
         usage: """
             changeset [diff] <old> <new> [<options>]
             changeset apply <base> <patch> [-o <file>]
+            changeset merge <base> <ours> <theirs> [<options>] [-o <file>]
+            changeset git setup [--global] [--id <field>] <pattern> ...
             """,
         discussion: """
             Records are matched by --id and reported as inserted, deleted, updated (field by field) \

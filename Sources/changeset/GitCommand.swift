@@ -113,6 +113,7 @@ struct GitSetupCommand: ParsableCommand {
     }
 
     private func setUp() throws {
+        // `git config --global ...`: the scope goes after the subcommand.
         let scope = global ? ["--global"] : []
         let attributesPath = try attributesFile()
         var lines = (try? String(contentsOfFile: attributesPath, encoding: .utf8))?.components(separatedBy: "\n") ?? []
@@ -146,8 +147,8 @@ struct GitSetupCommand: ParsableCommand {
         if remove {
             print("removed from \(attributesPath): \(patterns.isEmpty ? "every changeset line" : patterns.joined(separator: " "))")
             if !kept.contains(where: isOurs) {
-                _ = try? Git.run(scope + ["config", "--remove-section", "diff.\(GitAttributes.driver)"], allowFailure: true)
-                _ = try? Git.run(scope + ["config", "--remove-section", "merge.\(GitAttributes.driver)"], allowFailure: true)
+                _ = try? Git.run(["config"] + scope + ["--remove-section", "diff.\(GitAttributes.driver)"], allowFailure: true)
+                _ = try? Git.run(["config"] + scope + ["--remove-section", "merge.\(GitAttributes.driver)"], allowFailure: true)
                 print("removed the git config sections diff.\(GitAttributes.driver) and merge.\(GitAttributes.driver)")
             }
             return
@@ -158,7 +159,7 @@ struct GitSetupCommand: ParsableCommand {
             ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver %O %A %B %P %L"),
         ]
         for (name, value) in settings {
-            try Git.run(scope + ["config", name, value])
+            try Git.run(["config"] + scope + [name, value])
         }
         for line in kept where isOurs(line) && targets.contains(pattern(line)) { print("\(attributesPath): \(line)") }
         for (name, value) in settings { print("git config\(global ? " --global" : "") \(name) '\(value)'") }

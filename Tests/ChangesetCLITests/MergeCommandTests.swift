@@ -133,6 +133,23 @@ import Testing
         #expect(kept.stdout == "id,a,note\n1,x,\n2,y,\n3,w,keep me\n", "\(kept)")
     }
 
+    /// Found by the documentation review: a kept column went in at its index
+    /// in OURS's header, which after THEIRS's changes put it between other columns.
+    @Test func aKeptColumnStaysAfterItsNeighbourInOursHeader() throws {
+        let directory = try scratch()
+        func write(_ name: String, _ text: String) throws -> String {
+            let url = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: url)
+            return url.path
+        }
+        let base = try write("base.csv", "sku,name,price,fax\n1,a,1,\n")
+        let ours = try write("ours.csv", "sku,name,price,fax\n1,a,1,\n2,b,2,555\n")
+        let theirs = try write("theirs.csv", "sku,name,colour,price\n1,a,red,1\n")
+        let result = try changeset(["merge", base, ours, theirs, "--id", "sku"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == "sku,name,colour,price,fax\n1,a,red,1,\n2,b,,2,555\n", "\(result)")
+    }
+
     @Test func ndjsonAndStandardInputWork() throws {
         let base = Data("{\"id\":1,\"x\":1}\n{\"id\":2,\"x\":2}\n".utf8)
         let directory = try scratch()

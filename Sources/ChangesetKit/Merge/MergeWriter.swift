@@ -166,8 +166,12 @@ public struct MergeWriter {
                 }
             }
         }
-        for column in ours + theirs where kept.contains(column) && !columns.contains(column) {
-            columns.insert(column, at: min(ours.firstIndex(of: column) ?? columns.count, columns.count))
+        // Each goes after the column that precedes it in its own header.
+        for header in [ours, theirs] {
+            for (index, column) in header.enumerated() where kept.contains(column) && !columns.contains(column) {
+                let anchor = header[..<index].last { columns.contains($0) }
+                columns.insert(column, at: anchor.flatMap { columns.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            }
         }
         return columns
     }

@@ -1,0 +1,221 @@
+import Foundation
+import Testing
+
+/// changeset as git's diff and merge driver, checked with real git in
+/// scratch repositories (HOME points into the scratch folder, so no user or
+/// system configuration takes part).
+@Suite struct GitDriverTests {
+    /// A scratch repository with its own HOME.
+    struct Repository {
+        let root: URL
+        let home: URL
+
+        init() throws {
+            let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-git-\(UUID().uuidString)")
+            root = scratch.appendingPathComponent("repo")
+            home = scratch.appendingPathComponent("home")
+            try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+            try git("init", "-q", "-b", "main")
+            try git("config", "user.email", "test@example.com")
+            try git("config", "user.name", "Test")
+        }
+
+        var environment: [String: String] {
+            var environment = ProcessInfo.processInfo.environment
+            environment["HOME"] = home.path
+            environment["XDG_CONFIG_HOME"] = home.appendingPathComponent(".config").path
+            environment["GIT_CONFIG_NOSYSTEM"] = "1"
+            environment["GIT_PAGER"] = "cat"
+            environment["NO_COLOR"] = "1"
+            return environment
+        }
+
+        @discardableResult
+        func git(_ arguments: String...) throws -> CommandResult {
+            try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git"] + arguments, in: root, environment: environment)
+        }
+
+        func changeset(_ arguments: String...) throws -> CommandResult {
+            try runProcess(changesetBinary, arguments, in: root, environment: environment)
+        }
+
+        func write(_ path: String, _ text: String) throws {
+            let url = root.appendingPathComponent(path)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+
+        func read(_ path: String) throws -> String {
+            try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+        }
+
+        func commit(_ message: String) throws {
+            try git("add", "-A")
+            let result = try git("commit", "-q", "-m", message)
+            #expect(result.status == 0, "\(result)")
+        }
+    }
+
+    static let inventory = """
+        sku,name,price,stock
+        A1,apple,1.00,10
+        B2,pear,2.00,20
+        C3,plum,3.00,30
+        D4,kiwi,4.00,40
+
+        """
+
+    /// BASE committed on main, then THEIRS's edit on branch `theirs` and OURS's on main.
+    func branches(_ repository: Repository, base: String, ours: String, theirs: String) throws {
+        try repository.write("data.csv", base)
+        try repository.commit("base")
+        try repository.git("checkout", "-q", "-b", "theirs")
+        try repository.write("data.csv", theirs)
+        try repository.commit("theirs")
+        try repository.git("checkout", "-q", "main")
+        try repository.write("data.csv", ours)
+        try repository.commit("ours")
+    }
+
+    @Test func adjacentRowEditsConflictInGitAndMergeCleanlyWithTheDriver() throws {
+        let repository = try Repository()
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try branches(repository, base: Self.inventory, ours: ours, theirs: theirs)
+
+        let plain = try repository.git("merge", "--no-edit", "theirs")
+        #expect(plain.status != 0 && plain.stdout.contains("CONFLICT"), "git alone should conflict: \(plain)")
+        try repository.git("merge", "--abort")
+
+        let setup = try repository.changeset("git", "setup", "--id", "sku", "*.csv")
+        #expect(setup.status == 0, "\(setup)")
+        #expect(try repository.read(".gitattributes") == "*.csv diff=changeset merge=changeset changeset-id=sku\n")
+        try repository.commit("use changeset for CSV files")
+
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try repository.read("data.csv") == Self.inventory
+            .replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+            .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+    }
+
+    @Test func theSameFieldChangedOnBothBranchesConflictsWithMarkers() throws {
+        let repository = try Repository()
+        try repository.write(".gitattributes", "*.csv merge=changeset changeset-id=sku\n")
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.10,20")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.20,20")
+        try branches(repository, base: Self.inventory, ours: ours, theirs: theirs)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status != 0 && merged.stdout.contains("CONFLICT"), "\(merged)")
+        #expect(merged.stderr.contains("conflict: id B2, field price: base 2.00, ours 2.10, theirs 2.20"), "\(merged)")
+        let file = try repository.read("data.csv")
+        #expect(file.contains("<<<<<<< ours\nB2,pear,2.10,20\n=======\nB2,pear,2.20,20\n>>>>>>> theirs\n"), "\(file)")
+        let status = try repository.git("status", "--porcelain")
+        #expect(status.stdout.contains("UU data.csv"), "\(status)")
+    }
+
+    @Test func gitDiffAndLogShowRecordLevelChanges() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        try repository.write("data.csv", Self.inventory)
+        try repository.commit("base")
+        try repository.write("data.csv", Self.inventory
+            .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.50,20")
+            .replacingOccurrences(of: "D4,kiwi,4.00,40\n", with: ""))
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0, "\(diff)")
+        #expect(diff.stdout.contains("changeset diff a/data.csv b/data.csv"), "\(diff)")
+        #expect(diff.stdout.contains("0 inserted, 1 deleted, 1 updated, 0 moved, 2 unchanged"), "\(diff)")
+        #expect(diff.stdout.contains("price: 2.00 -> 2.50"), "\(diff)")
+        try repository.commit("change")
+        let log = try repository.git("log", "-p", "--ext-diff", "--format=commit %s")
+        #expect(log.status == 0, "\(log)")
+        #expect(log.stdout.contains("commit change\n"), "\(log)")
+        #expect(log.stdout.contains("deleted  id D4"), "\(log)")
+        #expect(log.stdout.contains("new file, 4 records"), "\(log)")
+    }
+
+    @Test func aFileThatIsNotADatasetFallsBackAndGitDiffGoesOn() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "*.csv").status == 0)
+        try repository.write("a-broken.csv", "x,y\n1,\"open\n")
+        try repository.write("b-good.csv", "x,y\n1,2\n")
+        try repository.commit("base")
+        try repository.write("a-broken.csv", "x,y\n1,\"still open\n")
+        try repository.write("b-good.csv", "x,y\n1,3\n")
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0, "\(diff)")
+        #expect(diff.stdout.contains("not compared record by record"), "\(diff)")
+        #expect(diff.stdout.contains("+1,\"still open"), "\(diff)")
+        // Without an id, records are matched by content: the changed row is deleted and inserted.
+        #expect(diff.stdout.contains("changeset diff a/b-good.csv b/b-good.csv"), "\(diff)")
+        #expect(diff.stdout.contains("1 inserted, 1 deleted"), "\(diff)")
+    }
+
+    @Test func aFileThatIsNotADatasetIsMergedAsText() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "*.csv").status == 0)
+        let base = "not,a\n\"broken\n1\n2\n3\n4\n"
+        try branches(repository, base: base, ours: base.replacingOccurrences(of: "1\n", with: "one\n"),
+                     theirs: base.replacingOccurrences(of: "4\n", with: "four\n"))
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stderr.contains("not merged record by record; merging it as text"), "\(merged)")
+        #expect(try repository.read("data.csv") == "not,a\n\"broken\none\n2\n3\nfour\n")
+    }
+
+    @Test func setupIsIdempotentAndRemoveUndoesIt() throws {
+        let repository = try Repository()
+        try repository.write(".gitattributes", "*.png binary\n")
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv", "data/*.json").status == 0)
+        #expect(try repository.changeset("git", "setup", "--id", "code", "*.csv").status == 0)
+        #expect(try repository.read(".gitattributes") == """
+            *.png binary
+            *.csv diff=changeset merge=changeset changeset-id=code
+            data/*.json diff=changeset merge=changeset changeset-id=sku
+
+            """)
+        let attribute = try repository.git("check-attr", "changeset-id", "--", "data/x.json")
+        #expect(attribute.stdout == "data/x.json: changeset-id: sku\n")
+        let driver = try repository.git("config", "merge.changeset.driver")
+        #expect(driver.stdout.hasSuffix(" git merge-driver %O %A %B %P %L\n"), "\(driver)")
+
+        #expect(try repository.changeset("git", "setup", "--remove", "*.csv").status == 0)
+        #expect(try repository.read(".gitattributes") == "*.png binary\ndata/*.json diff=changeset merge=changeset changeset-id=sku\n")
+        #expect(try repository.git("config", "merge.changeset.driver").status == 0)
+        #expect(try repository.changeset("git", "setup", "--remove").status == 0)
+        #expect(try repository.read(".gitattributes") == "*.png binary\n")
+        #expect(try repository.git("config", "merge.changeset.driver").status != 0)
+        #expect(try repository.git("config", "diff.changeset.command").status != 0)
+    }
+
+    @Test func globalSetupWritesTheUsersAttributesAndConfig() throws {
+        let repository = try Repository()
+        let result = try repository.changeset("git", "setup", "--global", "--id", "sku", "*.csv")
+        #expect(result.status == 0, "\(result)")
+        let attributes = repository.home.appendingPathComponent(".config/git/attributes")
+        #expect(try String(contentsOf: attributes, encoding: .utf8) == "*.csv diff=changeset merge=changeset changeset-id=sku\n")
+        #expect(try repository.git("config", "--global", "diff.changeset.command").stdout.hasSuffix(" git-diff\n"))
+        // Outside any repository's own .gitattributes, the global one applies.
+        #expect(try repository.git("check-attr", "changeset-id", "--", "x.csv").stdout == "x.csv: changeset-id: sku\n")
+    }
+
+    @Test func setupOutsideARepositoryIsExitTwo() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-norepo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        var environment = ProcessInfo.processInfo.environment
+        environment["GIT_CEILING_DIRECTORIES"] = FileManager.default.temporaryDirectory.path
+        let result = try runProcess(changesetBinary, ["git", "setup", "*.csv"], in: scratch, environment: environment)
+        #expect(result.status == 2, "\(result)")
+    }
+
+    @Test func gitDiffTakesTheUnmergedFormAndAddedFiles() throws {
+        let unmerged = try changeset(["git-diff", "data.csv"])
+        #expect(unmerged.status == 0 && unmerged.stdout == "changeset: data.csv: unmerged, not compared\n", "\(unmerged)")
+        let added = try changeset(["git-diff", "catalog/new.csv", "/dev/null", "0000000", "0", "catalog/new.csv", "abcdef1234", "100644"])
+        #expect(added.status == 0, "\(added)")
+        #expect(added.stdout == "changeset diff a/catalog/new.csv b/catalog/new.csv\nindex 0000000..abcdef1\nnew file, 7 records\n", "\(added)")
+    }
+}
