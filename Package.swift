@@ -32,13 +32,10 @@ let package = Package(
         ),
         .target(
             name: "ChangesetKit",
-            dependencies: ["CYajl", "CZlib", "CZstd"],
-            swiftSettings: [
-                // The readers keep their state in classes driven by C callbacks; run-time
-                // exclusivity checks on that state cost a fifth of the reading time.
-                // The build-time checks still apply.
-                .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
-            ]
+            // No unsafe flags, so other packages can depend on this one by version.
+            // The readers' run-time exclusivity checks are turned off property by
+            // property instead (`@exclusivity(unchecked)`, see JSONRecordReader).
+            dependencies: ["CYajl", "CZlib", "CZstd"]
         ),
         .executableTarget(
             name: "changeset",

@@ -11,6 +11,7 @@ enum ChangesetMain {
     static func main() {
         // A closed pipe is an error code from write(2), not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
+        occupyClosedStandardDescriptors()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
@@ -54,6 +55,22 @@ enum ChangesetMain {
             execute(GitDiffCommand.self, arguments)
         default:
             execute(DiffCommand.self, arguments)
+        }
+    }
+
+    /// A closed standard descriptor (`changeset ... >&-`) would be handed to
+    /// the next file opened (an input, or Dispatch's own), and output meant
+    /// for it would land there. Each closed one gets /dev/null opened the
+    /// wrong way round, so using it fails as a closed descriptor would
+    /// (EBADF) and nothing else can take its number.
+    static func occupyClosedStandardDescriptors() {
+        for (descriptor, mode) in [(STDIN_FILENO, O_WRONLY), (STDOUT_FILENO, O_RDONLY), (STDERR_FILENO, O_RDONLY)]
+        where fcntl(descriptor, F_GETFD) == -1 && errno == EBADF {
+            let opened = open("/dev/null", mode)
+            if opened >= 0 && opened != descriptor {
+                dup2(opened, descriptor)
+                close(opened)
+            }
         }
     }
 

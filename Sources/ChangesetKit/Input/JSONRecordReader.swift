@@ -23,44 +23,51 @@ public enum JSONLayout: Sendable, Equatable {
 /// Numbers go through yajl's raw number callback and keep their source text:
 /// the integer and double callbacks would fail past Int64 and round `1e400`,
 /// `1E-999` and `1.000000000000000005`.
+///
+/// The state is a class's (C callbacks reach it through one pointer), and
+/// every access to a class's stored property is checked for exclusivity at
+/// run time, which cost a fifth of the reading time. Each stored `var` is
+/// marked `@exclusivity(unchecked)`: nothing here is reentrant (one reader,
+/// one thread, callbacks never call back into `feed`), and the compile-time
+/// checks still apply.
 public final class JSONRecordReader {
     public let source: String
     public let layout: JSONLayout
     private let options: RecordOptions
     private let rules: FieldRules
     /// Named nodes a member matched, for `RecordTable.fieldsFound`.
-    private var seenNodes: [Bool]
-    private var renamesApplied = Set<[UInt8]>()
+    @exclusivity(unchecked) private var seenNodes: [Bool]
+    @exclusivity(unchecked) private var renamesApplied = Set<[UInt8]>()
     private let hasRenames: Bool
-    private var builder: RecordTableBuilder
-    private var hasher: ValueHasher
+    @exclusivity(unchecked) private var builder: RecordTableBuilder
+    @exclusivity(unchecked) private var hasher: ValueHasher
 
-    private var handle: yajl_handle?
-    private var scanner = JSONTextScanner(startOffset: 0)
-    private var scannerStarted = false
-    private var byteOrderMark = ByteOrderMarkFilter()
+    @exclusivity(unchecked) private var handle: yajl_handle?
+    @exclusivity(unchecked) private var scanner = JSONTextScanner(startOffset: 0)
+    @exclusivity(unchecked) private var scannerStarted = false
+    @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
 
     /// The chunk yajl is parsing and its offset in the file.
-    private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
-    private var chunkBase = 0
-    private var fileLength = 0
+    @exclusivity(unchecked) private var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
+    @exclusivity(unchecked) private var chunkBase = 0
+    @exclusivity(unchecked) private var fileLength = 0
 
-    private var frames: [Frame] = []
+    @exclusivity(unchecked) private var frames: [Frame] = []
     /// Member-name hashes of the open objects, for duplicate-name checks.
-    private var memberNames: [UInt64] = []
-    private var recordStart = 0
+    @exclusivity(unchecked) private var memberNames: [UInt64] = []
+    @exclusivity(unchecked) private var recordStart = 0
     /// Where the current record starts; its column is counted only for an error.
-    private var recordMark = JSONTextScanner.Mark()
+    @exclusivity(unchecked) private var recordMark = JSONTextScanner.Mark()
     private var recordLocation: SourceLocation { scanner.location(of: recordMark, chunk, chunkBase) }
-    private var idParts: [String?]
-    private var sectionName: String?
+    @exclusivity(unchecked) private var idParts: [String?]
+    @exclusivity(unchecked) private var sectionName: String?
     /// NDJSON: the line the previous record ended on.
-    private var previousRecordEndLine = 0
-    private var sawRecordsArray = false
-    private var recordsArrayStart = 0
-    private var failure: InputError?
-    private var scratch: [UInt8] = []
-    private var schema = SchemaCollector()
+    @exclusivity(unchecked) private var previousRecordEndLine = 0
+    @exclusivity(unchecked) private var sawRecordsArray = false
+    @exclusivity(unchecked) private var recordsArrayStart = 0
+    @exclusivity(unchecked) private var failure: InputError?
+    @exclusivity(unchecked) private var scratch: [UInt8] = []
+    @exclusivity(unchecked) private var schema = SchemaCollector()
 
     private enum Role {
         /// Outside the records, in a part of the document that is only checked.
@@ -92,7 +99,7 @@ public final class JSONRecordReader {
 
     /// Member names of objects with many members, by depth, so huge objects stay linear
     /// (kept out of `Frame` so frames hold no references to count).
-    private var manyNames: [Int: Set<UInt64>] = [:]
+    @exclusivity(unchecked) private var manyNames: [Int: Set<UInt64>] = [:]
 
     /// The whole input's size, when known: after the first records it gives an
     /// estimate of the record count, so the tables are sized once.
@@ -326,7 +333,7 @@ public final class JSONRecordReader {
     private var callbackOffset: Int { chunkBase + Int(yajl_get_bytes_consumed(handle)) }
 
     /// Where the token of the latest callback ended (for placing one kind of yajl error).
-    private var lastValueEnd = 0
+    @exclusivity(unchecked) private var lastValueEnd = 0
 
     // MARK: Structure
 

@@ -9,8 +9,8 @@ public enum JSONValueReader {
     }
 
     private final class Builder {
-        var stack: [(isObject: Bool, elements: [Value], members: [Value.Member], pendingName: String)] = []
-        var result: Value?
+        @exclusivity(unchecked) var stack: [(isObject: Bool, elements: [Value], members: [Value.Member], pendingName: String)] = []
+        @exclusivity(unchecked) var result: Value?
 
         func add(_ value: Value) {
             guard !stack.isEmpty else {
