@@ -46,13 +46,17 @@ enum ChangesetMain {
         case "merge":
             arguments.removeFirst()
             execute(MergeCommand.self, arguments)
+        // What git runs: drivers that never stop git (see each).
+        case "git" where arguments.dropFirst().first == "diff":
+            GitDiffCommand.executeForGit(Array(arguments.dropFirst(2)))
+        case "git" where arguments.dropFirst().first == "merge-driver":
+            GitMergeDriverCommand.executeForGit(Array(arguments.dropFirst(2)))
         case "git":
             arguments.removeFirst()
             execute(GitCommand.self, arguments)
         case "git-diff":
-            // What git's diff driver runs: never a failure that stops `git diff`.
             arguments.removeFirst()
-            execute(GitDiffCommand.self, arguments)
+            GitDiffCommand.executeForGit(arguments)
         default:
             execute(DiffCommand.self, arguments)
         }
@@ -123,7 +127,7 @@ enum Outcome {
 enum InputGuard {
     /// Refuses (exit 2, nothing written) when `output` is one of `inputs`,
     /// however spelled, or the file standard input reads from when an input is `-`.
-    static func refuseOverwriting(_ output: String, inputs: [String]) throws {
+    static func refuseOverwriting(_ output: String, inputs: [String], option: String = "-o") throws {
         var target = stat()
         // An output that does not exist yet cannot be an input.
         guard stat(output, &target) == 0 else { return }
@@ -132,7 +136,7 @@ enum InputGuard {
             let found = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(input, &source) == 0
             if found && (source.st_mode & S_IFMT) == S_IFREG && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
                 let name = input == "-" ? "standard input's file" : "the input \(input)"
-                Diagnostics.report("-o \(output) names \(name); refusing to overwrite it (nothing was written)")
+                Diagnostics.report("\(option) \(output) names \(name); refusing to overwrite it (nothing was written)")
                 throw ExitCode(ExitStatus.trouble)
             }
         }

@@ -134,8 +134,12 @@ struct GitSetupCommand: ParsableCommand {
             kept.append(line)
         }
         if !remove {
-            let idAttribute = id.map { " \(GitAttributes.id)=\($0)" } ?? ""
-            let new = patterns.map { "\($0) diff=\(GitAttributes.driver) merge=\(GitAttributes.driver)\(idAttribute)" }
+            // Without an id only the diff is changeset's: records matched by
+            // content cannot tell an edited record from a replaced one, so
+            // merges stay git's own.
+            let attributes = id.map { "diff=\(GitAttributes.driver) merge=\(GitAttributes.driver) \(GitAttributes.id)=\($0)" }
+                ?? "diff=\(GitAttributes.driver)"
+            let new = patterns.map { "\($0) \(attributes)" }
             kept.insert(contentsOf: new, at: firstRemoved ?? kept.count)
         }
         try FileManager.default.createDirectory(
@@ -143,7 +147,7 @@ struct GitSetupCommand: ParsableCommand {
         try OutputSink.deliver(to: attributesPath) { sink in
             sink.write(kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n")
         }
-        let executable = GitSetupCommand.executable()
+        let executable = GitSetupCommand.shellQuoted(GitSetupCommand.executable())
         if remove {
             print("removed from \(attributesPath): \(patterns.isEmpty ? "every changeset line" : patterns.joined(separator: " "))")
             if !kept.contains(where: isOurs) {
@@ -154,14 +158,18 @@ struct GitSetupCommand: ParsableCommand {
             return
         }
         let settings = [
-            ("diff.\(GitAttributes.driver).command", "\(executable) git-diff"),
+            // `--` ends the options: a path such as `-x.csv` is not one.
+            ("diff.\(GitAttributes.driver).command", "\(executable) git-diff --"),
             ("merge.\(GitAttributes.driver).name", "changeset: record-level merge of datasets"),
-            ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver %O %A %B %P %L"),
+            ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver -- %O %A %B %P %L"),
         ]
         for (name, value) in settings {
             try Git.run(["config"] + scope + [name, value])
         }
         for line in kept where isOurs(line) && targets.contains(pattern(line)) { print("\(attributesPath): \(line)") }
+        if id == nil {
+            print("no --id: git diff compares these files record by record (matched by content); git merge stays line by line")
+        }
         for (name, value) in settings { print("git config\(global ? " --global" : "") \(name) '\(value)'") }
     }
 
@@ -180,6 +188,12 @@ struct GitSetupCommand: ParsableCommand {
         }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "") + "/.config"
         return configHome + "/git/attributes"
+    }
+
+    /// `text` as one word for the shell git runs commands with.
+    static func shellQuoted(_ text: String) -> String {
+        let plain = text.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || "/._-+:@%".unicodeScalars.contains($0)) }
+        return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
     /// How git should run this changeset: `changeset` when that is what the
@@ -227,15 +241,53 @@ struct GitMergeDriverCommand: ParsableCommand {
     @Argument(help: "%L: the conflict marker size.")
     var markerSize: Int?
 
+    /// Runs the driver as git does; options that do not parse fall back to
+    /// git's text merge of the files after `--`, so the merge goes on.
+    static func executeForGit(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+            Foundation.exit(ExitStatus.same)
+        } catch let status as ExitCode {
+            Foundation.exit(status.rawValue)
+        } catch {
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+                Foundation.exit(ExitStatus.same)
+            }
+            Diagnostics.report(message(for: error))
+            let files = Array(arguments.drop { $0 != "--" }.dropFirst())
+            guard files.count >= 3 else { Foundation.exit(ExitStatus.trouble) }
+            Foundation.exit(textMerge(base: files[0], ours: files[1], theirs: files[2], path: files.count > 3 ? files[3] : files[1],
+                           markerSize: files.count > 4 ? Int(files[4]) : nil, reason: "the driver's options are wrong"))
+        }
+    }
+
+    /// git's own line merge (`git merge-file`), into OURS; the exit status git expects.
+    static func textMerge(base: String, ours: String, theirs: String, path: String, markerSize: Int?, reason: String) -> Int32 {
+        Diagnostics.report("\(path): not merged record by record (\(reason)); merging it as text")
+        let merged = try? Git.run(
+            ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
+            allowFailure: true)
+        guard let merged else { return ExitStatus.trouble }
+        return merged.status == 0 ? ExitStatus.same : ExitStatus.different
+    }
+
     func run() throws {
         var options = MergeOptions()
         var matching = self.matching
         matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
+        let label = path ?? ours
+        guard matching.id != nil else {
+            // Records matched by content cannot tell an edit from a replacement.
+            throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
+                                          reason: "no changeset-id attribute names its id"))
+        }
         do {
             options.records = try matching.recordOptions()
         } catch {
-            Diagnostics.report("\(path ?? ours): \(error)")
-            throw ExitCode(ExitStatus.trouble)
+            throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
+                                          reason: "\(error)"))
         }
         let format = matching.inputFormat ?? GitAttributes.format(of: path)
         options.baseFormat = format
@@ -250,11 +302,8 @@ struct GitMergeDriverCommand: ParsableCommand {
                                         output: ours, conflictsFile: nil, markers: markers)
         } catch let exit as ExitCode where exit.rawValue == ExitStatus.trouble {
             // Not a dataset (or an invalid one): git's own line merge, so the merge goes on.
-            Diagnostics.report("\(path ?? ours): not merged record by record; merging it as text")
-            let (_, textStatus) = try Git.run(
-                ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
-                allowFailure: true)
-            throw ExitCode(textStatus == 0 ? ExitStatus.same : ExitStatus.different)
+            throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
+                                          reason: "see above"))
         }
         throw ExitCode(status)
     }
@@ -278,6 +327,23 @@ struct GitDiffCommand: ParsableCommand {
 
     @Argument(parsing: .remaining, help: "What git passes to an external diff command.")
     var gitArguments: [String] = []
+
+    /// Runs the diff driver as git does: whatever happens, exit 0, so `git diff` goes on.
+    static func executeForGit(_ arguments: [String]) -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch let status as ExitCode {
+            _ = status
+        } catch {
+            if exitCode(for: error) == .success {
+                print(fullMessage(for: error))
+            } else {
+                print("changeset: not compared record by record: \(message(for: error))")
+            }
+        }
+        Foundation.exit(ExitStatus.same)
+    }
 
     func run() throws {
         var sink = OutputSink.standardOutput()

@@ -48,6 +48,11 @@ struct MergeCommand: ParsableCommand {
             throw ValidationError("only one of BASE, OURS and THEIRS can be standard input (-)")
         }
         if markers && prefer != nil { throw ValidationError("--markers marks conflicts that --prefer resolves; give one of them") }
+        if matching.duplicates == .occurrence && matching.id != nil {
+            // The k-th record with an id is another record once a side deletes an earlier one.
+            throw ValidationError("a merge matches records by unique ids; --duplicates occurrence would match different records after a deletion")
+        }
+        if let conflicts, conflicts == output { throw ValidationError("--conflicts and -o name the same file") }
     }
 
     func run() throws {
@@ -60,7 +65,7 @@ struct MergeCommand: ParsableCommand {
         options.prefer = prefer
         let inputs = [base, ours, theirs]
         if let output { try InputGuard.refuseOverwriting(output, inputs: inputs) }
-        if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs) }
+        if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs, option: "--conflicts") }
         let status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
                                         conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
         throw ExitCode(status)
@@ -87,7 +92,9 @@ enum MergeRun {
         for line in formatter.lines(result.conflicts, resolvedBy: result.resolvedBy, byID: byID) {
             Diagnostics.report(line)
         }
-        if let conflictsFile {
+        // The conflicts file is written once the result is (or when it is not written for them).
+        func writeConflicts() throws {
+            guard let conflictsFile else { return }
             try OutputSink.deliver(to: conflictsFile) { sink in
                 sink.write(formatter.json(result.conflicts, resolvedBy: result.resolvedBy, byID: byID))
             }
@@ -96,12 +103,14 @@ enum MergeRun {
             let count = result.conflicts.count
             Diagnostics.report("\(count) conflict\(count == 1 ? "" : "s"); nothing was written "
                                + "(resolve with --prefer ours or --prefer theirs, or write the result with --markers)")
+            try writeConflicts()
             return ExitStatus.different
         }
         try OutputSink.deliver(to: output) { sink in
             var sink = sink
             try MergeWriter(merge).write(to: &sink, markers: markers)
         }
+        try writeConflicts()
         return result.hasUnresolvedConflicts ? ExitStatus.different : ExitStatus.same
     }
 }

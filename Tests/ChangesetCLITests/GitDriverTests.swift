@@ -156,13 +156,14 @@ import Testing
 
     @Test func aFileThatIsNotADatasetIsMergedAsText() throws {
         let repository = try Repository()
-        #expect(try repository.changeset("git", "setup", "*.csv").status == 0)
+        #expect(try repository.changeset("git", "setup", "--id", "not", "*.csv").status == 0)
         let base = "not,a\n\"broken\n1\n2\n3\n4\n"
         try branches(repository, base: base, ours: base.replacingOccurrences(of: "1\n", with: "one\n"),
                      theirs: base.replacingOccurrences(of: "4\n", with: "four\n"))
         let merged = try repository.git("merge", "--no-edit", "theirs")
         #expect(merged.status == 0, "\(merged)")
-        #expect(merged.stderr.contains("not merged record by record; merging it as text"), "\(merged)")
+        #expect(merged.stderr.contains("data.csv: not merged record by record"), "\(merged)")
+        #expect(merged.stderr.contains("merging it as text"), "\(merged)")
         #expect(try repository.read("data.csv") == "not,a\n\"broken\none\n2\n3\nfour\n")
     }
 
@@ -180,7 +181,7 @@ import Testing
         let attribute = try repository.git("check-attr", "changeset-id", "--", "data/x.json")
         #expect(attribute.stdout == "data/x.json: changeset-id: sku\n")
         let driver = try repository.git("config", "merge.changeset.driver")
-        #expect(driver.stdout.hasSuffix(" git merge-driver %O %A %B %P %L\n"), "\(driver)")
+        #expect(driver.stdout.hasSuffix(" git merge-driver -- %O %A %B %P %L\n"), "\(driver)")
 
         #expect(try repository.changeset("git", "setup", "--remove", "*.csv").status == 0)
         #expect(try repository.read(".gitattributes") == "*.png binary\ndata/*.json diff=changeset merge=changeset changeset-id=sku\n")
@@ -197,7 +198,7 @@ import Testing
         #expect(result.status == 0, "\(result)")
         let attributes = repository.home.appendingPathComponent(".config/git/attributes")
         #expect(try String(contentsOf: attributes, encoding: .utf8) == "*.csv diff=changeset merge=changeset changeset-id=sku\n")
-        #expect(try repository.git("config", "--global", "diff.changeset.command").stdout.hasSuffix(" git-diff\n"))
+        #expect(try repository.git("config", "--global", "diff.changeset.command").stdout.hasSuffix(" git-diff --\n"))
         // Outside any repository's own .gitattributes, the global one applies.
         #expect(try repository.git("check-attr", "changeset-id", "--", "x.csv").stdout == "x.csv: changeset-id: sku\n")
     }

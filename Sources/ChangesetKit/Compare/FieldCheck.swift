@@ -31,6 +31,27 @@ enum FieldCheck {
         }
     }
 
+    /// The same check for a merge's three snapshots: a field counts when any
+    /// of them has it, and a rename's old and new names must each occur in one.
+    static func check(_ options: RecordOptions, snapshots: [Dataset]) throws {
+        let knowing = snapshots.filter { $0.records.count > 0 || $0.records.fieldNames != nil }
+        guard !knowing.isEmpty else { return }
+        let sides = snapshots.map(\.input.name).joined(separator: ", ")
+        let names = Array(Set(knowing.flatMap(\.records.schema)))
+        func found(_ path: FieldPath) -> Bool { knowing.contains { $0.records.fieldsFound.contains(path) } }
+        let named = options.ignore.map { ("--ignore", $0) } + options.only.map { ("--only", $0) }
+            + options.notedFields.map { ($0.option, $0.path) }
+        for (option, path) in named where !found(path) {
+            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names))
+        }
+        for rename in options.renames {
+            for path in [rename.old, rename.new] where !found(path) {
+                throw FieldCheckError(description: "--rename \(rename.old)=\(rename.new): no record of \(sides) has the field \"\(path)\"; "
+                    + hint(path, names))
+            }
+        }
+    }
+
     /// "did you mean ...?" with the closest names, or the names there are.
     static func hint(_ path: FieldPath, _ names: [String]) -> String {
         if path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {

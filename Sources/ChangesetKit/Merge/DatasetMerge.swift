@@ -23,9 +23,11 @@ public struct DatasetMerge: Sendable {
     public let theirs: Dataset
     public let options: MergeOptions
     public let result: MergeResult
-    /// BASE's keys, and THEIRS's by row.
-    let baseKeys: Set<String>
+    /// BASE's rows by key, and THEIRS's keys by row.
+    let baseRows: [String: Int]
     let theirsKeys: [String]
+    /// Whose JSON document surrounds the records in the result (`--records-at`).
+    public let documentFrom: MergeSide
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
     public let renamesInResult: [Rename]
 
@@ -59,7 +61,16 @@ public struct DatasetMerge: Sendable {
                                renames: input.format.isJSON ? records.renames : [])
             }
         }
-        let datasets = try slots.map { try $0.result!.get() }
+        var datasets: [Dataset] = []
+        for (side, slot) in slots.enumerated() {
+            // An empty BASE (git's add/add merge has none) is a snapshot without records.
+            if side == 0 && inputs[0].bytes.count == 0 {
+                datasets.append(Dataset(input: InputFile(name: inputs[0].name, bytes: inputs[0].bytes, format: inputs[1].format),
+                                        records: RecordTable(), delimiter: UInt8(ascii: ",")))
+                continue
+            }
+            datasets.append(try slot.result!.get())
+        }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
     }
 
@@ -68,6 +79,7 @@ public struct DatasetMerge: Sendable {
         self.ours = ours
         self.theirs = theirs
         self.options = options
+        try FieldCheck.check(options.records, snapshots: [base, ours, theirs])
         renamesInResult = options.records.renames.filter {
             ours.records.fieldsFound.contains($0.new) || theirs.records.fieldsFound.contains($0.new)
         }
@@ -75,15 +87,38 @@ public struct DatasetMerge: Sendable {
         let fields = FieldMerge(mode: options.records.mode, options: options.records, flat: flat)
         let datasets = [base, ours, theirs]
         let snapshots = datasets.map { DatasetMerge.snapshot($0, options: options.records) }
-        baseKeys = Set(snapshots[0].keys)
+        baseRows = ThreeWayMerge.rowsByKey(snapshots[0])
         theirsKeys = snapshots[2].keys
-        result = try ThreeWayMerge.merge(
+        var result = try ThreeWayMerge.merge(
             base: snapshots[0], ours: snapshots[1], theirs: snapshots[2],
             fields: fields, prefer: options.prefer
         ) { side, row in
             let dataset = switch side { case .base: datasets[0]; case .ours: datasets[1]; case .theirs: datasets[2] }
             return try dataset.value(ofRecord: row)
         }
+        // The document around the records merges as one value: a change on one side is taken.
+        var documentFrom = MergeSide.ours
+        if let baseDocument = try DatasetMerge.documentAround(base), let oursDocument = try DatasetMerge.documentAround(ours),
+            let theirsDocument = try DatasetMerge.documentAround(theirs), theirsDocument != baseDocument, theirsDocument != oursDocument
+        {
+            if oursDocument == baseDocument {
+                documentFrom = .theirs
+            } else {
+                result.conflicts.insert(MergeConflict(kind: .document, key: "", path: nil, base: nil, ours: nil, theirs: nil), at: 0)
+                if options.prefer == .theirs { documentFrom = .theirs }
+            }
+        }
+        self.documentFrom = documentFrom
+        self.result = result
+    }
+
+    /// A JSON document's bytes before and after its records array, when the records are inside one.
+    static func documentAround(_ dataset: Dataset) throws -> [UInt8]? {
+        guard dataset.input.format == .json, let container = dataset.records.containerRange,
+            container.count < dataset.input.bytes.count
+        else { return nil }
+        let bytes = dataset.input.bytes
+        return try bytes.copy(0..<container.lowerBound) + [0] + bytes.copy(container.upperBound..<bytes.count)
     }
 
     /// A dataset's keys (its ids, or its records' content without `--id`;
@@ -109,8 +144,8 @@ public struct DatasetMerge: Sendable {
         return MergeSnapshot(keys: keys, versions: versions)
     }
 
-    /// Did THEIRS insert its record at `row`?
-    func insertedByTheirs(_ row: Int) -> Bool { !baseKeys.contains(theirsKeys[row]) }
+    /// BASE's record matching THEIRS's at `row`, if any.
+    func baseRow(ofTheirs row: Int) -> Int? { baseRows[theirsKeys[row]] }
 
     /// How a conflict's record is named to a person: its id, or its content without `--id`.
     public func displayID(_ conflict: MergeConflict) -> String {

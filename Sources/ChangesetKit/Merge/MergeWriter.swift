@@ -29,46 +29,66 @@ public struct MergeWriter {
     public func write(to output: inout some TextOutputStream, markers: Markers? = nil) throws {
         precondition(markers != nil || !merge.result.hasUnresolvedConflicts, "unresolved conflicts are written with markers")
         let ours = merge.ours
+        let lineEnding = try self.lineEnding()
         switch ours.input.format {
         case .json:
-            let container = ours.records.containerRange ?? 0..<0
+            // The document around the records: OURS's, or THEIRS's when only THEIRS changed it.
+            let document = merge.documentFrom == .theirs ? merge.theirs : ours
+            let container = document.records.containerRange ?? 0..<0
             let records = merge.result.records
-            output.write(String(decoding: try ours.input.bytes.copy(0..<container.lowerBound), as: UTF8.self))
+            output.write(String(decoding: try document.input.bytes.copy(0..<container.lowerBound), as: UTF8.self))
             output.write(records.isEmpty ? "[" : "[\n")
+            // Records after the last one that is not a conflict take their
+            // comma in front, so that choosing a side that has no record
+            // there leaves no trailing comma.
+            let lastCertain = records.lastIndex { if case .conflict = $0 { false } else { true } }
             for (index, record) in records.enumerated() {
-                let separator = index + 1 < records.count ? ",\n" : "\n"
-                try writeRecord(record, markers: markers, to: &output) { try jsonText($0) + separator }
+                let isLast = index + 1 == records.count
+                let leading = lastCertain.map { index > $0 } ?? false
+                let separator = isLast || (lastCertain.map { index >= $0 } ?? false) ? "\n" : ",\n"
+                try writeRecord(record, markers: markers, lineEnding: "\n", to: &output) { try (leading ? "," : "") + jsonText($0) + separator }
             }
             output.write("]")
-            output.write(String(decoding: try ours.input.bytes.copy(container.upperBound..<ours.input.bytes.count), as: UTF8.self))
+            output.write(String(decoding: try document.input.bytes.copy(container.upperBound..<document.input.bytes.count), as: UTF8.self))
         case .ndjson:
             for record in merge.result.records {
-                try writeRecord(record, markers: markers, to: &output) { try jsonText($0) + "\n" }
+                try writeRecord(record, markers: markers, lineEnding: lineEnding, to: &output) { try jsonText($0) + lineEnding }
             }
         case .csv, .tsv:
             let columns = try csvColumns()
             let header = columns.map { outputName(FieldPath([$0])).flatName }
-            output.write(CSVField.row(header, delimiter: ours.delimiter))
+            if try ours.input.bytes.copy(0..<min(3, ours.input.bytes.count)) == byteOrderMark { output.write("\u{FEFF}") }
+            output.write(String(CSVField.row(header, delimiter: ours.delimiter).dropLast()) + lineEnding)
             for record in merge.result.records {
-                try writeRecord(record, markers: markers, to: &output) { try csvRow($0, columns: columns) }
+                try writeRecord(record, markers: markers, lineEnding: lineEnding, to: &output) {
+                    String(try csvRow($0, columns: columns).dropLast()) + lineEnding
+                }
             }
         }
     }
 
+    /// OURS's line ending (CR LF or LF), which the result keeps.
+    private func lineEnding() throws -> String {
+        let bytes = try merge.ours.input.bytes.copy(0..<min(merge.ours.input.bytes.count, 1 << 16))
+        guard let newline = bytes.firstIndex(of: 0x0A) else { return "\n" }
+        return newline > 0 && bytes[newline - 1] == 0x0D ? "\r\n" : "\n"
+    }
+
     /// One record's text as `text` makes it, or a conflict's two versions between markers.
     private func writeRecord(
-        _ record: MergedRecord, markers: Markers?, to output: inout some TextOutputStream, text: (Source) throws -> String
+        _ record: MergedRecord, markers: Markers?, lineEnding: String, to output: inout some TextOutputStream,
+        text: (Source) throws -> String
     ) throws {
         guard case .conflict(let oursValue, let theirsValue) = record else {
             output.write(try text(Source(record)))
             return
         }
         let markers = markers!
-        output.write(String(repeating: "<", count: markers.size) + " " + markers.ours + "\n")
+        output.write(String(repeating: "<", count: markers.size) + " " + markers.ours + lineEnding)
         if let oursValue { output.write(try text(.value(oursValue))) }
-        output.write(String(repeating: "=", count: markers.size) + "\n")
+        output.write(String(repeating: "=", count: markers.size) + lineEnding)
         if let theirsValue { output.write(try text(.value(theirsValue))) }
-        output.write(String(repeating: ">", count: markers.size) + " " + markers.theirs + "\n")
+        output.write(String(repeating: ">", count: markers.size) + " " + markers.theirs + lineEnding)
     }
 
     /// Where a record's text comes from.
@@ -114,7 +134,8 @@ public struct MergeWriter {
         switch source {
         case .oursRow(let row) where namesStand(merge.ours):
             return String(decoding: try merge.ours.input.bytes.copy(merge.ours.records.byteRange(row)), as: UTF8.self)
-        case .theirsRow(let row) where namesStand(merge.theirs):
+        // A record of a JSON array may span lines; an NDJSON record may not.
+        case .theirsRow(let row) where namesStand(merge.theirs) && (merge.ours.input.format != .ndjson || merge.theirs.input.format == .ndjson):
             return String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self)
         default:
             return renamedForOutput(try value(source)).jsonText
@@ -153,9 +174,22 @@ public struct MergeWriter {
             let versions: [Source]
             switch record {
             case .ours(let row): versions = removed.isEmpty ? [] : [.oursRow(row)]
-            // THEIRS's version of a BASE record holds only BASE's values of
-            // the columns OURS removed; a record THEIRS inserted may hold new ones.
-            case .theirs(let row): versions = merge.insertedByTheirs(row) ? [.theirsRow(row)] : []
+            // THEIRS's version holds a value in a column OURS removed that
+            // is new when BASE's record has another there (or is absent).
+            case .theirs(let row):
+                let theirsValue = try value(.theirsRow(row))
+                guard case .object(let members) = theirsValue else { continue }
+                let baseMembers: [String: Value]
+                if let baseRow = merge.baseRow(ofTheirs: row), case .object(let old) = try merge.base.value(ofRecord: baseRow) {
+                    baseMembers = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                } else {
+                    baseMembers = [:]
+                }
+                for member in members where !member.value.isEmptyText && !columns.contains(member.name) {
+                    if let old = baseMembers[member.name], old.isEquivalent(to: member.value, mode: .text) { continue }
+                    kept.insert(member.name)
+                }
+                continue
             case .merged(let value): versions = [.value(value)]
             case .conflict(let oursValue, let theirsValue): versions = [oursValue, theirsValue].compactMap { $0 }.map(Source.value)
             }

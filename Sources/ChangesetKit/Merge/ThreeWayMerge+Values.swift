@@ -1,3 +1,5 @@
+import Foundation
+
 extension ThreeWayMerge {
     /// Merges three arrays of records in memory: matched by the fields `id`
     /// names (the k-th record with an id matches the k-th with it on the
@@ -64,14 +66,18 @@ extension ThreeWayMerge {
 /// (records sharing an identity match by occurrence, as `--duplicates
 /// occurrence` does in a diff).
 enum MergeKey {
+    /// NULs in the identity are escaped (U+0000 U+0001), so the occurrence
+    /// mark (U+0000 #) cannot occur in it and keys never collide.
     static func occurrence(_ occurrence: Int, of identity: String) -> String {
-        occurrence == 0 ? identity : identity + "\u{0}#\(occurrence)"
+        let escaped = identity.utf8.contains(0) ? identity.replacingOccurrences(of: "\u{0}", with: "\u{0}\u{1}") : identity
+        return occurrence == 0 ? escaped : escaped + "\u{0}#\(occurrence)"
     }
 
     /// The identity part, for showing a key to a person.
     static func identity(_ key: String) -> String {
-        guard let mark = key.range(of: "\u{0}#", options: .backwards) else { return key }
-        return String(key[..<mark.lowerBound])
+        var key = key
+        if let mark = key.range(of: "\u{0}#", options: .backwards) { key = String(key[..<mark.lowerBound]) }
+        return key.utf8.contains(0) ? key.replacingOccurrences(of: "\u{0}\u{1}", with: "\u{0}") : key
     }
 }
 

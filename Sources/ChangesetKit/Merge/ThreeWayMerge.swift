@@ -35,6 +35,8 @@ public struct MergeConflict: Sendable, Equatable {
         case deletedByTheirs = "deleted-by-theirs"
         /// Both inserted a record with this id, with different content.
         case insertedByBoth = "inserted-by-both"
+        /// Both changed a JSON document around its records (`--records-at`), differently.
+        case document
     }
 
     public var kind: Kind
@@ -69,6 +71,8 @@ public enum MergedRecord: Sendable, Equatable {
     /// (each with the other side's non-conflicting changes); nil where that
     /// side has no record.
     case conflict(ours: Value?, theirs: Value?)
+
+    public var isConflict: Bool { if case .conflict = self { true } else { false } }
 }
 
 /// What a merge made.

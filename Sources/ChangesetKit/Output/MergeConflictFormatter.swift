@@ -7,8 +7,9 @@
 ///     ]}
 ///
 /// `kind` is `field`, `deleted-by-ours` (OURS deleted the record, THEIRS
-/// changed it), `deleted-by-theirs` or `inserted-by-both` (different
-/// content under one id). `id` as in the diff's JSON (an array for a
+/// changed it), `deleted-by-theirs`, `inserted-by-both` (different
+/// content under one id) or `document` (with `--records-at`, both changed
+/// the JSON document around the records differently; nothing else is given). `id` as in the diff's JSON (an array for a
 /// composite id; null without `--id`). `path` only for field conflicts.
 /// `base`, `ours`, `theirs`: the field's (or record's) three versions, left
 /// out where absent. `resolvedBy`: `"ours"` or `"theirs"` with `--prefer`.
@@ -33,6 +34,8 @@ public struct MergeConflictFormatter {
                 return "conflict: \(id): deleted by ours, changed by theirs to \(show(conflict.theirs))\(resolution)"
             case .deletedByTheirs:
                 return "conflict: \(id): deleted by theirs, changed by ours to \(show(conflict.ours))\(resolution)"
+            case .document:
+                return "conflict: the JSON document around the records changed on both sides\(resolution)"
             case .insertedByBoth:
                 return "conflict: \(id): inserted by both, ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
             }
@@ -44,6 +47,10 @@ public struct MergeConflictFormatter {
         for conflict in conflicts {
             var object = JSONObjectWriter()
             object.add("kind", string: conflict.kind.rawValue)
+            if conflict.kind == .document {
+                entries.append(object.text)
+                continue
+            }
             object.add("id", raw: byID ? ChangeJSON.idJSON(RecordKey.parts(MergeKey.identity(conflict.key))) : "null")
             if let path = conflict.path { object.add("path", string: path.description) }
             if let base = conflict.base { object.add("base", raw: base.jsonText) }
