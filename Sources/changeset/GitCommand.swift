@@ -274,7 +274,6 @@ struct GitMergeDriverCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = MergeOptions()
         var matching = self.matching
         matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
         let label = path ?? ours
@@ -283,18 +282,13 @@ struct GitMergeDriverCommand: ParsableCommand {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "no changeset-id attribute names its id"))
         }
+        let options: MergeOptions
         do {
-            options.records = try matching.recordOptions()
+            options = try matching.mergeOptions(format: GitAttributes.format(of: path), prefer: prefer)
         } catch {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "\(error)"))
         }
-        let format = matching.inputFormat ?? GitAttributes.format(of: path)
-        options.baseFormat = format
-        options.oursFormat = format
-        options.theirsFormat = format
-        options.delimiter = matching.delimiterByte
-        options.prefer = prefer
         let markers = MergeWriter.Markers(ours: "ours", theirs: "theirs", size: markerSize ?? 7)
         let status: Int32
         do {

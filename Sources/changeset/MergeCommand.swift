@@ -56,13 +56,7 @@ struct MergeCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = MergeOptions()
-        options.records = try matching.recordOptions()
-        options.baseFormat = matching.inputFormat
-        options.oursFormat = matching.inputFormat
-        options.theirsFormat = matching.inputFormat
-        options.delimiter = matching.delimiterByte
-        options.prefer = prefer
+        let options = try matching.mergeOptions(prefer: prefer)
         let inputs = [base, ours, theirs]
         if let output { try InputGuard.refuseOverwriting(output, inputs: inputs) }
         if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs, option: "--conflicts") }

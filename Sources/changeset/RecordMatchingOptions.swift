@@ -59,6 +59,19 @@ struct RecordMatchingOptions: ParsableArguments {
         return options
     }
 
+    /// A merge's options: these, `format` for all three inputs (else `--input-format`), and `prefer`.
+    func mergeOptions(format: InputFormat? = nil, prefer: MergePreference?) throws -> MergeOptions {
+        var options = MergeOptions()
+        options.records = try recordOptions()
+        let format = inputFormat ?? format
+        options.baseFormat = format
+        options.oursFormat = format
+        options.theirsFormat = format
+        options.delimiter = delimiterByte
+        options.prefer = prefer
+        return options
+    }
+
     /// `OLD=NEW`, two paths in the same object.
     static func parseRename(_ text: String) throws -> Rename {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {

@@ -108,3 +108,14 @@ func expectGolden(_ actual: String, _ name: String, sourceLocation: Testing.Sour
     let expected = try String(contentsOf: url, encoding: .utf8)
     #expect(actual == expected, "differs from golden file \(name)", sourceLocation: sourceLocation)
 }
+
+/// Files with the given names and contents in a new scratch folder; returns their paths.
+func scratchFiles(_ contents: [(String, String)]) throws -> [String] {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-scratch-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return try contents.map { name, text in
+        let url = directory.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}

@@ -101,34 +101,22 @@ import Testing
     }
 
     @Test func renamedColumnsMatchAndTheResultUsesTheNewName() throws {
-        let directory = try scratch()
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
-        let base = try write("base.csv", "sku,qty\n1,5\n2,6\n")
-        let ours = try write("ours.csv", "sku,qty\n1,7\n2,6\n")
-        let theirs = try write("theirs.csv", "sku,quantity\n1,5\n2,6\n3,1\n")
-        let result = try changeset(["merge", base, ours, theirs, "--id", "sku", "--rename", "qty=quantity"])
+        let paths = try scratchFiles([
+            ("base.csv", "sku,qty\n1,5\n2,6\n"), ("ours.csv", "sku,qty\n1,7\n2,6\n"), ("theirs.csv", "sku,quantity\n1,5\n2,6\n3,1\n"),
+        ])
+        let result = try changeset(["merge"] + paths + ["--id", "sku", "--rename", "qty=quantity"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "sku,quantity\n1,7\n2,6\n3,1\n", "\(result)")
     }
 
     @Test func aColumnTheirsRemovedStaysWhileOursStillFillsIt() throws {
-        let directory = try scratch()
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
-        let base = try write("base.csv", "id,a,note\n1,x,\n2,y,\n")
-        let dropped = try write("theirs.csv", "id,a\n1,x\n2,y\n")
-        let plain = try write("ours.csv", "id,a,note\n1,x,\n2,z,\n")
-        let removed = try changeset(["merge", base, plain, dropped, "--id", "id"])
+        let paths = try scratchFiles([
+            ("base.csv", "id,a,note\n1,x,\n2,y,\n"), ("ours.csv", "id,a,note\n1,x,\n2,z,\n"), ("theirs.csv", "id,a\n1,x\n2,y\n"),
+            ("ours2.csv", "id,a,note\n1,x,\n2,y,\n3,w,keep me\n"),
+        ])
+        let removed = try changeset(["merge"] + paths[0...2] + ["--id", "id"])
         #expect(removed.stdout == "id,a\n1,x\n2,z\n", "\(removed)")
-        let filled = try write("ours2.csv", "id,a,note\n1,x,\n2,y,\n3,w,keep me\n")
-        let kept = try changeset(["merge", base, filled, dropped, "--id", "id"])
+        let kept = try changeset(["merge", paths[0], paths[3], paths[2], "--id", "id"])
         #expect(kept.status == 0, "\(kept)")
         #expect(kept.stdout == "id,a,note\n1,x,\n2,y,\n3,w,keep me\n", "\(kept)")
     }
@@ -136,16 +124,11 @@ import Testing
     /// Found by the documentation review: a kept column went in at its index
     /// in OURS's header, which after THEIRS's changes put it between other columns.
     @Test func aKeptColumnStaysAfterItsNeighbourInOursHeader() throws {
-        let directory = try scratch()
-        func write(_ name: String, _ text: String) throws -> String {
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
-        let base = try write("base.csv", "sku,name,price,fax\n1,a,1,\n")
-        let ours = try write("ours.csv", "sku,name,price,fax\n1,a,1,\n2,b,2,555\n")
-        let theirs = try write("theirs.csv", "sku,name,colour,price\n1,a,red,1\n")
-        let result = try changeset(["merge", base, ours, theirs, "--id", "sku"])
+        let paths = try scratchFiles([
+            ("base.csv", "sku,name,price,fax\n1,a,1,\n"), ("ours.csv", "sku,name,price,fax\n1,a,1,\n2,b,2,555\n"),
+            ("theirs.csv", "sku,name,colour,price\n1,a,red,1\n"),
+        ])
+        let result = try changeset(["merge"] + paths + ["--id", "sku"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == "sku,name,colour,price,fax\n1,a,red,1,\n2,b,,2,555\n", "\(result)")
     }

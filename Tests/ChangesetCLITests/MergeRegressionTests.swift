@@ -6,16 +6,7 @@ import Testing
 @Suite struct MergeRegressionTests {
     typealias Repository = GitDriverTests.Repository
 
-    /// Three files in a scratch folder; returns their paths.
-    func files(_ contents: [(String, String)]) throws -> [String] {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-mr-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return try contents.map { name, text in
-            let url = directory.appendingPathComponent(name)
-            try Data(text.utf8).write(to: url)
-            return url.path
-        }
-    }
+    func files(_ contents: [(String, String)]) throws -> [String] { try scratchFiles(contents) }
 
     /// git put a path starting with `-` among the options: the merge driver
     /// printed its help and git took OURS as merged, losing THEIRS's edit.
