@@ -48,20 +48,31 @@ enum Git {
     /// Runs `git arguments`; throws when it cannot start or exits non-zero (unless `allowFailure`).
     @discardableResult
     static func run(_ arguments: [String], allowFailure: Bool = false) throws -> (output: String, status: Int32) {
+        guard let (output, status) = Subprocess.run("git", arguments, showingErrors: !allowFailure) else {
+            throw Failure(description: "cannot run git")
+        }
+        if status != 0 && !allowFailure {
+            throw Failure(description: "git \(arguments.joined(separator: " ")) failed (exit status \(status))")
+        }
+        return (output, status)
+    }
+}
+
+/// Running a program found on PATH and collecting its standard output.
+enum Subprocess {
+    /// The output and exit status, or nil when the program cannot start.
+    /// Its standard error goes to ours when `showingErrors`, else nowhere.
+    static func run(_ program: String, _ arguments: [String], showingErrors: Bool) -> (output: String, status: Int32)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["git"] + arguments
+        process.arguments = [program] + arguments
         let pipe = Pipe()
         process.standardOutput = pipe
-        process.standardError = allowFailure ? FileHandle.nullDevice : FileHandle.standardError
-        do { try process.run() } catch { throw Failure(description: "cannot run git: \(error)") }
+        process.standardError = showingErrors ? FileHandle.standardError : FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        if process.terminationStatus != 0 && !allowFailure {
-            throw Failure(description: "git \(arguments.joined(separator: " ")) failed (exit status \(process.terminationStatus))")
-        }
-        return (output, process.terminationStatus)
+        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
     }
 }
 
@@ -388,15 +399,6 @@ struct GitDiffCommand: ParsableCommand {
 
     /// `diff -u` of the two files, labelled with the repository paths.
     private func lineDiff(_ old: String, _ new: String, path: String, newPath: String) -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["diff", "-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return "" }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        Subprocess.run("diff", ["-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new], showingErrors: false)?.output ?? ""
     }
 }

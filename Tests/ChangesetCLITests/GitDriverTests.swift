@@ -50,6 +50,19 @@ import Testing
             try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         }
 
+        /// `path` as BASE committed on main, then THEIRS's edit on branch
+        /// `theirs` and OURS's on main, which is checked out.
+        func branches(_ path: String, base: String, ours: String, theirs: String) throws {
+            try write(path, base)
+            try commit("base")
+            try git("checkout", "-q", "-b", "theirs")
+            try write(path, theirs)
+            try commit("theirs")
+            try git("checkout", "-q", "main")
+            try write(path, ours)
+            try commit("ours")
+        }
+
         func commit(_ message: String) throws {
             try git("add", "-A")
             let result = try git("commit", "-q", "-m", message)
@@ -66,23 +79,12 @@ import Testing
 
         """
 
-    /// BASE committed on main, then THEIRS's edit on branch `theirs` and OURS's on main.
-    func branches(_ repository: Repository, base: String, ours: String, theirs: String) throws {
-        try repository.write("data.csv", base)
-        try repository.commit("base")
-        try repository.git("checkout", "-q", "-b", "theirs")
-        try repository.write("data.csv", theirs)
-        try repository.commit("theirs")
-        try repository.git("checkout", "-q", "main")
-        try repository.write("data.csv", ours)
-        try repository.commit("ours")
-    }
 
     @Test func adjacentRowEditsConflictInGitAndMergeCleanlyWithTheDriver() throws {
         let repository = try Repository()
         let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
         let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
-        try branches(repository, base: Self.inventory, ours: ours, theirs: theirs)
+        try repository.branches("data.csv", base: Self.inventory, ours: ours, theirs: theirs)
 
         let plain = try repository.git("merge", "--no-edit", "theirs")
         #expect(plain.status != 0 && plain.stdout.contains("CONFLICT"), "git alone should conflict: \(plain)")
@@ -106,7 +108,7 @@ import Testing
         #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
         let ours = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.10,20")
         let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.20,20")
-        try branches(repository, base: Self.inventory, ours: ours, theirs: theirs)
+        try repository.branches("data.csv", base: Self.inventory, ours: ours, theirs: theirs)
         let merged = try repository.git("merge", "--no-edit", "theirs")
         #expect(merged.status != 0 && merged.stdout.contains("CONFLICT"), "\(merged)")
         #expect(merged.stderr.contains("conflict: id B2, field price: base 2.00, ours 2.10, theirs 2.20"), "\(merged)")
@@ -158,7 +160,7 @@ import Testing
         let repository = try Repository()
         #expect(try repository.changeset("git", "setup", "--id", "not", "*.csv").status == 0)
         let base = "not,a\n\"broken\n1\n2\n3\n4\n"
-        try branches(repository, base: base, ours: base.replacingOccurrences(of: "1\n", with: "one\n"),
+        try repository.branches("data.csv", base: base, ours: base.replacingOccurrences(of: "1\n", with: "one\n"),
                      theirs: base.replacingOccurrences(of: "4\n", with: "four\n"))
         let merged = try repository.git("merge", "--no-edit", "theirs")
         #expect(merged.status == 0, "\(merged)")

@@ -29,6 +29,17 @@ public struct Dataset: Sendable {
         return try copy.withUnsafeBytes { try value(parsing: $0) }
     }
 
+    /// Reads each input on a thread of its own, as `read` says; the first
+    /// error in argument order wins.
+    static func read(_ inputs: [InputFile], _ read: @Sendable (Int, InputFile) throws -> Dataset) throws -> [Dataset] {
+        final class Slot: @unchecked Sendable { var result: Result<Dataset, Error>? }
+        let slots = inputs.map { _ in Slot() }
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { side in
+            slots[side].result = Result { try read(side, inputs[side]) }
+        }
+        return try slots.map { try $0.result!.get() }
+    }
+
     /// The input as a report names it.
     public var summary: InputSummary {
         InputSummary(name: input.name, format: input.format, records: records.count)
@@ -122,24 +133,19 @@ public struct Comparison: Sendable {
     public static func readConcurrently(
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
     ) throws -> (Dataset, Dataset) {
-        final class Slot: @unchecked Sendable { var result: Result<Dataset, Error>? }
-        let slots = [Slot(), Slot()]
         let inputs = [oldInput, newInput]
-        DispatchQueue.concurrentPerform(iterations: 2) { side in
-            let input = inputs[side]
-            slots[side].result = Result {
-                let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
-                // Renames are the new side's: it reads NEW's names as OLD's.
-                var records = options.records
-                records.appliesRenames = side == 1
-                let table = try input.readRecords(records, delimiter: delimiter)
-                let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
-                return Dataset(input: input, records: table, delimiter: delimiter,
-                               renames: side == 1 && input.format.isJSON ? records.renames : [],
-                               flattensObjects: mixed && input.format.isJSON)
-            }
+        let datasets = try Dataset.read(inputs) { side, input in
+            let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
+            // Renames are the new side's: it reads NEW's names as OLD's.
+            var records = options.records
+            records.appliesRenames = side == 1
+            let table = try input.readRecords(records, delimiter: delimiter)
+            let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
+            return Dataset(input: input, records: table, delimiter: delimiter,
+                           renames: side == 1 && input.format.isJSON ? records.renames : [],
+                           flattensObjects: mixed && input.format.isJSON)
         }
-        return (try slots[0].result!.get(), try slots[1].result!.get())
+        return (datasets[0], datasets[1])
     }
 
     public init(old: Dataset, new: Dataset, options: ComparisonOptions) throws {

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Everything a merge needs besides the three files.
 public struct MergeOptions: Sendable {
     /// `--id`, `--section`, `--ignore`, `--only`, `--rename`, `--duplicates`, `--records-at`.
@@ -48,28 +46,18 @@ public struct DatasetMerge: Sendable {
         options.records.mode = inputs[1].format.isJSON ? .typed : .text
         // Every side reads a renamed field's new name as its old one.
         options.records.appliesRenames = true
-        final class Slot: @unchecked Sendable { var result: Result<Dataset, Error>? }
-        let slots = [Slot(), Slot(), Slot()]
         let records = options.records
         let delimiterOption = options.delimiter
-        DispatchQueue.concurrentPerform(iterations: 3) { side in
-            let input = inputs[side]
-            slots[side].result = Result {
-                let delimiter = delimiterOption ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
-                let table = try input.readRecords(records, delimiter: delimiter)
-                return Dataset(input: input, records: table, delimiter: delimiter,
-                               renames: input.format.isJSON ? records.renames : [])
-            }
-        }
-        var datasets: [Dataset] = []
-        for (side, slot) in slots.enumerated() {
+        let datasets = try Dataset.read(inputs) { side, input in
+            let delimiter = delimiterOption ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
             // An empty BASE (git's add/add merge has none) is a snapshot without records.
-            if side == 0 && inputs[0].bytes.count == 0 {
-                datasets.append(Dataset(input: InputFile(name: inputs[0].name, bytes: inputs[0].bytes, format: inputs[1].format),
-                                        records: RecordTable(), delimiter: UInt8(ascii: ",")))
-                continue
+            if side == 0 && input.bytes.count == 0 {
+                return Dataset(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
+                               records: RecordTable(), delimiter: delimiter)
             }
-            datasets.append(try slot.result!.get())
+            let table = try input.readRecords(records, delimiter: delimiter)
+            return Dataset(input: input, records: table, delimiter: delimiter,
+                           renames: input.format.isJSON ? records.renames : [])
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
     }

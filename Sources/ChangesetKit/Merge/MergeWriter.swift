@@ -170,6 +170,8 @@ public struct MergeWriter {
         // A removed column stays while a record still holds a value in it,
         // and so does any other column a merged record holds.
         var kept = Set<String>()
+        // Only a column THEIRS has and the result lacks can be held by THEIRS's records.
+        let theirsHoldsOthers = theirs.contains { !columns.contains($0) }
         for record in merge.result.records {
             let versions: [Source]
             switch record {
@@ -177,6 +179,7 @@ public struct MergeWriter {
             // THEIRS's version holds a value in a column OURS removed that
             // is new when BASE's record has another there (or is absent).
             case .theirs(let row):
+                guard theirsHoldsOthers else { continue }
                 let theirsValue = try value(.theirsRow(row))
                 guard case .object(let members) = theirsValue else { continue }
                 let baseMembers: [String: Value]
