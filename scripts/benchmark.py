@@ -1,35 +1,78 @@
 #!/usr/bin/env python3
-"""The changeset benchmark: wall time and peak memory against the parse floor.
+"""The changeset benchmark: wall time and peak memory against the parse floor and DuckDB.
 
     python3 scripts/benchmark.py                 # 100k and 1M records
     python3 scripts/benchmark.py --sizes 10M     # the 10M run (about 2 GB of JSON a side)
+    python3 scripts/benchmark.py --skip-build    # use the binaries already in .build/release
 
-It builds changeset in release mode, generates deterministic snapshot pairs
-(changeset-bench generate: a book catalogue; NEW is OLD with 1% deleted, 1%
-inserted, 2% updated, 0.5% moved and 0.5% moved to another category) in JSON,
-NDJSON and CSV under .build/bench-data/, then runs, interleaved and repeated:
+It builds changeset in release mode (unless --skip-build), generates
+deterministic snapshot pairs (changeset-bench generate: a book catalogue; NEW
+is OLD with 1% deleted, 1% inserted, 2% updated, 0.5% moved and 0.5% moved to
+another category) in JSON, NDJSON and CSV under .build/bench-data/, then runs,
+interleaved (one of each per round, so noise hits all alike) and repeated:
 
   - the floor: yajl-tools' json_verify over OLD, then over NEW (one after the
-    other), the cost of merely parsing both files;
+    other), the cost of merely parsing both files (JSON and NDJSON only);
+  - DuckDB, the query a data engineer would write: read_json / read_ndjson /
+    read_csv with auto-detection, a FULL OUTER JOIN on id, and a count of the
+    inserted (no old row), deleted (no new row) and updated (old row IS
+    DISTINCT FROM new row, a NULL-safe comparison of whole rows) records
+    (see DUCKDB_QUERY);
   - changeset OLD NEW --id id (text output to /dev/null), per format, and with
-    --section category;
+    --section category (no DuckDB counterpart);
   - changeset-bench engine N: the engine alone, in process.
 
+DuckDB is the `duckdb` package from PyPI, installed into a virtual environment
+at .build/bench-venv (made with python3 -m venv and pip on first use, reused
+after). It runs as a separate process, like changeset, so both are measured the
+same way: from process start to end, reading the files included (for DuckDB
+that includes starting Python and importing duckdb, about 0.2 s). DuckDB uses
+all cores (its default thread count); changeset reads its two inputs on two
+threads. Before timing, DuckDB's inserted, deleted and updated counts are
+checked against changeset --stat's (which counts a record moved to another
+category as updated, and also reports moves, which the join cannot see); the
+script stops if they differ.
+
 It prints a Markdown table: median wall time, peak resident memory of the
-process (ru_maxrss), and the ratio of wall time to the floor. Times are
+process (ru_maxrss), the ratio of changeset's wall time to the floor and to
+DuckDB's (the target for 1M CSV records is at most 0.6x DuckDB's). Times are
 medians of --runs runs; the machine is shared, so compare ratios measured in
 the same run rather than single times.
 """
 import argparse
+import json
 import os
 import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SIZES = {"100k": 100_000, "1M": 1_000_000, "10M": 10_000_000}
+VENV = os.path.join(ROOT, ".build", "bench-venv")
+
+# {reader} is read_json, read_ndjson or read_csv; the two parameters are OLD and NEW.
+# `o IS DISTINCT FROM n` compares the whole rows as structs, NULLs included (NULL equals NULL).
+DUCKDB_QUERY = """\
+WITH old AS (SELECT * FROM {reader}(?)),
+     new AS (SELECT * FROM {reader}(?))
+SELECT count(*) FILTER (WHERE o.id IS NULL) AS inserted,
+       count(*) FILTER (WHERE n.id IS NULL) AS deleted,
+       count(*) FILTER (WHERE o.id IS NOT NULL AND n.id IS NOT NULL AND o IS DISTINCT FROM n) AS updated
+FROM old o FULL OUTER JOIN new n ON o.id = n.id"""
+
+# Run as: python -c DUCKDB_SCRIPT READER OLD NEW; prints the counts as a JSON object (and no progress bar).
+DUCKDB_SCRIPT = f"""\
+import json, sys, duckdb
+reader, old, new = sys.argv[1:]
+query = {DUCKDB_QUERY!r}.format(reader=reader)
+connection = duckdb.connect()
+connection.execute("SET enable_progress_bar = false")
+inserted, deleted, updated = connection.execute(query, [old, new]).fetchone()
+print(json.dumps({{"inserted": inserted, "deleted": deleted, "updated": updated}}))
+"""
 
 
 def build():
@@ -42,6 +85,31 @@ def build():
     return os.path.join(bin_dir, "changeset"), os.path.join(bin_dir, "changeset-bench")
 
 
+def built():
+    """The binaries already built in .build/release, for --skip-build."""
+    binaries = [os.path.join(ROOT, ".build", "release", name) for name in ("changeset", "changeset-bench")]
+    for binary in binaries:
+        if not os.access(binary, os.X_OK):
+            sys.exit(f"{binary} is missing: build it (swift build -c release) or drop --skip-build")
+    return binaries
+
+
+def duckdb_python():
+    """The virtual environment's Python, with duckdb installed; returns (python, duckdb version)."""
+    python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(python):
+        print(f"making a virtual environment in {VENV} ...", file=sys.stderr)
+        subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
+    version = subprocess.run([python, "-c", "import duckdb; print(duckdb.__version__)"],
+                             capture_output=True, text=True)
+    if version.returncode != 0:
+        print("installing duckdb from PyPI ...", file=sys.stderr)
+        subprocess.run([python, "-m", "pip", "install", "--quiet", "duckdb"], check=True, stdout=sys.stderr)
+        version = subprocess.run([python, "-c", "import duckdb; print(duckdb.__version__)"],
+                                 capture_output=True, text=True, check=True)
+    return python, version.stdout.strip()
+
+
 def data_dir(bench, name):
     directory = os.path.join(ROOT, ".build", "bench-data", name)
     if not os.path.exists(os.path.join(directory, "new.csv")):
@@ -50,63 +118,109 @@ def data_dir(bench, name):
     return directory
 
 
-def measure(commands):
-    """Runs the commands one after the other; returns (wall seconds, peak RSS in MB of the largest)."""
+def measure(commands, capture=False, ok=(0, 1)):
+    """Runs the commands one after the other; returns (wall seconds, peak RSS in MB of the largest, output).
+
+    An exit status not in ok stops the script (changeset exits 1 for differences, Python for an exception).
+
+    The output is the standard output of the last command when capture is set (to a temporary file, not a
+    pipe, so no reading competes with the process), else None and standard output goes to /dev/null.
+    """
     start = time.perf_counter()
     peak = 0
+    output = None
     for command, stdin in commands:
-        with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source, open(os.devnull, "wb") as sink:
+        with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source, \
+                tempfile.TemporaryFile() if capture else open(os.devnull, "wb") as sink:
             process = subprocess.Popen(command, stdin=source, stdout=sink, stderr=subprocess.PIPE)
             _, status, usage = os.wait4(process.pid, 0)
             process.returncode = os.waitstatus_to_exitcode(status)
             error = process.stderr.read().decode()
             process.stderr.close()
-            if process.returncode not in (0, 1):
+            if process.returncode not in ok:
                 sys.exit(f"{' '.join(command)} failed ({process.returncode}): {error}")
             peak = max(peak, usage.ru_maxrss / 1024)
-    return time.perf_counter() - start, peak
+            if capture:
+                sink.seek(0)
+                output = sink.read().decode()
+    return time.perf_counter() - start, peak, output
+
+
+def changeset_counts(changeset, old, new):
+    """changeset --stat's inserted, deleted and updated counts (moves left out: the join cannot see them)."""
+    result = subprocess.run([changeset, old, new, "--id", "id", "--stat", "--format", "json"],
+                            capture_output=True, text=True)
+    if result.returncode not in (0, 1):
+        sys.exit(f"changeset --stat failed ({result.returncode}): {result.stderr}")
+    stat = json.loads(result.stdout)
+    return {kind: stat[kind] for kind in ("inserted", "deleted", "updated")}
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100k,1M", help="comma list of 100k, 1M, 10M (default 100k,1M)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each measurement (median reported)")
+    parser.add_argument("--skip-build", action="store_true",
+                        help="use the binaries in .build/release instead of building them")
     args = parser.parse_args()
-    changeset, bench = build()
+    changeset, bench = built() if args.skip_build else build()
+    python, duckdb_version = duckdb_python()
 
     print(f"machine: {platform.node()}, {os.cpu_count()} cores, "
-          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, {platform.platform()}")
+          f"{os.sysconf('SC_PAGE_SIZE') * os.sysconf('SC_PHYS_PAGES') / 2**30:.0f} GiB, {platform.platform()}; "
+          f"DuckDB {duckdb_version} (Python package, all cores)")
     print()
-    print("| records | input | size a side | floor (json_verify x2) | changeset | ratio to floor | peak memory |")
-    print("|---|---|---|---|---|---|---|")
+    print("| records | input | size a side | floor (json_verify x2) | DuckDB | changeset | ratio to floor "
+          "| ratio to DuckDB | peak memory | DuckDB peak memory |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    checked = []
     for name in args.sizes.split(","):
         directory = data_dir(bench, name)
         path = lambda side, ext: os.path.join(directory, f"{side}.{ext}")
         cases = [
-            ("JSON", "json", [], ["-q"]),
-            ("JSON, --section category", "json", ["--section", "category"], ["-q"]),
-            ("NDJSON", "ndjson", [], ["-q", "-s"]),
-            ("CSV", "csv", [], None),
+            # label, extension, changeset's extra options, json_verify's options, DuckDB's reader
+            ("JSON", "json", [], ["-q"], "read_json"),
+            ("JSON, --section category", "json", ["--section", "category"], ["-q"], None),
+            ("NDJSON", "ndjson", [], ["-q", "-s"], "read_ndjson"),
+            ("CSV", "csv", [], None, "read_csv"),
         ]
-        for label, ext, extra, verify in cases:
-            floors, walls, peaks = [], [], []
-            for _ in range(args.runs):
+        for label, ext, extra, verify, reader in cases:
+            old, new = path("old", ext), path("new", ext)
+            expected = changeset_counts(changeset, old, new) if reader else None
+            floors, duckdbs, duckdb_peaks, walls, peaks = [], [], [], [], []
+            for run in range(args.runs):
                 if verify is not None:
-                    floor, _ = measure([(["json_verify"] + verify, path("old", ext)),
-                                        (["json_verify"] + verify, path("new", ext))])
+                    floor, _, _ = measure([(["json_verify"] + verify, old), (["json_verify"] + verify, new)])
                     floors.append(floor)
-                wall, peak = measure([([changeset, path("old", ext), path("new", ext), "--id", "id"] + extra, None)])
+                if reader:
+                    duck, duck_peak, output = measure([([python, "-c", DUCKDB_SCRIPT, reader, old, new], None)],
+                                                      capture=run == 0, ok=(0,))
+                    if run == 0:
+                        counts = json.loads(output)
+                        if counts != expected:
+                            sys.exit(f"{name} {label}: DuckDB counts {counts}, changeset counts {expected}")
+                        checked.append(f"{name} {label}")
+                    duckdbs.append(duck)
+                    duckdb_peaks.append(duck_peak)
+                wall, peak, _ = measure([([changeset, old, new, "--id", "id"] + extra, None)])
                 walls.append(wall)
                 peaks.append(peak)
-            size = os.path.getsize(path("old", ext)) / 1e6
+            size = os.path.getsize(old) / 1e6
             wall = statistics.median(walls)
             floor = statistics.median(floors) if floors else None
-            ratio = f"{wall / floor:.2f}x" if floor else "n/a"
+            duck = statistics.median(duckdbs) if duckdbs else None
             floor_text = f"{floor:.2f} s" if floor else "n/a"
-            print(f"| {name} | {label} | {size:.0f} MB | {floor_text} | {wall:.2f} s | {ratio} | {max(peaks):.0f} MB |",
-                  flush=True)
+            duck_text = f"{duck:.2f} s" if duck else "n/a"
+            floor_ratio = f"{wall / floor:.2f}x" if floor else "n/a"
+            duck_ratio = f"{wall / duck:.2f}x" if duck else "n/a"
+            duck_peak = f"{max(duckdb_peaks):.0f} MB" if duckdb_peaks else "n/a"
+            print(f"| {name} | {label} | {size:.0f} MB | {floor_text} | {duck_text} | {wall:.2f} s | {floor_ratio} "
+                  f"| {duck_ratio} | {max(peaks):.0f} MB | {duck_peak} |", flush=True)
         engine = subprocess.run([bench, "engine", str(SIZES[name])], check=True, capture_output=True, text=True)
-        print(f"| {name} | engine alone (in process) | | | {engine.stdout.strip()} | | |", flush=True)
+        lines = "<br>".join(line.strip() for line in engine.stdout.strip().splitlines())  # one table row
+        print(f"| {name} | engine alone (in process) | | | | {lines} | | | | |", flush=True)
+    print()
+    print(f"DuckDB's inserted, deleted and updated counts agree with changeset's on: {', '.join(checked)}.")
 
 
 if __name__ == "__main__":

@@ -6,8 +6,8 @@ import Foundation
 //
 //   changeset-bench generate N DIR   deterministic snapshot pairs of N records in
 //                                    JSON, NDJSON and CSV (old.* and new.*)
-//   changeset-bench engine N         the engine alone on N records, in process:
-//                                    best of 5 runs of Differ.diff, flat and sectioned
+//   changeset-bench engine N         the engine alone on N records, in process, beside
+//                                    a plain reference (best of 5): mixed, reversed, shuffled
 //
 // The catalogue: id, title, author, category, price, pages, in_stock,
 // published. NEW is OLD with 1% deleted, 1% inserted, 2% updated, 0.5% moved
@@ -138,6 +138,72 @@ struct Item: Identifiable, Equatable {
     let fingerprint: UInt64
 }
 
+/// What anyone would write in an afternoon: a `Dictionary` from id to old
+/// position, a pass over new, and a textbook longest increasing subsequence
+/// (patience sorting with predecessor links) over the matched old positions.
+/// Flat only, no checks. The engine's time is printed beside it, measured in
+/// the same process, so the ratio survives a noisy machine.
+func referenceDiff(old: [Item], new: [Item]) -> (inserted: Int, deleted: Int, updated: Int, moved: Int) {
+    var position: [Int: Int] = [:]
+    position.reserveCapacity(old.count)
+    for (index, item) in old.enumerated() { position[item.id] = index }
+    var matched: [Int] = []
+    var inserted = 0
+    var updated = 0
+    for item in new {
+        guard let index = position[item.id] else {
+            inserted += 1
+            continue
+        }
+        if old[index] != item { updated += 1 }
+        matched.append(index)
+    }
+    var tails: [Int] = []
+    var previous = [Int](repeating: -1, count: matched.count)
+    for (index, value) in matched.enumerated() {
+        var low = 0
+        var high = tails.count
+        while low < high {
+            let middle = (low + high) / 2
+            if matched[tails[middle]] < value { low = middle + 1 } else { high = middle }
+        }
+        if low > 0 { previous[index] = tails[low - 1] }
+        if low == tails.count { tails.append(index) } else { tails[low] = index }
+    }
+    return (inserted, old.count - matched.count, updated, matched.count - tails.count)
+}
+
+func milliseconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+}
+
+/// Best of `runs` for each closure, the runs interleaved so noise hits both alike.
+func bestOf(_ runs: Int, _ first: () throws -> Void, _ second: () throws -> Void) rethrows -> (Double, Double) {
+    let clock = ContinuousClock()
+    var best = (Double.infinity, Double.infinity)
+    for _ in 0..<runs {
+        best.0 = min(best.0, milliseconds(try clock.measure(first)))
+        best.1 = min(best.1, milliseconds(try clock.measure(second)))
+    }
+    return best
+}
+
+/// One line: the engine's best time, the reference's, their ratio, and what both found.
+func engineCase(_ name: String, old: [Item], new: [Item], runs: Int) throws -> String {
+    var changeset: Changeset<Int, Item>?
+    var reference = (inserted: 0, deleted: 0, updated: 0, moved: 0)
+    let (engine, plain) = try bestOf(runs, { changeset = try Differ.diff(from: old, to: new) },
+                                     { reference = referenceDiff(old: old, new: new) })
+    guard let changeset else { return "" }
+    let found = (changeset.insertions.count, changeset.deletions.count, changeset.updates.count, changeset.moves.count)
+    // Both compute minimal moves, so the counts must agree: a disagreement is a bug in one of them.
+    guard found == (reference.inserted, reference.deleted, reference.updated, reference.moved) else {
+        throw InvariantViolation(detail: "\(name): the engine found \(found), the reference \(reference)")
+    }
+    return String(format: "%@: engine %.1f ms, reference %.1f ms (%.2fx); ", name, engine, plain, engine / plain)
+        + "\(found.0) inserted, \(found.1) deleted, \(found.2) updated, \(found.3) moved"
+}
+
 func engine(_ count: Int) throws {
     let (oldBooks, newBooks) = snapshots(count)
     func item(_ book: Book) -> Item {
@@ -152,23 +218,18 @@ func engine(_ count: Int) throws {
     }
     let oldSections = sections(oldBooks)
     let newSections = sections(newBooks)
-    let clock = ContinuousClock()
-    var flatBest = Duration.seconds(1000)
-    var sectionedBest = Duration.seconds(1000)
-    var summary = ""
+    print("engine, best of 5, in process (the reference: a Dictionary of ids and a textbook LIS, flat):")
+    print("  " + (try engineCase("\(count) records, mixed change, flat", old: old, new: new, runs: 5)))
+    var sectioned = Double.infinity
     for _ in 0..<5 {
-        var changeset: Changeset<Int, Item>?
-        flatBest = min(flatBest, try clock.measure { changeset = try Differ.diff(from: old, to: new) })
-        if let changeset {
-            summary = "\(changeset.insertions.count) inserted, \(changeset.deletions.count) deleted, "
-                + "\(changeset.updates.count) updated, \(changeset.moves.count) moved"
-        }
-        sectionedBest = min(sectionedBest, try clock.measure { _ = try Differ.diff(from: oldSections, to: newSections) })
+        sectioned = min(sectioned, milliseconds(try ContinuousClock().measure { _ = try Differ.diff(from: oldSections, to: newSections) }))
     }
-    func ms(_ duration: Duration) -> String {
-        String(format: "%.1f", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
-    }
-    print("engine \(count) records: flat \(ms(flatBest)) ms, sectioned \(ms(sectionedBest)) ms (best of 5); \(summary)")
+    print(String(format: "  %d records, mixed change, sectioned by category: engine %.1f ms", count, sectioned))
+    // The all-moves cases: every record moves (reversed) or most do (shuffled).
+    let small = Array(old.prefix(10_000))
+    print("  " + (try engineCase("10k records reversed", old: small, new: small.reversed(), runs: 5)))
+    var random = Generator(state: 7)
+    print("  " + (try engineCase("10k records shuffled", old: small, new: small.shuffled(using: &random), runs: 5)))
 }
 
 /// One reader on one file, in this thread: best of 3.

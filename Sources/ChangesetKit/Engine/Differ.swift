@@ -44,33 +44,13 @@ public enum Differ {
     public static func matchByID<SectionID, Element: Identifiable>(
         old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
     ) -> [Int32] {
-        var oldIDs: [Element.ID] = []
-        for section in old { for element in section.elements { oldIDs.append(element.id) } }
-        // Walking old backwards leaves each id's first element in `next` and chains
-        // the later ones: one dictionary, one hash per element on each side.
-        var next: [Element.ID: Int] = [:]
-        next.reserveCapacity(oldIDs.count)
-        var nextWithSameID = [Int](repeating: -1, count: oldIDs.count)
-        for flat in oldIDs.indices.reversed() {
-            if let later = next.updateValue(flat, forKey: oldIDs[flat]) { nextWithSameID[flat] = later }
+        func ids(_ sections: [Section<SectionID, Element>]) -> [Element.ID] {
+            var ids: [Element.ID] = []
+            ids.reserveCapacity(sections.reduce(0) { $0 + $1.elements.count })
+            for section in sections { ids.append(contentsOf: section.elements.lazy.map { $0.id }) }
+            return ids
         }
-        var match: [Int32] = []
-        for section in new {
-            for element in section.elements {
-                guard let slot = next.index(forKey: element.id) else {
-                    match.append(-1)
-                    continue
-                }
-                let oldFlat = next.values[slot]
-                match.append(Int32(oldFlat))
-                if nextWithSameID[oldFlat] >= 0 {
-                    next.values[slot] = nextWithSameID[oldFlat]
-                } else {
-                    next.remove(at: slot)
-                }
-            }
-        }
-        return match
+        return IDMatching.match(old: ids(old), new: ids(new))
     }
 
     /// The changeset for a matching computed elsewhere (the command matches
@@ -109,15 +89,21 @@ public enum Differ {
         var newTotal = 0
 
         // 3 and 4, one new section at a time.
+        var stayerNewItems: [Int32] = []
+        var stayerOldItems: [Int32] = []
+        var acrossItems: [Int32] = []
         for (newSectionIndex, section) in new.enumerated() {
             let counterpart = oldSectionOfNew[newSectionIndex]
-            var stayers: [(newItem: Int32, oldItem: Int32)] = []
+            stayerNewItems.removeAll(keepingCapacity: true)
+            stayerOldItems.removeAll(keepingCapacity: true)
+            acrossItems.removeAll(keepingCapacity: true)
+            stayerNewItems.reserveCapacity(section.elements.count)
+            stayerOldItems.reserveCapacity(section.elements.count)
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
-                let newPath = ElementPath(section: newSectionIndex, item: item)
                 let oldFlat = newTotal - 1 < oldIndexOfNew.count ? Int(oldIndexOfNew[newTotal - 1]) : -1
                 guard oldFlat >= 0 else {
-                    changeset.insertions.append(.init(at: newPath, element: element))
+                    changeset.insertions.append(.init(at: ElementPath(section: newSectionIndex, item: item), element: element))
                     continue
                 }
                 guard oldFlat < oldTotal, !oldMatched[oldFlat] else {
@@ -125,33 +111,52 @@ public enum Differ {
                 }
                 oldMatched[oldFlat] = true
                 let oldPath = oldPath(oldFlat)
-                let oldElement = old[oldPath.section].elements[oldPath.item]
-                if oldElement == element {
+                if old[oldPath.section].elements[oldPath.item] == element {
                     changeset.unchangedCount += 1
                 } else {
-                    changeset.updates.append(.init(old: oldPath, new: newPath, element: element))
+                    changeset.updates.append(.init(old: oldPath, new: ElementPath(section: newSectionIndex, item: item), element: element))
                 }
                 if oldPath.section != counterpart {
-                    changeset.moves.append(.init(from: oldPath, to: newPath, element: element, isAcrossSections: true))
+                    acrossItems.append(Int32(item))
                 } else {
-                    stayers.append((Int32(item), Int32(oldPath.item)))
+                    stayerNewItems.append(Int32(item))
+                    stayerOldItems.append(Int32(oldPath.item))
                 }
             }
-            let onSubsequence = longestIncreasingSubsequence(stayers.map(\.oldItem))
-            for (position, stayer) in stayers.enumerated() where !onSubsequence[position] {
-                changeset.moves.append(.init(
-                    from: ElementPath(section: counterpart, item: Int(stayer.oldItem)),
-                    to: ElementPath(section: newSectionIndex, item: Int(stayer.newItem)),
-                    element: section.elements[Int(stayer.newItem)], isAcrossSections: false))
+            // Moves in new order (so none need sorting): the elements that changed
+            // section, merged with the stayers off the longest increasing subsequence.
+            let onSubsequence = longestIncreasingSubsequence(stayerOldItems)
+            let staying = onSubsequence.reduce(0) { $0 + ($1 ? 1 : 0) }
+            changeset.moves.reserveCapacity(changeset.moves.count + acrossItems.count + stayerOldItems.count - staying)
+            var across = 0
+            func appendAcross(before limit: Int32) {
+                while across < acrossItems.count && acrossItems[across] < limit {
+                    let item = Int(acrossItems[across])
+                    changeset.moves.append(.init(
+                        from: oldPath(Int(oldIndexOfNew[newTotal - section.elements.count + item])),
+                        to: ElementPath(section: newSectionIndex, item: item),
+                        element: section.elements[item], isAcrossSections: true))
+                    across += 1
+                }
             }
+            for position in stayerNewItems.indices where !onSubsequence[position] {
+                appendAcross(before: stayerNewItems[position])
+                changeset.moves.append(.init(
+                    from: ElementPath(section: counterpart, item: Int(stayerOldItems[position])),
+                    to: ElementPath(section: newSectionIndex, item: Int(stayerNewItems[position])),
+                    element: section.elements[Int(stayerNewItems[position])], isAcrossSections: false))
+            }
+            appendAcross(before: .max)
         }
         for flatIndex in 0..<oldTotal where !oldMatched[flatIndex] {
             changeset.deletions.append(.init(at: oldPath(flatIndex)))
         }
         changeset.oldCount = oldTotal
         changeset.newCount = newTotal
-        changeset.moves.sort { $0.to < $1.to }
-        changeset.updates.sort { $0.old < $1.old }
+        // Updates come in new order; sorted by old position unless they already are.
+        if !zip(changeset.updates, changeset.updates.dropFirst()).allSatisfy({ $0.old < $1.old }) {
+            changeset.updates.sort { $0.old < $1.old }
+        }
         try verify(changeset, old: old, new: new)
         return changeset
     }
@@ -208,17 +213,33 @@ public enum Differ {
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
-        var tails: [Int32] = []  // tails[k]: position of the smallest tail of an increasing run of length k+1
+        // tails[k]: position of the smallest tail of an increasing run of length k+1;
+        // tailValues[k] its value, beside it so the binary search reads one array.
+        var tails: [Int32] = []
+        var tailValues: [Value] = []
         var previous = [Int32](repeating: -1, count: sequence.count)
         for (position, value) in sequence.enumerated() {
+            // Appending is the common case (elements that kept their order).
+            if let last = tailValues.last, last < value {
+                previous[position] = tails[tails.count - 1]
+                tails.append(Int32(position))
+                tailValues.append(value)
+                continue
+            }
             var low = 0
-            var high = tails.count
+            var high = tailValues.count
             while low < high {
                 let middle = (low + high) / 2
-                if sequence[Int(tails[middle])] < value { low = middle + 1 } else { high = middle }
+                if tailValues[middle] < value { low = middle + 1 } else { high = middle }
             }
             if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count { tails.append(Int32(position)) } else { tails[low] = Int32(position) }
+            if low == tails.count {
+                tails.append(Int32(position))
+                tailValues.append(value)
+            } else {
+                tails[low] = Int32(position)
+                tailValues[low] = value
+            }
         }
         var onSubsequence = [Bool](repeating: false, count: sequence.count)
         var position = Int(tails.last ?? -1)
@@ -247,14 +268,29 @@ public enum Differ {
         guard changeset.newCount == matched + changeset.insertions.count else {
             throw fail("\(changeset.newCount) new records but \(matched) matched and \(changeset.insertions.count) inserted")
         }
-        let deleted = Set(changeset.deletions.map(\.at))
-        guard deleted.count == changeset.deletions.count else { throw fail("a record is deleted twice") }
-        var movedFrom = Set<ElementPath>()
-        for move in changeset.moves {
-            guard movedFrom.insert(move.from).inserted else { throw fail("\(move.from) is moved twice") }
-            guard !deleted.contains(move.from) else { throw fail("\(move.from) is both deleted and moved") }
+        // Old positions as flat indices into bitmaps: a Set of index paths
+        // hashed every move twice and was half of an all-moves diff's time.
+        var oldStart = [Int](repeating: 0, count: old.count + 1)
+        for (index, section) in old.enumerated() { oldStart[index + 1] = oldStart[index] + section.elements.count }
+        func flat(_ path: ElementPath) throws -> Int {
+            guard path.section >= 0, path.section < old.count, path.item >= 0,
+                  path.item < old[path.section].elements.count else { throw fail("\(path) is not an old position") }
+            return oldStart[path.section] + path.item
         }
-        for update in changeset.updates where deleted.contains(update.old) {
+        var deleted = [Bool](repeating: false, count: oldStart[old.count])
+        for deletion in changeset.deletions {
+            let index = try flat(deletion.at)
+            guard !deleted[index] else { throw fail("a record is deleted twice") }
+            deleted[index] = true
+        }
+        var movedFrom = [Bool](repeating: false, count: oldStart[old.count])
+        for move in changeset.moves {
+            let index = try flat(move.from)
+            guard !movedFrom[index] else { throw fail("\(move.from) is moved twice") }
+            guard !deleted[index] else { throw fail("\(move.from) is both deleted and moved") }
+            movedFrom[index] = true
+        }
+        for update in changeset.updates where try deleted[flat(update.old)] {
             throw fail("\(update.old) is both deleted and updated")
         }
         let deletedSections = Set(changeset.deletedSections)
