@@ -200,3 +200,66 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         #expect(sorted == [nil, "-2", "9", "10", "1e1", "a", "b"])
     }
 }
+
+/// `IDMatching` partitions ids by hash once there are more than a few thousand;
+/// its k-th-occurrence pairing must equal a plain dictionary's, repeats included.
+@Suite struct IDMatchingTests {
+    /// The k-th occurrence of an id in new matches the k-th in old, by a dictionary of queues.
+    static func plainMatch(old: [Int], new: [Int]) -> [Int32] {
+        var positions: [Int: [Int]] = [:]
+        for (index, id) in old.enumerated() { positions[id, default: []].append(index) }
+        var taken: [Int: Int] = [:]
+        return new.map { id in
+            let k = taken[id, default: 0]
+            taken[id] = k + 1
+            guard let list = positions[id], k < list.count else { return -1 }
+            return Int32(list[k])
+        }
+    }
+
+    @Test(arguments: [0, 1, 100, 5_000, 40_000])
+    func matchesLikeADictionary(count: Int) {
+        var random = SplitMix(seed: UInt64(count) &+ 11)
+        // Ids from a range a little wider than the count: many repeat, some appear on one side only.
+        let old = (0..<count).map { _ in random.next(upTo: count + count / 3 + 1) }
+        let new = (0..<(count + count / 7)).map { _ in random.next(upTo: count + count / 3 + 1) }
+        #expect(IDMatching.match(old: old, new: new) == Self.plainMatch(old: old, new: new))
+    }
+
+    @Test func stringIDsAcrossPartitions() {
+        let old = (0..<20_000).map { "id-\($0 % 9_000)" }
+        let new = (0..<20_000).reversed().map { "id-\($0 % 9_500)" }
+        let expected = Self.plainMatch(old: old.map { Int($0.dropFirst(3))! }, new: new.map { Int($0.dropFirst(3))! })
+        #expect(IDMatching.match(old: old, new: new) == expected)
+    }
+}
+
+/// The hash's fingerprints are stored in patch files and must not change:
+/// the word-at-a-time tail must give what a byte-at-a-time loop gives.
+@Suite struct StableHashTests {
+    static func byteByByte(_ bytes: [UInt8], seed: UInt64) -> UInt64 {
+        var h = seed &+ StableHash.prime3 &+ UInt64(bytes.count) &* StableHash.prime1
+        guard !bytes.isEmpty else { return StableHash.avalanche(h) }
+        var offset = 0
+        func mix(_ value: UInt64) {
+            h ^= (value &* StableHash.prime2).rotated(31) &* StableHash.prime1
+            h = h.rotated(27) &* StableHash.prime1 &+ StableHash.prime3
+        }
+        while offset < bytes.count {
+            var word: UInt64 = 0
+            for index in 0..<min(8, bytes.count - offset) { word |= UInt64(bytes[offset + index]) << UInt64(8 * index) }
+            mix(word)
+            offset += 8
+        }
+        return StableHash.avalanche(h)
+    }
+
+    @Test func everyLengthHashesAsByteByByte() {
+        var random = SplitMix(seed: 5)
+        for length in 0...40 {
+            let bytes = (0..<length).map { _ in UInt8(random.next(upTo: 256)) }
+            let hash = bytes.withUnsafeBytes { StableHash.bytes($0, seed: 77) }
+            #expect(hash == Self.byteByByte(bytes, seed: 77), "length \(length)")
+        }
+    }
+}

@@ -564,7 +564,11 @@ public final class JSONRecordReader {
         let start = frames[top].namesStart
         var duplicate = false
         if memberNames.count - start < 16 {
-            duplicate = memberNames[start...].contains(nameHash)
+            duplicate = memberNames.withUnsafeBufferPointer { names in
+                var index = start
+                while index < names.count && names[index] != nameHash { index += 1 }
+                return index < names.count
+            }
         } else {
             if manyNames[top] == nil { manyNames[top] = Set(memberNames[start...]) }
             duplicate = !manyNames[top]!.insert(nameHash).inserted
@@ -598,44 +602,50 @@ public final class JSONRecordReader {
 
     // MARK: yajl callbacks
 
-    private static func reader(_ context: UnsafeMutableRawPointer?) -> JSONRecordReader {
-        Unmanaged<JSONRecordReader>.fromOpaque(context!).takeUnretainedValue()
+    /// Runs `body` on the reader behind yajl's context pointer without a
+    /// retain and release per callback (millions of them): the reader owns
+    /// the yajl handle, so it outlives every callback.
+    @inline(__always)
+    private static func withReader(_ context: UnsafeMutableRawPointer?, _ body: (JSONRecordReader) -> Int32) -> Int32 {
+        Unmanaged<JSONRecordReader>.fromOpaque(context!)._withUnsafeGuaranteedRef(body)
     }
 
     nonisolated(unsafe) private static let callbacks: UnsafeMutablePointer<yajl_callbacks> = {
         let callbacks = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         var c = yajl_callbacks()
         c.yajl_null = { context in
-            let reader = reader(context)
-            return reader.scalar(.null, reader.hasher.null()) { nil }
+            withReader(context) { reader in reader.scalar(.null, reader.hasher.null()) { nil } }
         }
         c.yajl_boolean = { context, value in
-            let reader = reader(context)
-            return reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0)) {
-                value != 0 ? "true" : "false"
+            withReader(context) { reader in
+                reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0)) {
+                    value != 0 ? "true" : "false"
+                }
             }
         }
         c.yajl_number = { context, text, length in
-            let reader = reader(context)
-            let bytes = UnsafeRawBufferPointer(start: text, count: length)
-            return reader.scalar(.number, reader.hasher.number(bytes)) {
-                ScalarText.fromNumber(bytes, scratch: &reader.scratch)
+            withReader(context) { reader in
+                let bytes = UnsafeRawBufferPointer(start: text, count: length)
+                return reader.scalar(.number, reader.hasher.number(bytes)) {
+                    ScalarText.fromNumber(bytes, scratch: &reader.scratch)
+                }
             }
         }
         c.yajl_string = { context, text, length in
-            let reader = reader(context)
-            let bytes = UnsafeRawBufferPointer(start: text, count: length)
-            return reader.scalar(.string, reader.hasher.string(bytes)) {
-                ScalarText.fromText(bytes, scratch: &reader.scratch)
+            withReader(context) { reader in
+                let bytes = UnsafeRawBufferPointer(start: text, count: length)
+                return reader.scalar(.string, reader.hasher.string(bytes)) {
+                    ScalarText.fromText(bytes, scratch: &reader.scratch)
+                }
             }
         }
-        c.yajl_start_map = { context in reader(context).openContainer(isObject: true) }
+        c.yajl_start_map = { context in withReader(context) { $0.openContainer(isObject: true) } }
         c.yajl_map_key = { context, text, length in
-            reader(context).memberName(UnsafeRawBufferPointer(start: text, count: length))
+            withReader(context) { $0.memberName(UnsafeRawBufferPointer(start: text, count: length)) }
         }
-        c.yajl_end_map = { context in reader(context).closeContainer() }
-        c.yajl_start_array = { context in reader(context).openContainer(isObject: false) }
-        c.yajl_end_array = { context in reader(context).closeContainer() }
+        c.yajl_end_map = { context in withReader(context) { $0.closeContainer() } }
+        c.yajl_start_array = { context in withReader(context) { $0.openContainer(isObject: false) } }
+        c.yajl_end_array = { context in withReader(context) { $0.closeContainer() } }
         callbacks.initialize(to: c)
         return callbacks
     }()

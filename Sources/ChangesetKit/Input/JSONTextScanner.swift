@@ -151,6 +151,30 @@ struct JSONTextScanner {
     /// Bytes that end a run of plain string bytes: `"`, `\`, control characters, non-ASCII.
     private static let stringStop: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 }
 
+    /// Skips plain string bytes eight at a time (SWAR: one 64-bit word
+    /// tests eight bytes), stopping at or before the first `"`, `\`, control
+    /// character or byte past ASCII. The byte tests below flag the lowest
+    /// matching byte of a word exactly (a borrow only runs upwards, so a false
+    /// flag can only sit above a true one), which is the one wanted.
+    @inline(__always)
+    private static func skipPlainStringBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, upTo end: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let zeroInQuote = (quote &- ones) & ~quote
+            let zeroInBackslash = (backslash &- ones) & ~backslash
+            let belowSpace = (word &- ones &* 0x20) & ~word
+            let flagged = (zeroInQuote | zeroInBackslash | belowSpace | word) & highs
+            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
+            index += 8
+        }
+        return index
+    }
+
     private enum ByteClass {
         static let word: UInt8 = 0, space: UInt8 = 1, lineFeed: UInt8 = 2, carriageReturn: UInt8 = 3
         static let quote: UInt8 = 4, structural: UInt8 = 5, high: UInt8 = 6
@@ -170,7 +194,7 @@ struct JSONTextScanner {
             switch state {
             case .inString:
                 // The common case: plain string bytes.
-                var index = offset
+                var index = Self.skipPlainStringBytes(bytes, from: offset, upTo: end)
                 Self.stringStop.withUnsafeBufferPointer { stop in
                     while index < end && !stop[Int(bytes[index])] { index += 1 }
                 }

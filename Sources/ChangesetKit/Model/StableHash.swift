@@ -40,12 +40,22 @@ public enum StableHash {
             offset += 8
         }
         if offset < count {
-            var tail: UInt64 = 0
-            var shift: UInt64 = 0
-            while offset < count {
-                tail |= UInt64(base.load(fromByteOffset: offset, as: UInt8.self)) << shift
-                shift += 8
-                offset += 1
+            // The 1-7 bytes left, as a little-endian number (the same value a
+            // byte-by-byte loop would build), read with at most two loads.
+            let left = count - offset
+            let tail: UInt64
+            if count >= 8 {
+                tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(64 - 8 * left)
+            } else if left >= 4 {
+                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                tail = low | high << UInt64(8 * (left - 4))
+            } else {
+                var bytes: UInt64 = 0
+                for index in 0..<left {
+                    bytes |= UInt64(base.load(fromByteOffset: offset + index, as: UInt8.self)) << UInt64(8 * index)
+                }
+                tail = bytes
             }
             h ^= (tail &* prime2).rotated(31) &* prime1
             h = h.rotated(27) &* prime1 &+ prime3
