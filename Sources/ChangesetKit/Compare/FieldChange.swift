@@ -15,7 +15,7 @@ public struct FieldChange: Equatable, Sendable {
     /// in the old record's member order, then fields only the new one has.
     /// With exact `tolerance` it uses the fingerprint's equality, so it agrees
     /// with the readers; a tolerance can only take changes away.
-    public static func between(
+    package static func between(
         _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact
     ) -> [FieldChange] {
         var changes: [FieldChange] = []

@@ -20,9 +20,9 @@
 /// marked `@exclusivity(unchecked)`: nothing here is reentrant (one reader,
 /// one thread, callbacks never call back into `feed`), and the compile-time
 /// checks still apply.
-public final class CSVRecordReader {
-    public let source: String
-    public let delimiter: UInt8
+package final class CSVRecordReader {
+    package let source: String
+    package let delimiter: UInt8
     private let options: RecordOptions
     @exclusivity(unchecked) private var builder: RecordTableBuilder
     @exclusivity(unchecked) private var hasher: ValueHasher
@@ -64,7 +64,7 @@ public final class CSVRecordReader {
         var compared: Bool
     }
 
-    public init(source: String, delimiter: UInt8, options: RecordOptions) {
+    package init(source: String, delimiter: UInt8, options: RecordOptions) {
         self.source = source
         self.delimiter = delimiter
         self.options = options
@@ -75,9 +75,9 @@ public final class CSVRecordReader {
 
     /// The whole input's size, when known: after the first rows it gives an
     /// estimate of the row count, so the tables are sized once.
-    public var expectedInputSize: Int?
+    package var expectedInputSize: Int?
 
-    public func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    package func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure { throw failure }
         do {
             try byteOrderMark.process(bytes) { content, base in try scan(content, base: base) }
@@ -87,7 +87,7 @@ public final class CSVRecordReader {
         }
     }
 
-    public func finish() throws -> RecordTable {
+    package func finish() throws -> RecordTable {
         if let failure { throw failure }
         do {
             try byteOrderMark.finish { content, base in try scan(content, base: base) }
@@ -117,7 +117,7 @@ public final class CSVRecordReader {
 
     private func invalidUTF8() -> InputError {
         error(
-            String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.byte),
+            UTF8Validator.invalidSequenceMessage(firstByte: utf8SequenceStart.byte),
             at: utf8SequenceStart.location)
     }
 
@@ -329,7 +329,7 @@ public final class CSVRecordReader {
     /// reader's checks when the file was read, so this only undoes the
     /// quoting; it is kept apart from the streaming tokenizer because it runs
     /// once per changed record and must be cheap to start.
-    public static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
+    package static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
         var cells: [String] = []
         var cell: [UInt8] = []
         var index = 0
@@ -408,9 +408,7 @@ public final class CSVRecordReader {
                 memberCount += 1
             }
         }
-        if builder.count == 1024, let size = expectedInputSize, end > 0 {
-            builder.reserve(size / max(1, end / 1024) * 11 / 10)
-        }
+        builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         try builder.append(
             key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), section: section,
             fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),

@@ -323,7 +323,7 @@ struct JSONTextScanner {
     }
 
     private var invalidUTF8Message: String {
-        String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", utf8SequenceStart.firstByte)
+        UTF8Validator.invalidSequenceMessage(firstByte: utf8SequenceStart.firstByte)
     }
 
     @inline(__always)

@@ -39,6 +39,16 @@ struct RecordTableBuilder {
         records.containerRange = range
     }
 
+    /// Both readers call this before each record, with the offset it ends at:
+    /// after the first 1024 records, their average size and the input's size
+    /// give an estimate of the record count, and the tables are sized once
+    /// (10% over) instead of growing by doubling.
+    @inline(__always)
+    mutating func sizeAfterFirstRecords(endingAt end: Int, inputSize: Int?) {
+        guard records.count == 1024, let inputSize, end > 0 else { return }
+        reserve(inputSize / max(1, end / 1024) * 11 / 10)
+    }
+
     /// Reserves room for about `count` records (an estimate from the input size).
     mutating func reserve(_ count: Int) {
         guard count > records.count else { return }

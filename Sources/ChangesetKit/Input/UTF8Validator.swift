@@ -1,8 +1,15 @@
+import Foundation
+
 /// Strict UTF-8 (RFC 3629), one byte at a time so a sequence may span chunks.
 /// Rejects what lenient decoders let through: overlong forms (`C0 AF`),
 /// encoded surrogates (`ED A0 80`), code points past U+10FFFF and truncated
 /// sequences. No byte is ever replaced: invalid input is an error.
 struct UTF8Validator {
+    /// The one message both readers give for bad UTF-8, placed at the sequence's first byte.
+    static func invalidSequenceMessage(firstByte: UInt8) -> String {
+        String(format: "invalid UTF-8 (a bad byte sequence starting with byte 0x%02X)", firstByte)
+    }
+
     /// Continuation bytes still expected in the current sequence.
     private(set) var pending = 0
     private var lower: UInt8 = 0x80

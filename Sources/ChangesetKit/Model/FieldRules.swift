@@ -23,7 +23,7 @@ struct FieldRole: Equatable {
 /// `?` one character, `[abc]`, `[a-z]`, `[!x]` one of a set), matched against
 /// one member name at a time: `UNTERM*` matches top-level names, `translations.*`
 /// every member of `translations`. A name without those characters matches itself.
-public struct FieldRules: Sendable {
+package struct FieldRules: Sendable {
     struct Node: Sendable {
         var children: [(name: [UInt8], node: Int32)] = []
         var globs: [(pattern: GlobPattern, node: Int32)] = []
@@ -48,7 +48,7 @@ public struct FieldRules: Sendable {
     /// `flat`: a CSV record is in play, whose column `a.b` is the path `a.b`,
     /// so every path is matched as one name. `renames`: applied by the reader
     /// of the new side only (`RecordOptions.renames`).
-    public init(_ options: RecordOptions, flat: Bool = false) {
+    package init(_ options: RecordOptions, flat: Bool = false) {
         func components(_ path: FieldPath) -> [String] { flat ? [path.flatName] : path.components }
         onlyMode = !options.only.isEmpty
         for (index, path) in options.id.enumerated() { update(components(path), glob: false) { $0.idComponent = index } }

@@ -10,7 +10,7 @@
 /// kept at most 70% full (linear probing stays short with 8 slots a cache line). Two keys whose
 /// hashes agree are told apart by comparing their text, so a collision costs
 /// time, never a wrong match.
-public struct KeyIndex: Sendable {
+package struct KeyIndex: Sendable {
     private struct Slot {
         var tag: UInt32
         /// `row + 1`; 0 is an empty slot.
@@ -26,7 +26,7 @@ public struct KeyIndex: Sendable {
     /// For a repeated key's first row, the last row with that key so far.
     private var lastWithSameKey: [Int32: Int32] = [:]
 
-    public init(capacity: Int = 16) {
+    package init(capacity: Int = 16) {
         let size = max(16, (capacity * 10 / 7 + 1).nextPowerOfTwo)
         slots = [Slot](repeating: Slot(tag: 0, row: 0), count: size)
         mask = size - 1
@@ -38,7 +38,7 @@ public struct KeyIndex: Sendable {
     /// The first row whose key is `key` (with hash `hash`), if any.
     /// `keyOfRow` gives the text of a row's key, to rule out collisions.
     @inline(__always)
-    public func firstRow(hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
+    package func firstRow(hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
         let tag = KeyIndex.tag(hash)
         var position = Int(truncatingIfNeeded: hash) & mask
         while true {
@@ -51,7 +51,7 @@ public struct KeyIndex: Sendable {
 
     /// The next row after `row` with the same key, if any.
     @inline(__always)
-    public func nextRow(after row: Int) -> Int? {
+    package func nextRow(after row: Int) -> Int? {
         guard row < nextWithSameKey.count else { return nil }
         let next = nextWithSameKey[row]
         return next >= 0 ? Int(next) : nil
@@ -61,7 +61,7 @@ public struct KeyIndex: Sendable {
     /// with the same key when there was one already. `hashOfRow` gives the
     /// hash of an earlier row's key, for growing the table.
     @discardableResult
-    public mutating func insert(
+    package mutating func insert(
         row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String, hashOfRow: (Int) -> UInt64
     ) -> Int? {
         rowCount += 1
@@ -90,7 +90,7 @@ public struct KeyIndex: Sendable {
 
     /// Makes room for about `count` keys in all, so the table need not grow
     /// while they come.
-    public mutating func reserve(_ count: Int, hashOfRow: (Int) -> UInt64) {
+    package mutating func reserve(_ count: Int, hashOfRow: (Int) -> UInt64) {
         while count * 10 > slots.count * 7 { grow(hashOfRow: hashOfRow) }
     }
 

@@ -7,8 +7,8 @@ public struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
     public var keys: [String] = []
     /// `StableHash` of each key's text, and the index that finds records by key.
-    public var keyHashes: [UInt64] = []
-    public var keyIndex = KeyIndex()
+    package var keyHashes: [UInt64] = []
+    package var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
     public var sections: [Int32] = []
     /// Section values in order of first appearance; nil is the section of

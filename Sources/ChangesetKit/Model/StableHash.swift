@@ -4,14 +4,14 @@
 /// two runs (or a patch file and the run that applies it) agree on. This is a
 /// small multiply-rotate hash in the style of xxHash64, finished with
 /// MurmurHash3's avalanche step; it is not cryptographic.
-public enum StableHash {
+package enum StableHash {
     static let prime1: UInt64 = 0x9E37_79B1_85EB_CA87
     static let prime2: UInt64 = 0xC2B2_AE3D_27D4_EB4F
     static let prime3: UInt64 = 0x1656_67B1_9E37_79F9
 
     /// MurmurHash3's 64-bit finaliser: every input bit affects every output bit.
     @inline(__always)
-    public static func avalanche(_ value: UInt64) -> UInt64 {
+    package static func avalanche(_ value: UInt64) -> UInt64 {
         var k = value
         k ^= k >> 33
         k &*= 0xFF51_AFD7_ED55_8CCD
@@ -23,13 +23,13 @@ public enum StableHash {
 
     /// Order-sensitive combination of two hashes.
     @inline(__always)
-    public static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    package static func combine(_ a: UInt64, _ b: UInt64) -> UInt64 {
         avalanche(a ^ (b &* prime1 &+ 0x2545_F491_4F6C_DD1D) &+ (a << 6) &+ (a >> 2))
     }
 
     /// Hash of `count` bytes at `base`, under a seed that separates kinds of value.
     @inline(__always)
-    public static func bytes(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
+    package static func bytes(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
         var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: count) &* prime1
         guard let base, count > 0 else { return avalanche(h) }
         var offset = 0
@@ -63,11 +63,11 @@ public enum StableHash {
         return avalanche(h)
     }
 
-    public static func bytes(_ buffer: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
+    package static func bytes(_ buffer: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
         bytes(buffer.baseAddress, count: buffer.count, seed: seed)
     }
 
-    public static func string(_ text: String, seed: UInt64) -> UInt64 {
+    package static func string(_ text: String, seed: UInt64) -> UInt64 {
         var copy = text
         return copy.withUTF8 { bytes(UnsafeRawBufferPointer($0), seed: seed) }
     }
