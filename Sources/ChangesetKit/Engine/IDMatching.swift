@@ -47,47 +47,36 @@ enum IDMatching {
                 guard !oldRange.isEmpty else { continue }
                 let mask = tableSize(for: oldRange.count) - 1
                 for slot in 0...mask { slots[slot] = 0 }
+                /// The slot holding an old id equal to `id` (whose hash is `hash`),
+                /// or the empty slot where it would go.
+                func slot(for hash: UInt64, _ id: ID) -> Int {
+                    let tag = hash & tagMask
+                    var slot = Int(truncatingIfNeeded: hash) & mask
+                    while slots[slot] != 0 {
+                        let entry = slots[slot]
+                        if entry & tagMask == tag && oldSide.ids[Int(entry & positionMask) - 1] == id { break }
+                        slot = (slot + 1) & mask
+                    }
+                    return slot
+                }
                 // Old ids backwards: each id's slot ends holding its first position,
                 // the later ones chained behind it.
                 for position in oldRange.reversed() {
                     let hash = oldSide.hashes[position]
-                    let tag = hash & tagMask
-                    var slot = Int(truncatingIfNeeded: hash) & mask
-                    while true {
-                        let entry = slots[slot]
-                        if entry == 0 { break }
-                        if entry & tagMask == tag {
-                            let other = Int(entry & positionMask) - 1
-                            if oldSide.ids[other] == oldSide.ids[position] {
-                                nextWithSameID[position] = Int32(other)
-                                break
-                            }
-                        }
-                        slot = (slot + 1) & mask
-                    }
-                    slots[slot] = tag | UInt64(position + 1)
+                    let slot = slot(for: hash, oldSide.ids[position])
+                    if slots[slot] != 0 { nextWithSameID[position] = Int32(slots[slot] & positionMask) - 1 }
+                    slots[slot] = hash & tagMask | UInt64(position + 1)
                 }
                 for position in newRange {
                     let hash = newSide.hashes[position]
-                    let tag = hash & tagMask
-                    var slot = Int(truncatingIfNeeded: hash) & mask
-                    while true {
-                        let entry = slots[slot]
-                        if entry == 0 { break }
-                        if entry & tagMask == tag {
-                            let oldPosition = Int(entry & positionMask) - 1
-                            if oldSide.ids[oldPosition] == newSide.ids[position] {
-                                if entry & exhausted == 0 {
-                                    match[Int(newSide.original[position])] = oldSide.original[oldPosition]
-                                    let next = nextWithSameID[oldPosition]
-                                    // The last old one taken stays in its slot, marked, so probes still pass it.
-                                    slots[slot] = next >= 0 ? tag | UInt64(next + 1) : entry | exhausted
-                                }
-                                break
-                            }
-                        }
-                        slot = (slot + 1) & mask
-                    }
+                    let slot = slot(for: hash, newSide.ids[position])
+                    let entry = slots[slot]
+                    guard entry != 0, entry & exhausted == 0 else { continue }
+                    let oldPosition = Int(entry & positionMask) - 1
+                    match[Int(newSide.original[position])] = oldSide.original[oldPosition]
+                    let next = nextWithSameID[oldPosition]
+                    // The last old one taken stays in its slot, marked, so probes still pass it.
+                    slots[slot] = next >= 0 ? hash & tagMask | UInt64(next + 1) : entry | exhausted
                 }
             }
         }
