@@ -127,7 +127,12 @@ public enum Differ {
             // section, merged with the stayers off the longest increasing subsequence.
             let onSubsequence = longestIncreasingSubsequence(stayerOldItems)
             let staying = onSubsequence.reduce(0) { $0 + ($1 ? 1 : 0) }
-            changeset.moves.reserveCapacity(changeset.moves.count + acrossItems.count + stayerOldItems.count - staying)
+            // Reserved once it would not fit, and geometrically: an exact reserve per
+            // section would copy the moves again for every section (quadratic with many).
+            let needed = changeset.moves.count + acrossItems.count + stayerOldItems.count - staying
+            if needed > changeset.moves.capacity {
+                changeset.moves.reserveCapacity(max(needed, changeset.moves.capacity * 2))
+            }
             var across = 0
             func appendAcross(before limit: Int32) {
                 while across < acrossItems.count && acrossItems[across] < limit {
