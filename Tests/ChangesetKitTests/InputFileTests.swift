@@ -34,6 +34,51 @@ import Testing
         #expect(throws: InputError.self) { _ = try input.readRecords(RecordOptions(id: [FieldPath(["id"])])) }
     }
 
+    /// Reads a JSON array file as `readRecords` does, in chunks of `standardSize`,
+    /// and gives the size of every chunk fed to the reader.
+    func chunkSizes(reading url: URL, standardSize: Int) throws -> (sizes: [Int], table: RecordTable) {
+        let input = try InputFile.open(url.path)
+        let reader = JSONRecordReader(source: input.name, layout: .array, options: RecordOptions(id: [FieldPath(["id"])]))
+        var sizes: [Int] = []
+        try input.bytes.forEachChunk({ sizes.append($0.count); try reader.feed($0) },
+                                     standardSize: standardSize, wantsMore: { reader.endsInsideLongToken })
+        return (sizes, try reader.finish())
+    }
+
+    /// Regression: a chunk that merely ended inside a token (most do: most of
+    /// a JSON file is strings and numbers) doubled the next chunk, so a 174 MB
+    /// file was read into a 64 MiB buffer a side and the peak memory of a 1M
+    /// diff was 110 MB higher than it needed to be.
+    @Test func chunksStayTheStandardSizeWhenTokensAreShort() throws {
+        let records = (0..<3000).map { #"{"id": \#($0), "title": "Title number \#($0) of many", "price": \#($0).25}"# }
+        let url = try temporaryFile("[" + records.joined(separator: ",\n") + "]")
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let (sizes, table) = try chunkSizes(reading: url, standardSize: 4096)
+        #expect(table.count == 3000)
+        #expect(sizes.count > 40)
+        #expect(sizes.allSatisfy { $0 <= 4096 }, "chunk sizes: \(Set(sizes).sorted())")
+    }
+
+    /// A token longer than a chunk makes the chunks double while it runs on
+    /// (yajl lexes a cut token again from its start), then they shrink back.
+    @Test func aTokenLongerThanAChunkGrowsTheChunksUntilItEnds() throws {
+        let long = String(repeating: "abcdefghij", count: 20_000)  // 200,000 bytes
+        let after = (2...8000).map { #"{"id": \#($0), "note": "short"}"# }
+        let text = #"[{"id": 1, "note": ""# + long + #""},"# + after.joined(separator: ",") + "]"
+        let url = try temporaryFile(text)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let (sizes, table) = try chunkSizes(reading: url, standardSize: 4096)
+        #expect(table.count == 8000)
+        let whole = try InputFile(name: "whole", bytes: InputBytes(copying: Array(text.utf8)), format: .json)
+            .readRecords(RecordOptions(id: [FieldPath(["id"])]))
+        #expect(table.fingerprints == whole.fingerprints)
+        // The first chunk ends inside a string it began; the second inside one
+        // begun before it: from there the chunks double until the string ends
+        // (7 chunks for it, not 49), then go back to the standard size.
+        #expect(Array(sizes.prefix(7)) == [4096, 4096, 8192, 16384, 32768, 65536, 131072], "chunk sizes: \(sizes)")
+        #expect(sizes.count > 20 && sizes.dropFirst(7).allSatisfy { $0 <= 4096 }, "chunk sizes: \(sizes)")
+    }
+
     @Test func missingFilesAndDirectoriesAreErrors() throws {
         #expect(throws: InputError(source: "/nonexistent/x.json", location: nil, message: "cannot open: No such file or directory")) {
             _ = try InputFile.open("/nonexistent/x.json")

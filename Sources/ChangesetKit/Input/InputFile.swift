@@ -81,22 +81,26 @@ public final class InputBytes: @unchecked Sendable {
         }
     }
 
-    /// Hands the bytes to `feed` in order, in chunks of 8 MiB; `wantsMore`
-    /// asks for a bigger next chunk (doubling) while a token is cut by the end
-    /// of the last one, so a huge token is never re-read more than a few times.
-    func forEachChunk(_ feed: (UnsafeRawBufferPointer) throws -> Void, wantsMore: () -> Bool = { false }) throws {
+    /// Hands the bytes to `feed` in order, in chunks of `standardSize` (8 MiB);
+    /// `wantsMore` asks for a bigger next chunk (doubling) while a token longer
+    /// than a chunk runs on, so a huge token is never re-read more than a few
+    /// times. The buffer is one chunk: memory stays flat however big the file.
+    func forEachChunk(
+        _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int = 8 << 20, wantsMore: () -> Bool = { false }
+    ) throws {
         switch storage {
         case .memory(let memory, let count):
             try feed(UnsafeRawBufferPointer(rebasing: memory[0..<count]))
         case .file(let descriptor, let path, let size, let modified):
-            let standard = 8 << 20
+            let standard = standardSize
             var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(size, standard), alignment: 8)
             defer { buffer.deallocate() }
             var offset = 0
             var chunk = standard
             while offset < size {
                 let length = min(chunk, size - offset)
-                if length > buffer.count {
+                // Bigger for a long token; back to one standard chunk after it.
+                if length > buffer.count || (buffer.count > standard && length <= standard) {
                     buffer.deallocate()
                     buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: length, alignment: 8)
                 }
@@ -299,7 +303,7 @@ public struct InputFile: Sendable {
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options)
             reader.expectedInputSize = bytes.count
-            try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideToken })
+            try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(

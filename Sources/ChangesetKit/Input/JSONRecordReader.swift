@@ -107,10 +107,12 @@ package final class JSONRecordReader {
     /// estimate of the record count, so the tables are sized once.
     package var expectedInputSize: Int?
 
-    /// True when the input fed so far ends inside a token (a string, a
-    /// number): the next chunk should be bigger, since yajl reads a cut token
-    /// again from its start.
-    package var endsInsideToken: Bool { scanner.isInsideToken }
+    /// The last chunk ended inside a token that began before it: a token
+    /// longer than a chunk, which yajl lexes again from its start with each
+    /// chunk, so the next chunk should be bigger. (A token merely cut by the
+    /// chunk's end is finished by the next chunk; asking for more then grew
+    /// the buffer to 64 MiB on an ordinary file.)
+    package var endsInsideLongToken: Bool { scanner.isInsideToken(begunBefore: chunkBase) }
 
     package init(source: String, layout: JSONLayout, options: RecordOptions) {
         self.source = source

@@ -73,6 +73,10 @@ struct JSONTextScanner {
     /// True while inside a string or a bare word (number, literal, garbage).
     var isInsideToken: Bool { state != .outside || inWord }
 
+    /// True while inside a token that began before `chunkBase`: a token
+    /// longer than the chunk that starts there.
+    func isInsideToken(begunBefore chunkBase: Int) -> Bool { isInsideToken && lastToken.offset < chunkBase }
+
     // MARK: Places
 
     /// The mark of the next byte to scan.
