@@ -180,30 +180,43 @@ public struct Comparison: Sendable {
         _ old: RecordTable, _ new: RecordTable,
         oldSections: [Section<SectionName, RecordRef>], newSections: [Section<SectionName, RecordRef>]
     ) -> [Int32] {
-        var flatOfOldRow = [Int32](repeating: 0, count: old.count)
-        var flat = 0
-        for section in oldSections {
-            for ref in section.elements {
-                flatOfOldRow[ref.row] = Int32(flat)
-                flat += 1
+        // With one section, section order is file order: a flat index is the row.
+        let oldIsFlat = oldSections.count <= 1
+        var flatOfOldRow: [Int32] = []
+        if !oldIsFlat {
+            flatOfOldRow = [Int32](repeating: 0, count: old.count)
+            var flat = 0
+            for section in oldSections {
+                for ref in section.elements {
+                    flatOfOldRow[ref.row] = Int32(flat)
+                    flat += 1
+                }
             }
         }
-        // The next old row to hand out for a key, by the key's first row (-1: none left).
-        var nextOldRow = [Int32](repeating: -2, count: old.count)
         var oldRowOfNewRow = [Int32](repeating: -1, count: new.count)
-        for row in 0..<new.count {
-            guard let first = old.firstRow(withKey: new.keys[row], hash: new.keyHashes[row]) else { continue }
-            let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
-            guard candidate >= 0 else { continue }
-            oldRowOfNewRow[row] = candidate
-            nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
+        if old.keyIndex.distinctCount == old.count && new.keyIndex.distinctCount == new.count {
+            // No id repeats on either side: each old row is taken at most once as it is.
+            for row in 0..<new.count {
+                if let first = old.firstRow(withKey: new.keys[row]) { oldRowOfNewRow[row] = Int32(first) }
+            }
+        } else {
+            // The next old row to hand out for a key, by the key's first row (-1: none left).
+            var nextOldRow = [Int32](repeating: -2, count: old.count)
+            for row in 0..<new.count {
+                guard let first = old.firstRow(withKey: new.keys[row]) else { continue }
+                let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
+                guard candidate >= 0 else { continue }
+                oldRowOfNewRow[row] = candidate
+                nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
+            }
         }
+        if oldIsFlat && newSections.count <= 1 { return oldRowOfNewRow }
         var matching: [Int32] = []
         matching.reserveCapacity(new.count)
         for section in newSections {
             for ref in section.elements {
                 let oldRow = Int(oldRowOfNewRow[ref.row])
-                matching.append(oldRow >= 0 ? flatOfOldRow[oldRow] : -1)
+                matching.append(oldRow < 0 ? -1 : oldIsFlat ? Int32(oldRow) : flatOfOldRow[oldRow])
             }
         }
         return matching

@@ -58,8 +58,7 @@ struct RecordTableBuilder {
         records.lineNumbers.reserveCapacity(count)
         if !options.id.isEmpty {
             records.keys.reserveCapacity(count)
-            records.keyHashes.reserveCapacity(count)
-            keyIndex.reserve(count) { records.keyHashes[$0] }
+            keyIndex.reserve(count)
         }
     }
 
@@ -75,8 +74,7 @@ struct RecordTableBuilder {
         let index = records.count
         if let key {
             let hash = RecordTable.keyHash(key)
-            if let first = keyIndex.insert(
-                row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }, hashOfRow: { records.keyHashes[$0] }) {
+            if let first = keyIndex.insert(row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }) {
                 if options.duplicates == .error {
                     throw InputError(
                         source: source, location: location(),
@@ -84,7 +82,6 @@ struct RecordTableBuilder {
                 }
             }
             records.keys.append(key)
-            records.keyHashes.append(hash)
         }
         if options.section != nil {
             // In text comparisons an empty cell and a null are one thing.

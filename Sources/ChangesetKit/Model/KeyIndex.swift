@@ -6,10 +6,13 @@
 /// Written by hand rather than with `Dictionary<String, Int>`: a million
 /// String keys cost a seeded SipHash each, and that dictionary was a fifth of
 /// the reading time. Keys are hashed once, with `StableHash`, as they are
-/// read. A slot is 8 bytes: 32 bits of the hash and the row; the table is
-/// kept at most 70% full (linear probing stays short with 8 slots a cache line). Two keys whose
-/// hashes agree are told apart by comparing their text, so a collision costs
-/// time, never a wrong match.
+/// read. A slot is 8 bytes: the top 32 bits of the hash (the tag) and the
+/// row. The tag alone places a slot (its home is the tag scaled to the table
+/// size), so the table grows without the rows' hashes (the table keeps no
+/// array of them: 8 bytes a record saved) and its size need not be a power
+/// of two (it is sized to the records, at most 70% full; linear probing stays
+/// short with 8 slots a cache line). Two keys whose tags agree are told apart
+/// by comparing their text, so a collision costs time, never a wrong match.
 package struct KeyIndex: Sendable {
     private struct Slot {
         var tag: UInt32
@@ -18,7 +21,6 @@ package struct KeyIndex: Sendable {
     }
 
     private var slots: [Slot]
-    private var mask: Int
     private(set) var distinctCount = 0
     private var rowCount = 0
     /// For each row, the next row with the same key, or -1; empty until a key repeats.
@@ -27,25 +29,36 @@ package struct KeyIndex: Sendable {
     private var lastWithSameKey: [Int32: Int32] = [:]
 
     package init(capacity: Int = 16) {
-        let size = max(16, (capacity * 10 / 7 + 1).nextPowerOfTwo)
-        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: size)
-        mask = size - 1
+        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: KeyIndex.slotCount(for: capacity))
     }
+
+    /// Slots for `count` keys: at most 70% full.
+    private static func slotCount(for count: Int) -> Int { max(16, count * 10 / 7 + 1) }
 
     @inline(__always)
     private static func tag(_ hash: UInt64) -> UInt32 { UInt32(truncatingIfNeeded: hash >> 32) }
+
+    /// Where a tag's probe starts: the tag scaled to the table (multiply and
+    /// shift, no division), so tags spread evenly over any table size.
+    @inline(__always)
+    private static func home(_ tag: UInt32, _ slotCount: Int) -> Int {
+        Int(truncatingIfNeeded: (UInt64(tag) &* UInt64(truncatingIfNeeded: slotCount)) >> 32)
+    }
 
     /// The first row whose key is `key` (with hash `hash`), if any.
     /// `keyOfRow` gives the text of a row's key, to rule out collisions.
     @inline(__always)
     package func firstRow(hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
         let tag = KeyIndex.tag(hash)
-        var position = Int(truncatingIfNeeded: hash) & mask
-        while true {
-            let slot = slots[position]
-            if slot.row == 0 { return nil }
-            if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key { return Int(slot.row) - 1 }
-            position = (position + 1) & mask
+        return slots.withUnsafeBufferPointer { slots in
+            var position = KeyIndex.home(tag, slots.count)
+            while true {
+                let slot = slots[position]
+                if slot.row == 0 { return nil }
+                if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key { return Int(slot.row) - 1 }
+                position += 1
+                if position == slots.count { position = 0 }
+            }
         }
     }
 
@@ -58,18 +71,14 @@ package struct KeyIndex: Sendable {
     }
 
     /// Adds `row` (rows are added in order, from 0); returns the first row
-    /// with the same key when there was one already. `hashOfRow` gives the
-    /// hash of an earlier row's key, for growing the table.
+    /// with the same key when there was one already.
     @discardableResult
-    package mutating func insert(
-        row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String, hashOfRow: (Int) -> UInt64
-    ) -> Int? {
+    package mutating func insert(row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
         rowCount += 1
         if !nextWithSameKey.isEmpty { nextWithSameKey.append(-1) }
-        // Grow first, while every row in the table has its hash in `hashOfRow`.
-        if (distinctCount + 1) * 10 > slots.count * 7 { grow(hashOfRow: hashOfRow) }
+        if (distinctCount + 1) * 10 > slots.count * 7 { resize(to: KeyIndex.slotCount(for: slots.count)) }
         let tag = KeyIndex.tag(hash)
-        var position = Int(truncatingIfNeeded: hash) & mask
+        var position = KeyIndex.home(tag, slots.count)
         while true {
             let slot = slots[position]
             if slot.row == 0 { break }
@@ -81,7 +90,8 @@ package struct KeyIndex: Sendable {
                 lastWithSameKey[first] = Int32(row)
                 return Int(first)
             }
-            position = (position + 1) & mask
+            position += 1
+            if position == slots.count { position = 0 }
         }
         slots[position] = Slot(tag: tag, row: Int32(row + 1))
         distinctCount += 1
@@ -90,25 +100,22 @@ package struct KeyIndex: Sendable {
 
     /// Makes room for about `count` keys in all, so the table need not grow
     /// while they come.
-    package mutating func reserve(_ count: Int, hashOfRow: (Int) -> UInt64) {
-        while count * 10 > slots.count * 7 { grow(hashOfRow: hashOfRow) }
+    package mutating func reserve(_ count: Int) {
+        let size = KeyIndex.slotCount(for: count)
+        if size > slots.count { resize(to: size) }
     }
 
-    private mutating func grow(hashOfRow: (Int) -> UInt64) {
+    /// Places every slot again in a table of `size` slots (bigger than now).
+    private mutating func resize(to size: Int) {
         let old = slots
-        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: old.count * 2)
-        mask = slots.count - 1
+        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: size)
         for slot in old where slot.row != 0 {
-            var position = Int(truncatingIfNeeded: hashOfRow(Int(slot.row) - 1)) & mask
-            while slots[position].row != 0 { position = (position + 1) & mask }
+            var position = KeyIndex.home(slot.tag, size)
+            while slots[position].row != 0 {
+                position += 1
+                if position == size { position = 0 }
+            }
             slots[position] = slot
         }
-    }
-}
-
-extension Int {
-    var nextPowerOfTwo: Int {
-        guard self > 1 else { return 1 }
-        return 1 << (Int.bitWidth - (self - 1).leadingZeroBitCount)
     }
 }

@@ -6,8 +6,7 @@ import Foundation
 public struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
     public var keys: [String] = []
-    /// `StableHash` of each key's text, and the index that finds records by key.
-    package var keyHashes: [UInt64] = []
+    /// The index that finds records by key (through `keyHash`).
     package var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
     public var sections: [Int32] = []
@@ -50,6 +49,11 @@ public struct RecordTable: Sendable {
     public var lines: [Int] { lineNumbers.map(Int.init) }
 
     /// The first record with `key` (see `KeyIndex`), if any.
+    public func firstRow(withKey key: String) -> Int? {
+        firstRow(withKey: key, hash: RecordTable.keyHash(key))
+    }
+
+    /// The first record with `key`, whose `keyHash` is `hash`, if any.
     public func firstRow(withKey key: String, hash: UInt64) -> Int? {
         keyIndex.firstRow(hash: hash, key: key) { keys[$0] }
     }

@@ -1,0 +1,55 @@
+import Testing
+@testable import ChangesetKit
+
+/// `Comparison.matchByKey` against a plain reference: the k-th record with an
+/// id in NEW's file order matches the k-th with that id in OLD's, and the
+/// result is given in section order. Its short paths (one section; no id
+/// repeated) must agree with the general one.
+@Suite struct MatchByKeyTests {
+    func table(_ records: [(id: Int, section: Int)], sectioned: Bool, repeats: Bool) throws -> RecordTable {
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        if sectioned { options.section = FieldPath(["cat"]) }
+        if repeats { options.duplicates = .occurrence }
+        let text = "[" + records.map { #"{"id": \#($0.id), "cat": "c\#($0.section)"}"# }.joined(separator: ",\n") + "]"
+        let reader = JSONRecordReader(source: "test", layout: .array, options: options)
+        try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+        return try reader.finish()
+    }
+
+    func reference(_ old: RecordTable, _ new: RecordTable,
+                   _ oldSections: [Section<SectionName, RecordRef>], _ newSections: [Section<SectionName, RecordRef>]) -> [Int32] {
+        var oldRowsByKey: [String: [Int]] = [:]
+        for row in 0..<old.count { oldRowsByKey[old.keys[row], default: []].append(row) }
+        var oldRowOfNewRow = [Int](repeating: -1, count: new.count)
+        for row in 0..<new.count where !(oldRowsByKey[new.keys[row]]?.isEmpty ?? true) {
+            oldRowOfNewRow[row] = oldRowsByKey[new.keys[row]]!.removeFirst()
+        }
+        let oldFlat = oldSections.flatMap(\.elements).map(\.row)
+        let flatOfOldRow = Dictionary(uniqueKeysWithValues: oldFlat.enumerated().map { ($1, $0) })
+        return newSections.flatMap(\.elements).map { ref in
+            oldRowOfNewRow[ref.row] < 0 ? -1 : Int32(flatOfOldRow[oldRowOfNewRow[ref.row]]!)
+        }
+    }
+
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func matchesTheKthOccurrenceInSectionOrder(sectioned: Bool, repeats: Bool) throws {
+        var random = SplitMix(seed: sectioned ? 11 : 7)
+        for round in 0..<20 {
+            let idRange = repeats ? 40 : 10_000
+            func records(_ count: Int) -> [(id: Int, section: Int)] {
+                var ids = Set<Int>()
+                return (0..<count).compactMap { _ in
+                    let id = random.next(upTo: idRange)
+                    guard repeats || ids.insert(id).inserted else { return nil }
+                    return (id, random.next(upTo: sectioned ? 4 : 1))
+                }
+            }
+            let old = try table(records(round * 10), sectioned: sectioned, repeats: repeats)
+            let new = try table(records(round * 10 + 5), sectioned: sectioned, repeats: repeats)
+            let oldSections = Comparison.sections(of: old, sorted: round % 2 == 0)
+            let newSections = Comparison.sections(of: new, sorted: round % 3 == 0)
+            #expect(Comparison.matchByKey(old, new, oldSections: oldSections, newSections: newSections)
+                    == reference(old, new, oldSections, newSections), "round \(round)")
+        }
+    }
+}
