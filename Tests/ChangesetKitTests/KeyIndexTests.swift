@@ -9,13 +9,13 @@ import Testing
         // Every key gets one of two hashes, with the same tag: the worst case for the table.
         for (row, key) in ["a", "b", "c", "a", "d", "b", "a"].enumerated() {
             let hash: UInt64 = key < "c" ? 7 : 8
-            let first = index.insert(row: row, hash: hash, key: key, keyOfRow: { keys[$0] })
+            let first = index.insert(row: row, hash: hash, rowHasKey: { keys[$0] == key })
             #expect(first == ["a": 0, "b": 1][key].flatMap { $0 < row ? $0 : nil }, "\(key) at \(row)")
             keys.append(key)
         }
-        #expect(index.firstRow(hash: 7, key: "b", keyOfRow: { keys[$0] }) == 1)
-        #expect(index.firstRow(hash: 8, key: "d", keyOfRow: { keys[$0] }) == 4)
-        #expect(index.firstRow(hash: 7, key: "e", keyOfRow: { keys[$0] }) == nil)
+        #expect(index.firstRow(hash: 7) { keys[$0] == "b" } == 1)
+        #expect(index.firstRow(hash: 8) { keys[$0] == "d" } == 4)
+        #expect(index.firstRow(hash: 7) { keys[$0] == "e" } == nil)
         // The chain of a repeated key, in row order.
         #expect(index.nextRow(after: 0) == 3 && index.nextRow(after: 3) == 6 && index.nextRow(after: 6) == nil)
         #expect(index.nextRow(after: 1) == 5 && index.nextRow(after: 2) == nil)
@@ -28,12 +28,12 @@ import Testing
         for row in 0..<10_000 {
             let key = "k\(row)"
             let hash = RecordTable.keyHash(key)
-            #expect(index.insert(row: row, hash: hash, key: key, keyOfRow: { keys[$0] }) == nil)
+            #expect(index.insert(row: row, hash: hash, rowHasKey: { keys[$0] == key }) == nil)
             keys.append(key)
             hashes.append(hash)
         }
         for row in stride(from: 0, to: 10_000, by: 97) {
-            #expect(index.firstRow(hash: hashes[row], key: keys[row], keyOfRow: { keys[$0] }) == row)
+            #expect(index.firstRow(hash: hashes[row]) { keys[$0] == keys[row] } == row)
         }
     }
 
@@ -46,18 +46,38 @@ import Testing
         for row in 0..<20_000 {
             if row == 5_000 { index.reserve(30_000) }
             let key = "id-\(row % 7_000)"
-            let first = index.insert(row: row, hash: RecordTable.keyHash(key), key: key, keyOfRow: { keys[$0] })
+            let first = index.insert(row: row, hash: RecordTable.keyHash(key), rowHasKey: { keys[$0] == key })
             #expect(first == (row < 7_000 ? nil : row % 7_000))
             keys.append(key)
         }
         #expect(index.distinctCount == 7_000)
         for id in stride(from: 0, to: 7_000, by: 13) {
             let key = "id-\(id)"
-            #expect(index.firstRow(hash: RecordTable.keyHash(key), key: key, keyOfRow: { keys[$0] }) == id)
+            #expect(index.firstRow(hash: RecordTable.keyHash(key)) { keys[$0] == key } == id)
             var chain = [id]
             while let next = index.nextRow(after: chain.last!) { chain.append(next) }
             #expect(chain == Array(stride(from: id, to: 20_000, by: 7_000)))
         }
-        #expect(index.firstRow(hash: RecordTable.keyHash("id-7000"), key: "id-7000", keyOfRow: { keys[$0] }) == nil)
+        #expect(index.firstRow(hash: RecordTable.keyHash("id-7000")) { keys[$0] == "id-7000" } == nil)
+    }
+}
+
+@Suite struct RecordKeysTests {
+    /// Keys come back as they went in, short or long, empty, non-ASCII or
+    /// composite (with U+0000 inside), and compare with a String byte for byte.
+    @Test func keysComeBackAsTheyWentIn() {
+        let texts = ["1", "", "550e8400-e29b-41d4-a716-446655440000", "é", "e\u{301}", RecordKey.join(["a", "b\u{0}c"]),
+                     String(repeating: "x", count: 1000), "日本"]
+        let keys = RecordKeys(texts)
+        #expect(Array(keys) == texts && keys.count == texts.count)
+        for (position, text) in texts.enumerated() {
+            #expect(keys.key(position, is: text))
+            for (other, otherText) in texts.enumerated() where other != position {
+                #expect(!keys.key(position, is: otherText), "\(position) \(other)")
+            }
+        }
+        // "é" precomposed and decomposed are equal Strings but different keys: ids compare as bytes.
+        #expect(!keys.key(3, is: "e\u{301}") && keys[4] == "e\u{301}")
+        #expect(RecordKeys(texts) == keys && RecordKeys(texts.reversed()) != keys && RecordKeys().isEmpty)
     }
 }

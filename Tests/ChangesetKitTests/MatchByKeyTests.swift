@@ -53,3 +53,17 @@ import Testing
         }
     }
 }
+
+@Suite struct RecordRefTests {
+    /// Every record of both snapshots has a ref in the sections: 12 bytes each.
+    @Test func aRefTakesTwelveBytesAndKeepsItsFingerprintAndRow() {
+        #expect(MemoryLayout<RecordRef>.stride == 12)
+        for (fingerprint, row) in [(UInt64.max, Int(UInt32.max)), (0x0123_4567_89AB_CDEF, 0), (1 << 32, 1 << 31)] {
+            let ref = RecordRef(fingerprint: fingerprint, row: row)
+            #expect(ref.fingerprint == fingerprint && ref.row == row && ref.id == fingerprint)
+        }
+        // Equal when the whole 64-bit fingerprints are, whatever the rows.
+        #expect(RecordRef(fingerprint: 5, row: 1) == RecordRef(fingerprint: 5, row: 2))
+        #expect(RecordRef(fingerprint: 5, row: 1) != RecordRef(fingerprint: 5 | 1 << 40, row: 1))
+    }
+}

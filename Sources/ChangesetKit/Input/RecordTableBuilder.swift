@@ -16,6 +16,8 @@ struct RecordTableBuilder {
         return table
     }
     private var sectionIndex: [String?: Int32] = [:]
+    /// The keys' bytes so far, to size the key arena from the first records.
+    private var keyBytes = 0
 
     init(source: String, options: RecordOptions) {
         self.source = source
@@ -57,7 +59,7 @@ struct RecordTableBuilder {
         records.lengths.reserveCapacity(count)
         records.lineNumbers.reserveCapacity(count)
         if !options.id.isEmpty {
-            records.keys.reserveCapacity(count)
+            records.keys.reserveCapacity(count, bytesPerKey: records.keys.isEmpty ? 8 : keyBytes / records.keys.count + 1)
             keyIndex.reserve(count)
         }
     }
@@ -72,16 +74,21 @@ struct RecordTableBuilder {
         location: @autoclosure () -> SourceLocation
     ) throws {
         let index = records.count
-        if let key {
-            let hash = RecordTable.keyHash(key)
-            if let first = keyIndex.insert(row: index, hash: hash, key: key, keyOfRow: { records.keys[$0] }) {
-                if options.duplicates == .error {
-                    throw InputError(
-                        source: source, location: location(),
-                        message: "duplicate id \"\(RecordKey.display(key))\": the record at line \(records.line(first)) has it too")
+        if var key {
+            try key.withUTF8 { utf8 in
+                if let first = keyIndex.insert(row: index, hash: RecordTable.keyHash(utf8), rowHasKey: { records.keys.key($0, is: utf8) }) {
+                    if options.duplicates == .error {
+                        throw InputError(
+                            source: source, location: location(),
+                            message: "duplicate id \"\(RecordKey.display(String(decoding: utf8, as: UTF8.self)))\": the record at line \(records.line(first)) has it too")
+                    }
                 }
+                guard !records.keys.wouldOverflow(adding: utf8.count) else {
+                    throw InputError(source: source, location: location(), message: "the ids take 4 GiB or more, more than changeset supports")
+                }
+                records.keys.append(utf8)
+                keyBytes += utf8.count
             }
-            records.keys.append(key)
         }
         if options.section != nil {
             // In text comparisons an empty cell and a null are one thing.

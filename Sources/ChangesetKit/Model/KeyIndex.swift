@@ -45,17 +45,18 @@ package struct KeyIndex: Sendable {
         Int(truncatingIfNeeded: (UInt64(tag) &* UInt64(truncatingIfNeeded: slotCount)) >> 32)
     }
 
-    /// The first row whose key is `key` (with hash `hash`), if any.
-    /// `keyOfRow` gives the text of a row's key, to rule out collisions.
+    /// The first row whose key has hash `hash` and for which `rowHasKey`
+    /// holds (it compares the row's key text with the key sought, to rule out
+    /// collisions), if any.
     @inline(__always)
-    package func firstRow(hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
+    package func firstRow(hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
         let tag = KeyIndex.tag(hash)
         return slots.withUnsafeBufferPointer { slots in
             var position = KeyIndex.home(tag, slots.count)
             while true {
                 let slot = slots[position]
                 if slot.row == 0 { return nil }
-                if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key { return Int(slot.row) - 1 }
+                if slot.tag == tag && rowHasKey(Int(slot.row) - 1) { return Int(slot.row) - 1 }
                 position += 1
                 if position == slots.count { position = 0 }
             }
@@ -70,10 +71,11 @@ package struct KeyIndex: Sendable {
         return next >= 0 ? Int(next) : nil
     }
 
-    /// Adds `row` (rows are added in order, from 0); returns the first row
-    /// with the same key when there was one already.
+    /// Adds `row` (rows are added in order, from 0), whose key has hash
+    /// `hash`; returns the first row with the same key (`rowHasKey` tells an
+    /// earlier row's key from another with the same hash) when there was one.
     @discardableResult
-    package mutating func insert(row: Int, hash: UInt64, key: String, keyOfRow: (Int) -> String) -> Int? {
+    package mutating func insert(row: Int, hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
         rowCount += 1
         if !nextWithSameKey.isEmpty { nextWithSameKey.append(-1) }
         if (distinctCount + 1) * 10 > slots.count * 7 { resize(to: KeyIndex.slotCount(for: slots.count)) }
@@ -82,7 +84,7 @@ package struct KeyIndex: Sendable {
         while true {
             let slot = slots[position]
             if slot.row == 0 { break }
-            if slot.tag == tag && keyOfRow(Int(slot.row) - 1) == key {
+            if slot.tag == tag && rowHasKey(Int(slot.row) - 1) {
                 let first = Int32(slot.row - 1)
                 if nextWithSameKey.isEmpty { nextWithSameKey = [Int32](repeating: -1, count: rowCount) }
                 let last = lastWithSameKey[first] ?? first

@@ -5,7 +5,7 @@ import Foundation
 /// per-record object) so memory grows with the record count, not record size.
 public struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
-    public var keys: [String] = []
+    public var keys = RecordKeys()
     /// The index that finds records by key (through `keyHash`).
     package var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
@@ -55,12 +55,25 @@ public struct RecordTable: Sendable {
 
     /// The first record with `key`, whose `keyHash` is `hash`, if any.
     public func firstRow(withKey key: String, hash: UInt64) -> Int? {
-        keyIndex.firstRow(hash: hash, key: key) { keys[$0] }
+        keyIndex.firstRow(hash: hash) { keys.key($0, is: key) }
+    }
+
+    /// The first record whose key is the UTF-8 text `key`, if any.
+    @inline(__always)
+    package func firstRow(withKey key: UnsafeBufferPointer<UInt8>) -> Int? {
+        keyIndex.firstRow(hash: RecordTable.keyHash(key)) { keys.key($0, is: key) }
     }
 
     public static func keyHash(_ key: String) -> UInt64 {
-        StableHash.string(key, seed: 0x6B65_7973)
+        StableHash.string(key, seed: keyHashSeed)
     }
+
+    @inline(__always)
+    package static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        StableHash.bytes(UnsafeRawBufferPointer(key), seed: keyHashSeed)
+    }
+
+    private static let keyHashSeed: UInt64 = 0x6B65_7973
 }
 
 /// Key text: one id value as text (a string's characters, a number's canonical

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Every record's key text (see `RecordKey`), in one byte arena: the keys'
+/// UTF-8 bytes end to end, and where each ends.
+///
+/// A `[String]` costs 16 bytes a key even when the key is short enough to
+/// live inside the String, and a heap object of 32 bytes and up beside it
+/// when it is not (a UUID is 36 bytes). Here a key costs its bytes and 4.
+/// Reading a key makes a String; comparing one with a String does not.
+public struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
+    private var bytes: [UInt8] = []
+    /// `ends[i]`: the offset in `bytes` just past key `i` (key `i` starts where key `i - 1` ends).
+    private var ends: [UInt32] = []
+
+    public init() {}
+
+    public init<Keys: Sequence>(_ keys: Keys) where Keys.Element == String {
+        for key in keys { append(key) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { ends.count }
+
+    public subscript(position: Int) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: $0[range(position)], as: UTF8.self) }
+    }
+
+    @inline(__always)
+    private func range(_ position: Int) -> Range<Int> {
+        (position == 0 ? 0 : Int(ends[position - 1]))..<Int(ends[position])
+    }
+
+    /// Whether key `position` is `key`, byte for byte.
+    public func key(_ position: Int, is key: String) -> Bool {
+        var key = key
+        return key.withUTF8 { self.key(position, is: $0) }
+    }
+
+    /// Whether key `position` is the UTF-8 text `key`, byte for byte.
+    @inline(__always)
+    package func key(_ position: Int, is key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let range = range(position)
+        guard key.count == range.count else { return false }
+        return key.count == 0 || bytes.withUnsafeBufferPointer { stored in
+            memcmp(stored.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
+        }
+    }
+
+    /// Calls `body` with key `position`'s UTF-8 bytes, without making a String.
+    @inline(__always)
+    package func withKey<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
+        let range = range(position)
+        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    }
+
+    /// Whether the keys' bytes would pass the 4 GiB that 32-bit ends can mark.
+    package func wouldOverflow(adding byteCount: Int) -> Bool {
+        bytes.count + byteCount > Int(UInt32.max)
+    }
+
+    /// Appends a key.
+    public mutating func append(_ key: String) {
+        var key = key
+        key.withUTF8 { append($0) }
+    }
+
+    /// Appends a key given as UTF-8 bytes; the caller checks `wouldOverflow` first.
+    package mutating func append(_ key: UnsafeBufferPointer<UInt8>) {
+        precondition(!wouldOverflow(adding: key.count), "keys past 4 GiB")
+        bytes.append(contentsOf: key)
+        ends.append(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    /// Makes room for `count` keys of `bytesPerKey` bytes on average.
+    mutating func reserveCapacity(_ count: Int, bytesPerKey: Int) {
+        ends.reserveCapacity(count)
+        bytes.reserveCapacity(count * bytesPerKey)
+    }
+}
