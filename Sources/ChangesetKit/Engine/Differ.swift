@@ -74,30 +74,34 @@ public enum Differ {
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
         // at k - `oldStart[that section]` (4 bytes an element, not an ElementPath's 16).
+        // With one old section (every diff without sections) the flat index is the item.
+        let oneOldSection = old.count == 1
         var oldStart = [Int](repeating: 0, count: old.count + 1)
         var oldSectionOfFlat: [Int32] = []
         for (sectionIndex, section) in old.enumerated() {
             oldStart[sectionIndex + 1] = oldStart[sectionIndex] + section.elements.count
-            oldSectionOfFlat.append(contentsOf: repeatElement(Int32(sectionIndex), count: section.elements.count))
+            if !oneOldSection {
+                oldSectionOfFlat.append(contentsOf: repeatElement(Int32(sectionIndex), count: section.elements.count))
+            }
         }
         func oldPath(_ flat: Int) -> ElementPath {
+            if oneOldSection { return ElementPath(section: 0, item: flat) }
             let section = Int(oldSectionOfFlat[flat])
             return ElementPath(section: section, item: flat - oldStart[section])
         }
-        let oldTotal = oldSectionOfFlat.count
+        let oldTotal = oldStart[old.count]
         var oldMatched = [Bool](repeating: false, count: oldTotal)
         var newTotal = 0
 
-        // 3 and 4, one new section at a time.
-        var stayerNewItems: [Int32] = []
+        // 3 and 4, one new section at a time. The stayers' old items are kept
+        // (the input of the longest increasing subsequence), not their new
+        // items: those are found again by a second pass, only when some moved.
         var stayerOldItems: [Int32] = []
         var acrossItems: [Int32] = []
         for (newSectionIndex, section) in new.enumerated() {
             let counterpart = oldSectionOfNew[newSectionIndex]
-            stayerNewItems.removeAll(keepingCapacity: true)
             stayerOldItems.removeAll(keepingCapacity: true)
             acrossItems.removeAll(keepingCapacity: true)
-            stayerNewItems.reserveCapacity(section.elements.count)
             stayerOldItems.reserveCapacity(section.elements.count)
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
@@ -119,7 +123,6 @@ public enum Differ {
                 if oldPath.section != counterpart {
                     acrossItems.append(Int32(item))
                 } else {
-                    stayerNewItems.append(Int32(item))
                     stayerOldItems.append(Int32(oldPath.item))
                 }
             }
@@ -144,12 +147,22 @@ public enum Differ {
                     across += 1
                 }
             }
-            for position in stayerNewItems.indices where !onSubsequence[position] {
-                appendAcross(before: stayerNewItems[position])
-                changeset.moves.append(.init(
-                    from: ElementPath(section: counterpart, item: Int(stayerOldItems[position])),
-                    to: ElementPath(section: newSectionIndex, item: Int(stayerNewItems[position])),
-                    element: section.elements[Int(stayerNewItems[position])], isAcrossSections: false))
+            if staying < stayerOldItems.count {
+                // The stayers again, in new order: the position-th is the one whose old item is stayerOldItems[position].
+                let sectionStart = newTotal - section.elements.count
+                var position = 0
+                for item in section.elements.indices {
+                    let oldFlat = sectionStart + item < oldIndexOfNew.count ? Int(oldIndexOfNew[sectionStart + item]) : -1
+                    guard oldFlat >= 0, oldPath(oldFlat).section == counterpart else { continue }
+                    if !onSubsequence[position] {
+                        appendAcross(before: Int32(item))
+                        changeset.moves.append(.init(
+                            from: ElementPath(section: counterpart, item: Int(stayerOldItems[position])),
+                            to: ElementPath(section: newSectionIndex, item: item),
+                            element: section.elements[item], isAcrossSections: false))
+                    }
+                    position += 1
+                }
             }
             appendAcross(before: .max)
         }
@@ -218,32 +231,31 @@ public enum Differ {
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
-        // tails[k]: position of the smallest tail of an increasing run of length k+1;
-        // tailValues[k] its value, beside it so the binary search reads one array.
+        // tails[k]: position of the smallest tail of an increasing run of length k+1.
+        // (Its value is read from `sequence`: a copy beside it cost 4 bytes an
+        // element for no measurable speed.)
         var tails: [Int32] = []
-        var tailValues: [Value] = []
         var previous = [Int32](repeating: -1, count: sequence.count)
-        for (position, value) in sequence.enumerated() {
-            // Appending is the common case (elements that kept their order).
-            if let last = tailValues.last, last < value {
-                previous[position] = tails[tails.count - 1]
-                tails.append(Int32(position))
-                tailValues.append(value)
-                continue
-            }
-            var low = 0
-            var high = tailValues.count
-            while low < high {
-                let middle = (low + high) / 2
-                if tailValues[middle] < value { low = middle + 1 } else { high = middle }
-            }
-            if low > 0 { previous[position] = tails[low - 1] }
-            if low == tails.count {
-                tails.append(Int32(position))
-                tailValues.append(value)
-            } else {
-                tails[low] = Int32(position)
-                tailValues[low] = value
+        sequence.withUnsafeBufferPointer { sequence in
+            for (position, value) in sequence.enumerated() {
+                // Appending is the common case (elements that kept their order).
+                if let last = tails.last, sequence[Int(last)] < value {
+                    previous[position] = last
+                    tails.append(Int32(position))
+                    continue
+                }
+                var low = 0
+                var high = tails.count
+                while low < high {
+                    let middle = (low + high) / 2
+                    if sequence[Int(tails[middle])] < value { low = middle + 1 } else { high = middle }
+                }
+                if low > 0 { previous[position] = tails[low - 1] }
+                if low == tails.count {
+                    tails.append(Int32(position))
+                } else {
+                    tails[low] = Int32(position)
+                }
             }
         }
         var onSubsequence = [Bool](repeating: false, count: sequence.count)

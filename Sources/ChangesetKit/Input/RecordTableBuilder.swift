@@ -59,7 +59,9 @@ struct RecordTableBuilder {
         records.lengths.reserveCapacity(count)
         records.lineNumbers.reserveCapacity(count)
         if !options.id.isEmpty {
-            records.keys.reserveCapacity(count, bytesPerKey: records.keys.isEmpty ? 8 : keyBytes / records.keys.count + 1)
+            // Half again the first keys' length: ids often lengthen as they count up
+            // (room reserved and never written costs address space, not memory).
+            records.keys.reserveCapacity(count, bytesPerKey: records.keys.isEmpty ? 8 : keyBytes * 3 / 2 / records.keys.count + 1)
             keyIndex.reserve(count)
         }
     }
