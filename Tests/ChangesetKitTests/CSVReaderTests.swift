@@ -86,3 +86,29 @@ import Testing
             == "test:3:4: this row has 3 fields but the header has 2")
     }
 }
+
+@Suite struct ScratchBufferTests {
+    /// Single values and runs, past several doublings, then emptied and filled again.
+    @Test func holdsWhatWasAppendedThroughGrowth() {
+        var buffer = ScratchBuffer<UInt8>(capacity: 1)
+        var expected: [UInt8] = []
+        for round in 0..<2 {
+            for value in 0..<300 {
+                let byte = UInt8(truncatingIfNeeded: value &* 7 &+ round)
+                if value % 3 == 0 {
+                    let run = [byte, byte &+ 1, byte &+ 2]
+                    run.withUnsafeBufferPointer { buffer.append($0.baseAddress!, count: $0.count) }
+                    expected += run
+                } else {
+                    buffer.append(byte)
+                    expected.append(byte)
+                }
+            }
+            #expect(Array(buffer.bytes) == expected && buffer.count == expected.count)
+            #expect(buffer.indices.allSatisfy { buffer[$0] == expected[$0] })
+            buffer.removeAll()
+            expected.removeAll()
+            #expect(buffer.isEmpty && buffer.bytes.isEmpty)
+        }
+    }
+}

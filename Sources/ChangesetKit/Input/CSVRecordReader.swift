@@ -40,8 +40,8 @@ package final class CSVRecordReader {
     @exclusivity(unchecked) private var afterCR = false
 
     /// The row being read: its cells' bytes, back to back, and where each ends.
-    @exclusivity(unchecked) private var cellBytes: [UInt8] = []
-    @exclusivity(unchecked) private var cellEnds: [Int] = []
+    @exclusivity(unchecked) private var cellBytes = ScratchBuffer<UInt8>()
+    @exclusivity(unchecked) private var cellEnds = ScratchBuffer<Int>(capacity: 64)
     @exclusivity(unchecked) private var rowStart = 0
     @exclusivity(unchecked) private var rowLocation = SourceLocation(line: 1, column: 1)
     @exclusivity(unchecked) private var rowHasQuotedField = false
@@ -70,8 +70,15 @@ package final class CSVRecordReader {
         self.options = options
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: .text)
-        self.unquotedStops = (0...255).map { $0 == Int(delimiter) || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }
+        stops = .allocate(capacity: 512)
+        for byte in 0...255 {
+            let endsLine = byte == 0x0A || byte == 0x0D || byte >= 0x80
+            stops[byte] = endsLine || byte == Int(delimiter)
+            stops[256 + byte] = endsLine || byte == 0x22
+        }
     }
+
+    deinit { stops.deallocate() }
 
     /// The whole input's size, when known: after the first rows it gives an
     /// estimate of the row count, so the tables are sized once.
@@ -134,12 +141,10 @@ package final class CSVRecordReader {
             // The common case: a run of plain bytes inside a field, copied at once.
             if utf8.pending == 0 && !afterCR && (state == .unquoted || state == .quoted) {
                 var end = index
-                let stops = state == .unquoted ? unquotedStops : CSVRecordReader.quotedStops
-                stops.withUnsafeBufferPointer { stop in
-                    while end < count && !stop[Int(start[end])] { end += 1 }
-                }
+                let stop = state == .unquoted ? stops : stops + 256
+                while end < count && !stop[Int(start[end])] { end += 1 }
                 if end > index {
-                    cellBytes.append(contentsOf: UnsafeBufferPointer(start: start + index, count: end - index))
+                    cellBytes.append(start + index, count: end - index)
                     position.advance(overPlainASCII: end - index)
                     offset += end - index
                     index = end
@@ -168,10 +173,12 @@ package final class CSVRecordReader {
         }
     }
 
-    /// Bytes that end a run in an unquoted field: the delimiter, line breaks, non-ASCII.
-    private let unquotedStops: [Bool]
-    /// Bytes that end a run in a quoted field: the quote, line breaks (counted), non-ASCII.
-    private static let quotedStops: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || $0 >= 0x80 }
+    /// Two tables of 256: the bytes that end a run in an unquoted field (the
+    /// delimiter, line breaks, non-ASCII), then those that end a run in a
+    /// quoted one (the quote, line breaks, which are counted, non-ASCII).
+    /// Raw memory, not two `[Bool]`s: choosing an Array per run retained and
+    /// released it, 16 times a record.
+    private let stops: UnsafeMutablePointer<Bool>
 
     @inline(__always)
     private func step(_ byte: UInt8) throws {
@@ -267,8 +274,8 @@ package final class CSVRecordReader {
     private func endRow(at end: Int) throws {
         endField()
         defer {
-            cellBytes.removeAll(keepingCapacity: true)
-            cellEnds.removeAll(keepingCapacity: true)
+            cellBytes.removeAll()
+            cellEnds.removeAll()
             rowHasQuotedField = false
             extraFieldNoted = false
             state = .fieldStart
@@ -288,7 +295,7 @@ package final class CSVRecordReader {
         let rules = FieldRules(options, flat: true)
         var found: [FieldPath] = []
         for index in cellEnds.indices {
-            var name = cellBytes.withUnsafeBytes { String(decoding: cellRange(index, in: $0), as: UTF8.self) }
+            var name = String(decoding: cellRange(index, in: cellBytes.bytes), as: UTF8.self)
             if let renamed = Array(name.utf8).withUnsafeBytes({ rules.renamedName($0, in: FieldRules.root) }) {
                 // --rename on the new side: the column is read under its old name.
                 found.append(contentsOf: options.renames.filter { $0.new.flatName == name }.map(\.new))
@@ -387,7 +394,8 @@ package final class CSVRecordReader {
         var section: String?
         var memberSum: UInt64 = 0
         var memberCount = 0
-        try cellBytes.withUnsafeBytes { bytes in
+        do {
+            let bytes = cellBytes.bytes
             for (index, column) in columns.enumerated() {
                 let cell = cellRange(index, in: bytes)
                 if column.role.idComponent >= 0 {
