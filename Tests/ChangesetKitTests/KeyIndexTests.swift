@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import ChangesetKit
 
@@ -79,5 +80,55 @@ import Testing
         // "é" precomposed and decomposed are equal Strings but different keys: ids compare as bytes.
         #expect(!keys.key(3, is: "e\u{301}") && keys[4] == "e\u{301}")
         #expect(RecordKeys(texts) == keys && RecordKeys(texts.reversed()) != keys && RecordKeys().isEmpty)
+    }
+}
+
+@Suite struct HugePagesTests {
+    /// The AnonHugePages of the mapping that holds `address`, from /proc/self/smaps.
+    func anonHugePagesKB(holding address: UInt) throws -> Int? {
+        // Read to the end: a /proc file's size is 0, and String(contentsOfFile:) stops after one page.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/smaps") else { return nil }
+        defer { try? handle.close() }
+        let smaps = String(decoding: try handle.readToEnd() ?? Data(), as: UTF8.self)
+        var inMapping = false
+        for line in smaps.split(separator: "\n") {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            if let range = fields.first, range.contains("-"), !range.hasSuffix(":") {
+                let bounds = range.split(separator: "-").compactMap { UInt($0, radix: 16) }
+                inMapping = bounds.count == 2 && bounds[0] <= address && address < bounds[1]
+            } else if inMapping && fields.first == "AnonHugePages:" {
+                return Int(fields[1])
+            }
+        }
+        return nil
+    }
+
+    /// How often the kernel could not find a huge page at a fault and used small ones.
+    func hugePageFallbacks() -> Int {
+        guard let handle = FileHandle(forReadingAtPath: "/proc/vmstat"),
+              let data = try? handle.readToEnd() else { return 0 }
+        try? handle.close()
+        let line = String(decoding: data, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("thp_fault_fallback ") }
+        return line.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
+    }
+
+    /// A big table written after the advice is backed by huge pages when the
+    /// system offers them (`madvise` or `always` in transparent_hugepage) and
+    /// has a free one (else the kernel counts a fallback, and so does this test).
+    @Test func aBigTableIsBackedByHugePagesWhereTheSystemAllows() throws {
+        let setting = (try? String(contentsOfFile: "/sys/kernel/mm/transparent_hugepage/enabled", encoding: .utf8)) ?? "[never]"
+        let fallbacks = hugePageFallbacks()
+        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 << 20, alignment: HugePages.size)
+        defer { memory.deallocate() }
+        HugePages.advise(memory)
+        memory.initializeMemory(as: UInt8.self, repeating: 1)
+        let huge = try anonHugePagesKB(holding: UInt(bitPattern: memory.baseAddress!))
+        if hugePageFallbacks() > fallbacks {
+            // The kernel had no huge page free: the advice was given, and nothing more can be checked.
+        } else if setting.contains("[never]") {
+            #expect(huge == 0 || huge == nil)
+        } else {
+            #expect((huge ?? 0) >= 2048, "transparent_hugepage: \(setting)")
+        }
     }
 }

@@ -29,7 +29,19 @@ package struct KeyIndex: Sendable {
     private var lastWithSameKey: [Int32: Int32] = [:]
 
     package init(capacity: Int = 16) {
-        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: KeyIndex.slotCount(for: capacity))
+        slots = KeyIndex.emptySlots(KeyIndex.slotCount(for: capacity))
+    }
+
+    /// `count` empty slots. A big table is backed by huge pages where the
+    /// system allows: every insert and lookup lands at a random place in it,
+    /// and with 4 KiB pages each also missed the TLB once the table outgrew
+    /// what the TLB maps (a few MB).
+    private static func emptySlots(_ count: Int) -> [Slot] {
+        [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            buffer.initialize(repeating: Slot(tag: 0, row: 0))
+            initialized = count
+        }
     }
 
     /// Slots for `count` keys: at most 70% full.
@@ -110,7 +122,7 @@ package struct KeyIndex: Sendable {
     /// Places every slot again in a table of `size` slots (bigger than now).
     private mutating func resize(to size: Int) {
         let old = slots
-        slots = [Slot](repeating: Slot(tag: 0, row: 0), count: size)
+        slots = KeyIndex.emptySlots(size)
         for slot in old where slot.row != 0 {
             var position = KeyIndex.home(slot.tag, size)
             while slots[position].row != 0 {
