@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // glibc's mallopt, for the command only (Linux).
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "ChangesetKit",
             // No unsafe flags, so other packages can depend on this one by version.
@@ -43,6 +45,7 @@ let package = Package(
             name: "changeset",
             dependencies: [
                 "ChangesetKit",
+                .target(name: "CMalloc", condition: .when(platforms: [.linux])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -1,6 +1,9 @@
 import ArgumentParser
 import ChangesetKit
 import Foundation
+#if os(Linux)
+import CMalloc
+#endif
 
 /// The command's entry point. `changeset OLD NEW` is the diff; a first
 /// argument `diff` or `apply` names the subcommand. Every outcome becomes the
@@ -12,6 +15,7 @@ enum ChangesetMain {
         // A closed pipe is an error code from write(2), not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
         occupyClosedStandardDescriptors()
+        limitMallocArenas()
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
@@ -60,6 +64,18 @@ enum ChangesetMain {
         default:
             execute(DiffCommand.self, arguments)
         }
+    }
+
+    /// One malloc arena for all threads. glibc gives each new thread an arena
+    /// of its own; the reader threads' and then the report threads' arenas
+    /// each kept memory they had freed, 8 MB of the peak at a million records
+    /// (166 MB against 158 MB), and sharing one cost no time measured (the
+    /// threads allocate little: the tables are a few big arrays). A process
+    /// setting, so the command's, not the library's.
+    static func limitMallocArenas() {
+        #if os(Linux)
+        _ = mallopt(M_ARENA_MAX, 1)
+        #endif
     }
 
     /// A closed standard descriptor (`changeset ... >&-`) would be handed to
