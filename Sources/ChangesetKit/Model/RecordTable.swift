@@ -73,7 +73,9 @@ public struct RecordTable: Sendable {
         StableHash.bytes(UnsafeRawBufferPointer(key), seed: keyHashSeed)
     }
 
-    private static let keyHashSeed: UInt64 = 0x6B65_7973
+    /// A computed constant, not a `static let`: a stored static is reached
+    /// through a lazy-initialisation check on every call, once a key.
+    private static var keyHashSeed: UInt64 { 0x6B65_7973 }
 }
 
 /// Key text: one id value as text (a string's characters, a number's canonical
