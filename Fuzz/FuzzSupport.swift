@@ -11,7 +11,7 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
 
     init(_ table: RecordTable) {
         self = .records(
-            keys: table.keys, fingerprints: table.fingerprints,
+            keys: Array(table.keys), fingerprints: table.fingerprints,
             ranges: (0..<table.count).map(table.byteRange), lines: table.lines,
             sections: table.sections.map { table.sectionNames[Int($0)] },
             fieldNames: table.fieldNames, container: table.containerRange)
