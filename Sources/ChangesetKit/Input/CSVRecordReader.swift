@@ -394,7 +394,7 @@ package final class CSVRecordReader {
         var section: String?
         var memberSum: UInt64 = 0
         var memberCount = 0
-        do {
+        do {  // the scope of `bytes`, which is valid until the row's next append
             let bytes = cellBytes.bytes
             for (index, column) in columns.enumerated() {
                 let cell = cellRange(index, in: bytes)
