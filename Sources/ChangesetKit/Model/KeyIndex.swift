@@ -57,22 +57,29 @@ package struct KeyIndex: Sendable {
         Int(truncatingIfNeeded: (UInt64(tag) &* UInt64(truncatingIfNeeded: slotCount)) >> 32)
     }
 
+    /// The slot holding the row whose key has tag `tag` and passes `rowHasKey`,
+    /// or the empty slot where such a key would go: the one probe that
+    /// lookups and inserts share.
+    @inline(__always)
+    private func slot(for tag: UInt32, rowHasKey: (Int) -> Bool) -> Int {
+        slots.withUnsafeBufferPointer { slots in
+            var position = KeyIndex.home(tag, slots.count)
+            while slots[position].row != 0 {
+                if slots[position].tag == tag && rowHasKey(Int(slots[position].row) - 1) { break }
+                position += 1
+                if position == slots.count { position = 0 }
+            }
+            return position
+        }
+    }
+
     /// The first row whose key has hash `hash` and for which `rowHasKey`
     /// holds (it compares the row's key text with the key sought, to rule out
     /// collisions), if any.
     @inline(__always)
     package func firstRow(hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
-        let tag = KeyIndex.tag(hash)
-        return slots.withUnsafeBufferPointer { slots in
-            var position = KeyIndex.home(tag, slots.count)
-            while true {
-                let slot = slots[position]
-                if slot.row == 0 { return nil }
-                if slot.tag == tag && rowHasKey(Int(slot.row) - 1) { return Int(slot.row) - 1 }
-                position += 1
-                if position == slots.count { position = 0 }
-            }
-        }
+        let row = slots[slot(for: KeyIndex.tag(hash), rowHasKey: rowHasKey)].row
+        return row == 0 ? nil : Int(row) - 1
     }
 
     /// The next row after `row` with the same key, if any.
@@ -92,20 +99,14 @@ package struct KeyIndex: Sendable {
         if !nextWithSameKey.isEmpty { nextWithSameKey.append(-1) }
         if (distinctCount + 1) * 10 > slots.count * 7 { resize(to: KeyIndex.slotCount(for: slots.count)) }
         let tag = KeyIndex.tag(hash)
-        var position = KeyIndex.home(tag, slots.count)
-        while true {
-            let slot = slots[position]
-            if slot.row == 0 { break }
-            if slot.tag == tag && rowHasKey(Int(slot.row) - 1) {
-                let first = Int32(slot.row - 1)
-                if nextWithSameKey.isEmpty { nextWithSameKey = [Int32](repeating: -1, count: rowCount) }
-                let last = lastWithSameKey[first] ?? first
-                nextWithSameKey[Int(last)] = Int32(row)
-                lastWithSameKey[first] = Int32(row)
-                return Int(first)
-            }
-            position += 1
-            if position == slots.count { position = 0 }
+        let position = slot(for: tag, rowHasKey: rowHasKey)
+        if slots[position].row != 0 {
+            let first = Int32(slots[position].row - 1)
+            if nextWithSameKey.isEmpty { nextWithSameKey = [Int32](repeating: -1, count: rowCount) }
+            let last = lastWithSameKey[first] ?? first
+            nextWithSameKey[Int(last)] = Int32(row)
+            lastWithSameKey[first] = Int32(row)
+            return Int(first)
         }
         slots[position] = Slot(tag: tag, row: Int32(row + 1))
         distinctCount += 1
