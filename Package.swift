@@ -32,6 +32,8 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // A cache prefetch hint (a static inline C function; nothing to link).
+        .systemLibrary(name: "CPrefetch"),
         // glibc's mallopt, for the command only (Linux).
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -39,7 +41,7 @@ let package = Package(
             // No unsafe flags, so other packages can depend on this one by version.
             // The readers' run-time exclusivity checks are turned off property by
             // property instead (`@exclusivity(unchecked)`, see JSONRecordReader).
-            dependencies: ["CYajl", "CZlib", "CZstd"]
+            dependencies: ["CYajl", "CZlib", "CZstd", "CPrefetch"]
         ),
         .executableTarget(
             name: "changeset",

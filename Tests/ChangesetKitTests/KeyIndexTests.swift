@@ -132,3 +132,49 @@ import Testing
         }
     }
 }
+
+/// The readers hash a one-part id as soon as they read it, so the key
+/// index's slot can be fetched while the rest of the record is read, and
+/// hand that hash to the table builder when the record ends. The hash must
+/// be the final key text's, also when the reader rewrites the text (a number
+/// id is keyed by its canonical form), for any chunking.
+@Suite struct EarlyKeyHashTests {
+    func table(_ text: String, format: InputFormat, chunkSize: Int) throws -> RecordTable {
+        let options = RecordOptions(id: [FieldPath(["id"])])
+        let feed: (UnsafeRawBufferPointer) throws -> Void
+        let finish: () throws -> RecordTable
+        if format == .csv {
+            let reader = CSVRecordReader(source: "test", delimiter: 0x2C, options: options)
+            (feed, finish) = (reader.feed, reader.finish)
+        } else {
+            let reader = JSONRecordReader(source: "test", layout: .array, options: options)
+            (feed, finish) = (reader.feed, reader.finish)
+        }
+        let bytes = Array(text.utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes { try feed($0) }
+        }
+        return try finish()
+    }
+
+    @Test(arguments: [InputFormat.json, .csv], [1, 7, 4096])
+    func idsHashedAsTheyAreReadAreFoundByTheirKeyText(format: InputFormat, chunkSize: Int) throws {
+        let text = format == .csv
+            ? "id,v\n1.50,a\nb,c\n2e0,d\n550e8400-e29b-41d4-a716-446655440000,e\n"
+            : #"[{"id":1.50,"v":1},{"v":2,"id":"b"},{"id":2e0},{"id":"550e8400-e29b-41d4-a716-446655440000"}]"#
+        let records = try table(text, format: format, chunkSize: chunkSize)
+        #expect(Array(records.keys) == ["1.5", "b", "2", "550e8400-e29b-41d4-a716-446655440000"])
+        for (row, key) in records.keys.enumerated() {
+            #expect(records.firstRow(withKey: key) == row, "\(key)")
+        }
+        #expect(records.firstRow(withKey: "1.50") == nil && records.firstRow(withKey: "2e0") == nil)
+    }
+
+    /// The duplicate check uses the early hash too: two spellings of one number are one id.
+    @Test(arguments: [InputFormat.json, .csv])
+    func twoSpellingsOfOneNumberIdAreADuplicate(format: InputFormat) throws {
+        let text = format == .csv ? "id\n1.5\n1.50\n" : #"[{"id":1.5},{"id":1.50}]"#
+        let error = try #require(throws: InputError.self) { try table(text, format: format, chunkSize: 3) }
+        #expect(error.message.hasPrefix(#"duplicate id "1.5": the record at line"#), "\(error)")
+    }
+}

@@ -390,6 +390,7 @@ package final class CSVRecordReader {
     private func readRecord(end: Int) throws {
         // One id field (the usual case) needs no array per row.
         var singleID: String?
+        var singleIDHash: UInt64?
         var idParts = options.id.count > 1 ? Array(repeating: "", count: options.id.count) : []
         var section: String?
         var memberSum: UInt64 = 0
@@ -403,7 +404,12 @@ package final class CSVRecordReader {
                         throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                     }
                     let text = ScalarText.fromText(cell, scratch: &scratch)
-                    if idParts.isEmpty { singleID = text } else { idParts[column.role.idComponent] = text }
+                    if idParts.isEmpty {
+                        singleID = text
+                        singleIDHash = builder.hashPrefetchingSlot(key: text)
+                    } else {
+                        idParts[column.role.idComponent] = text
+                    }
                 }
                 if column.role.isSection && !cell.isEmpty {
                     section = ScalarText.fromText(cell, scratch: &scratch)
@@ -418,7 +424,7 @@ package final class CSVRecordReader {
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         try builder.append(
-            key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), section: section,
+            key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), keyHash: singleIDHash, section: section,
             fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
             range: rowStart..<end, line: rowLocation.line, location: rowLocation)
     }

@@ -63,6 +63,7 @@ extension JSONRecordReader {
             return nil
         }
         for index in idParts.indices { idParts[index] = nil }
+        idHash = nil
         sectionName = nil
         return .record
     }
@@ -153,7 +154,8 @@ extension JSONRecordReader {
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {
             try builder.append(
-                key: idParts.count == 1 ? idParts[0] : RecordTableBuilder.key(idParts.map { $0! }), section: sectionName, fingerprint: fingerprint,
+                key: idParts.count == 1 ? idParts[0] : RecordTableBuilder.key(idParts.map { $0! }), keyHash: idHash,
+                section: sectionName, fingerprint: fingerprint,
                 range: recordStart..<end, line: recordMark.line, location: recordLocation)
         } catch {
             failure = error as? InputError
@@ -200,6 +202,7 @@ extension JSONRecordReader {
                     return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: scanner.location(of: token, chunk, chunkBase))
                 }
                 idParts[role.idComponent] = value
+                if idParts.count == 1 { idHash = builder.hashPrefetchingSlot(key: value) }
             }
         }
         deliver(value.hash, isEmpty: value.isEmpty, isObject: false)

@@ -60,6 +60,8 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var recordMark = JSONTextScanner.Mark()
     var recordLocation: SourceLocation { scanner.location(of: recordMark, chunk, chunkBase) }
     @exclusivity(unchecked) var idParts: [String?]
+    /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
+    @exclusivity(unchecked) var idHash: UInt64?
     @exclusivity(unchecked) var sectionName: String?
     /// NDJSON: the line the previous record ended on.
     @exclusivity(unchecked) var previousRecordEndLine = 0

@@ -71,14 +71,31 @@ struct RecordTableBuilder {
         parts.isEmpty ? nil : parts.count == 1 ? parts[0] : RecordKey.join(parts)
     }
 
+    /// The hash of a record's key, with the key index's slot for it asked
+    /// for ahead (see `KeyIndex.prefetch`): a reader calls this as soon as it
+    /// has read a one-part id, and hands the hash to `append` when the record ends.
+    /// (`mutating` though it changes nothing: a reader's builder is a class's
+    /// stored property, and a non-mutating call copied the whole builder,
+    /// retaining and releasing each of its arrays, once a record.)
+    mutating func hashPrefetchingSlot(key: String) -> UInt64 {
+        var key = key
+        let hash = key.withUTF8 { RecordTable.keyHash($0) }
+        keyIndex.prefetch(hash: hash)
+        return hash
+    }
+
+    /// Adds a record. `keyHash`, when given, is `key`'s hash from
+    /// `hashPrefetchingSlot(key:)`.
     mutating func append(
-        key: String?, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
+        key: String?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> SourceLocation
     ) throws {
         let index = records.count
         if var key {
             try key.withUTF8 { utf8 in
-                if let first = keyIndex.insert(row: index, hash: RecordTable.keyHash(utf8), rowHasKey: { records.keys.key($0, is: utf8) }) {
+                assert(keyHash == nil || keyHash == RecordTable.keyHash(utf8), "a key hash for another key")
+                let hash = keyHash ?? RecordTable.keyHash(utf8)
+                if let first = keyIndex.insert(row: index, hash: hash, rowHasKey: { records.keys.key($0, is: utf8) }) {
                     if options.duplicates == .error {
                         throw InputError(
                             source: source, location: location(),

@@ -1,3 +1,5 @@
+internal import CPrefetch
+
 /// Finds records by id: an open-addressing hash table from the 64-bit hash
 /// of a key to the first record with that key, plus, only once some key
 /// repeats (`--duplicates occurrence`), a chain through the records that
@@ -80,6 +82,19 @@ package struct KeyIndex: Sendable {
     package func firstRow(hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
         let row = slots[slot(for: KeyIndex.tag(hash), rowHasKey: rowHasKey)].row
         return row == 0 ? nil : Int(row) - 1
+    }
+
+    /// Asks the processor to bring the home slot of a key with hash `hash`
+    /// into cache, without waiting for it. A reader calls this as soon as a
+    /// record's id is read and inserts the key when the record ends: once the
+    /// table outgrows the cache, every insert lands on a line that is not in
+    /// it, and the record's other fields are read while the line comes. A
+    /// hint only; a resize in between just wastes it.
+    @inline(__always)
+    package func prefetch(hash: UInt64) {
+        slots.withUnsafeBufferPointer { slots in
+            changeset_prefetch_for_write(slots.baseAddress! + KeyIndex.home(KeyIndex.tag(hash), slots.count))
+        }
     }
 
     /// The next row after `row` with the same key, if any.
