@@ -112,3 +112,41 @@ import Testing
         }
     }
 }
+
+/// Rows that lie whole in a chunk without quotes are read where they lie
+/// (`readPlainRow`); anything else falls back to the state machine. Chunks of
+/// one byte never hold a whole row, so `read`, which checks that every
+/// chunking agrees, compares the two paths on each input here.
+@Suite struct CSVPlainRowTests {
+    let byID = RecordOptions(id: [FieldPath(["id"])], mode: .text)
+
+    @Test func plainRowsAgreeWithTheStateMachine() throws {
+        // CRLF, a lone CR, blank lines, non-ASCII, a quote inside a field, a
+        // quoted field among plain rows, empty cells, a missing last line break.
+        let text = "id,name,note\r\n1,Zoë,\r\n2,\"x, y\",q\r3,5\" pipe,\n\n4,日本,z\n\r\n5,,\n6,a,b"
+        let table = try #require(read(text, format: .csv, options: byID).table)
+        #expect(table.keys == ["1", "2", "3", "4", "5", "6"])
+        #expect(table.lines == [2, 3, 4, 6, 8, 9])
+        let bytes = Array(text.utf8)
+        let rows = try table.ranges.map { range in
+            try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[range]), delimiter: 0x2C) }
+        }
+        #expect(rows == [["1", "Zoë", ""], ["2", "x, y", "q"], ["3", "5\" pipe", ""], ["4", "日本", "z"], ["5", "", ""], ["6", "a", "b"]])
+        // The same rows, all plain, give the same fingerprints as the mixed file.
+        let plain = "id,name,note\n1,Zoë,\n4,日本,z\n5,,\n6,a,b\n"
+        let plainTable = try #require(read(plain, format: .csv, options: byID).table)
+        #expect(plainTable.fingerprints == [0, 3, 4, 5].map { table.fingerprints[$0] })
+    }
+
+    /// Errors in rows that would otherwise be plain are placed as the state machine places them.
+    @Test func errorsInPlainRowsKeepTheirPlaces() {
+        func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }
+        let header = Array("id,a\n1,x\n".utf8)
+        #expect(failure(header + Array("2,y,z\n".utf8)) == "test:3:5: this row has 3 fields but the header has 2")
+        #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2")
+        #expect(failure(header + [0x32, 0x2C, 0x61, 0xC3, 0x28, 0x0A]) == "test:3:4: invalid UTF-8 (a bad byte sequence starting with byte 0xC3)")
+        #expect(failure(header + [0x32, 0x2C, 0xE6, 0x97, 0x0A]) == "test:3:3: invalid UTF-8 (a bad byte sequence starting with byte 0xE6)")
+        #expect(failure(header + Array(",y\n".utf8)) == "test:3:1: the id field \"id\" is empty")
+        #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too")
+    }
+}
