@@ -138,6 +138,30 @@ import Testing
         #expect(plainTable.fingerprints == [0, 3, 4, 5].map { table.fingerprints[$0] })
     }
 
+    /// The plain-row path skips eight bytes at a time: delimiters, quotes,
+    /// line breaks and bytes past ASCII are found at every place in a word.
+    @Test func specialBytesAreFoundAtEveryPlaceInAWord() throws {
+        var text = "id,a,b\r\n"
+        var expected: [[String]] = []
+        for n in 0..<20 {
+            let row = ["\(n)", String(repeating: "x", count: n), String(repeating: "é", count: n % 5) + "y" + String(repeating: "z", count: n)]
+            expected.append(row)
+            text += row.joined(separator: ",") + (n % 2 == 0 ? "\n" : "\r\n")
+        }
+        for n in 0..<10 {
+            let row = ["q\(n)", String(repeating: "x", count: n + 1) + "\"q", "b"]  // a quote inside, not first
+            expected.append(row)
+            text += row.joined(separator: ",") + "\n"
+        }
+        let table = try #require(read(text, format: .csv, options: byID).table)
+        let bytes = Array(text.utf8)
+        let rows = try table.ranges.map { range in
+            try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[range]), delimiter: 0x2C) }
+        }
+        #expect(rows == expected)
+        #expect(table.lines == Array(2...31))
+    }
+
     /// Errors in rows that would otherwise be plain are placed as the state machine places them.
     @Test func errorsInPlainRowsKeepTheirPlaces() {
         func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }
@@ -146,6 +170,10 @@ import Testing
         #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2")
         #expect(failure(header + [0x32, 0x2C, 0x61, 0xC3, 0x28, 0x0A]) == "test:3:4: invalid UTF-8 (a bad byte sequence starting with byte 0xC3)")
         #expect(failure(header + [0x32, 0x2C, 0xE6, 0x97, 0x0A]) == "test:3:3: invalid UTF-8 (a bad byte sequence starting with byte 0xE6)")
+        for run in 0..<10 {  // a bad byte at every place in a word
+            let row = Array("2,".utf8) + Array(repeating: UInt8(ascii: "x"), count: run) + [0xFF] + Array("yyyyyyyyy\n".utf8)
+            #expect(failure(header + row) == "test:3:\(3 + run): invalid UTF-8 (a bad byte sequence starting with byte 0xFF)")
+        }
         #expect(failure(header + Array(",y\n".utf8)) == "test:3:1: the id field \"id\" is empty")
         #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too")
     }
