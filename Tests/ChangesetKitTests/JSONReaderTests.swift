@@ -89,6 +89,31 @@ import Testing
     }
 }
 
+/// Plain strings are read whole between tokens (`JSONTextScanner.scanOutside`);
+/// a string with an escape, a control character or a byte past ASCII goes on
+/// in `scan`. `read` checks every chunking against chunks of one byte, which
+/// cut every string; here the special byte sits at every place in a word.
+@Suite struct JSONPlainStringTests {
+    @Test func specialBytesAtEveryPlaceInAStringAgreeWithEveryChunking() throws {
+        var records: [String] = []
+        for run in 0..<18 {
+            let plain = String(repeating: "s", count: run)
+            records.append(#"{"id": "\#(plain)\#(run)", "e": "\#(plain)\"q\u00e9", "u": "\#(plain)é", "n": 12}"#)
+        }
+        let table = try #require(read("[" + records.joined(separator: ",\n") + "]").table)
+        #expect(table.keys == (0..<18).map { String(repeating: "s", count: $0) + "\($0)" })
+        #expect(table.lines == Array(1...18))
+        for run in 0..<18 {
+            let plain = String(repeating: "s", count: run)
+            let column = 18 + run  // of the bad byte, after `[{"id": 1, "a": "` and the plain run
+            #expect(read(#"[{"id": 1, "a": "\#(plain)\#u{01}"}]"#).failureMessage
+                == "test:1:\(column): control character must be escaped in a string")
+            #expect(read(Array(#"[{"id": 1, "a": "\#(plain)"#.utf8) + [0xC0, 0xAF] + Array(#""}]"#.utf8)).failureMessage
+                == "test:1:\(column): invalid UTF-8 (a bad byte sequence starting with byte 0xC0)")
+        }
+    }
+}
+
 /// One line of Fixtures/errors/cases.tsv.
 struct ErrorCase {
     var file: String

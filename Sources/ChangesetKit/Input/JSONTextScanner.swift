@@ -262,13 +262,16 @@ struct JSONTextScanner {
     }
 
     /// Between strings: whitespace, line breaks, punctuation and bare words
-    /// (numbers, literals). Stops at the end, at a string's opening quote
-    /// (after it), or before a byte past ASCII, a form feed or a vertical tab.
+    /// (numbers, literals), and plain strings whole. Stops at the end, inside
+    /// a string at the first byte that needs `scan` (an escape, a control
+    /// character, a byte past ASCII), or before a byte past ASCII, a form
+    /// feed or a vertical tab outside strings.
     @inline(__always)
     private mutating func scanOutside(_ bytes: UnsafePointer<UInt8>, upTo end: Int) {
         var index = offset
         var inWord = self.inWord
         Self.outsideClass.withUnsafeBufferPointer { classes in
+          Self.stringStop.withUnsafeBufferPointer { stringStops in
             loop: while index < end {
                 let byte = bytes[index]
                 switch classes[Int(byte)] {
@@ -301,8 +304,18 @@ struct JSONTextScanner {
                     afterCR = false
                     offset = index
                     token(byte)
+                    // Most strings are plain and short: read to the closing
+                    // quote here, without a trip through `scan`'s states.
+                    var close = Self.skipPlainStringBytes(bytes, from: index + 1, upTo: end)
+                    while close < end && !stringStops[Int(bytes[close])] { close += 1 }
+                    if close < end && bytes[close] == 0x22 {
+                        index = close + 1
+                        continue loop
+                    }
+                    // An escape, a control character, a byte past ASCII, or the
+                    // end of what yajl has read: `scan` goes on from there.
                     state = .inString
-                    index += 1
+                    index = close
                     break loop
                 case ByteClass.structural:
                     inWord = false
@@ -314,6 +327,7 @@ struct JSONTextScanner {
                 }
                 index += 1
             }
+          }
         }
         offset = index
         self.inWord = inWord
