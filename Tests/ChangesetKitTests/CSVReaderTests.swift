@@ -162,6 +162,20 @@ import Testing
         #expect(table.lines == Array(2...31))
     }
 
+    /// A row read again (`cells(of:)`, for reports and patches) gives the
+    /// cells the reader saw: quotes undone, "" a quote, empty cells kept.
+    @Test func rowsReadAgainGiveTheirCells() throws {
+        let cases: [(String, [String])] = [
+            ("", [""]), (",", ["", ""]), ("a,", ["a", ""]), (",b", ["", "b"]),
+            (#""""#, [""]), (#""""""""#, [#""""#]), (#""a""b",c"#, [#"a"b"#, "c"]),
+            (#""""a""",x"#, [#""a""#, "x"]), (#"a"b,"c,d""#, [#"a"b"#, "c,d"]), ("\"x\ny\",é", ["x\ny", "é"]),
+        ]
+        for (row, cells) in cases {
+            #expect(try Array(row.utf8).withUnsafeBytes { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } == cells, "\(row)")
+        }
+        #expect(throws: (any Error).self) { try Array(#""open"#.utf8).withUnsafeBytes { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } }
+    }
+
     /// Errors in rows that would otherwise be plain are placed as the state machine places them.
     @Test func errorsInPlainRowsKeepTheirPlaces() {
         func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }

@@ -101,3 +101,38 @@ import Testing
         #expect(csv.schema == ["a", "b", "c"] && csv.schemaValueCounts == [2, 1, 2])
     }
 }
+
+/// `FieldChange.between` scans small objects' members and builds
+/// dictionaries for large ones (`MembersByName`); both give the changed
+/// fields in the old object's member order, then the new-only ones, and
+/// both take the first member of a repeated name.
+@Suite struct FieldChangeMemberLookupTests {
+    func object(_ members: [(String, Value)]) -> Value {
+        .object(members.map { Value.Member(name: $0.0, value: $0.1) })
+    }
+
+    @Test(arguments: [3, 40])
+    func smallAndLargeObjectsGiveTheSameChanges(fillers: Int) {
+        let filler = (0..<fillers).map { ("f\($0)", Value.number("\($0)")) }
+        let old = object([("b", .string("x")), ("gone", .bool(true)), ("a", .number("1")), ("same", .null)] + filler)
+        let new = object(filler + [("a", .number("2")), ("same", .null), ("added", .string("y")), ("b", .string("z"))])
+        let changes = FieldChange.between(old, new, rules: FieldRules(RecordOptions()), mode: .typed)
+        #expect(changes == [
+            FieldChange(path: FieldPath(["b"]), old: .string("x"), new: .string("z")),
+            FieldChange(path: FieldPath(["gone"]), old: .bool(true), new: nil),
+            FieldChange(path: FieldPath(["a"]), old: .number("1"), new: .number("2")),
+            FieldChange(path: FieldPath(["added"]), old: nil, new: .string("y")),
+        ])
+    }
+
+    /// A library user can build an object with a name twice (the readers reject one).
+    @Test(arguments: [3, 40])
+    func aRepeatedNameComparesItsFirstMembers(fillers: Int) {
+        let filler = (0..<fillers).map { ("f\($0)", Value.number("\($0)")) }
+        let old = object(filler + [("a", .number("1")), ("a", .number("2"))])
+        let same = object(filler + [("a", .number("1")), ("a", .number("3"))])
+        let changed = object(filler + [("a", .number("4"))])
+        #expect(FieldChange.between(old, same, rules: FieldRules(RecordOptions()), mode: .typed).isEmpty)
+        #expect(FieldChange.between(old, changed, rules: FieldRules(RecordOptions()), mode: .typed).map(\.path) == [FieldPath(["a"]), FieldPath(["a"])])
+    }
+}

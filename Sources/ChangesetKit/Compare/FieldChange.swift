@@ -33,16 +33,13 @@ public struct FieldChange: Equatable, Sendable {
             }
             return
         }
-        let newByName = Dictionary(newMembers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        let oldNames = Set(oldMembers.map(\.name))
-        let names = oldMembers.map(\.name) + newMembers.map(\.name).filter { !oldNames.contains($0) }
-        let oldByName = Dictionary(oldMembers.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        for name in names {
+        let byName = MembersByName(old: oldMembers, new: newMembers)
+        for name in byName.names {
             let memberPath = path + [name]
             let verdict = rules.verdict(memberPath)
             guard verdict != .skip else { continue }
-            let oldValue = oldByName[name]
-            let newValue = newByName[name]
+            let oldValue = byName.old(name)
+            let newValue = byName.new(name)
             switch (oldValue, newValue) {
             case let (oldValue?, newValue?):
                 if verdict == .lookInside {
@@ -70,5 +67,44 @@ public struct FieldChange: Equatable, Sendable {
                 continue
             }
         }
+    }
+}
+
+/// Two objects' members by name: the first member with each name, and the
+/// names in the old object's order, then those only the new one has. A
+/// record's object is small, and building two Dictionaries and a Set for
+/// each changed record was most of the time spent finding its changed
+/// fields; objects of up to `smallCount` members are scanned instead.
+private struct MembersByName {
+    static let smallCount = 32
+    let oldMembers: [Value.Member]
+    let newMembers: [Value.Member]
+    private let oldByName: [String: Value]
+    private let newByName: [String: Value]
+    let names: [String]
+    private let isSmall: Bool
+
+    init(old: [Value.Member], new: [Value.Member]) {
+        oldMembers = old
+        newMembers = new
+        isSmall = old.count <= MembersByName.smallCount && new.count <= MembersByName.smallCount
+        if isSmall {
+            oldByName = [:]
+            newByName = [:]
+            names = old.map(\.name) + new.lazy.map(\.name).filter { name in !old.contains { $0.name == name } }
+        } else {
+            oldByName = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            newByName = Dictionary(new.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let oldNames = Set(old.map(\.name))
+            names = old.map(\.name) + new.map(\.name).filter { !oldNames.contains($0) }
+        }
+    }
+
+    func old(_ name: String) -> Value? {
+        isSmall ? oldMembers.first { $0.name == name }?.value : oldByName[name]
+    }
+
+    func new(_ name: String) -> Value? {
+        isSmall ? newMembers.first { $0.name == name }?.value : newByName[name]
     }
 }

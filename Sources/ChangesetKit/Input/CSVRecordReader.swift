@@ -5,7 +5,9 @@
 /// ragged row or an unclosed quote at its line and column, nor tell where a
 /// record lies in the file so it can be read again; and both were slower on
 /// the benchmark (see the README). This is a byte-level state machine, push
-/// style like the JSON reader: `feed` chunks of any size, then `finish`.
+/// style like the JSON reader: `feed` chunks of any size, then `finish`. Most
+/// rows skip it: a row that lies whole in the chunk without quotes is read
+/// where it lies (`readPlainRow`), and anything else goes through it.
 ///
 /// Rules: fields are separated by the delimiter (`,`, or tab for TSV); a field
 /// in double quotes may hold delimiters, quotes (doubled) and line breaks;
@@ -445,47 +447,41 @@ package final class CSVRecordReader {
     /// once per changed record and must be cheap to start.
     package static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
         var cells: [String] = []
-        var cell: [UInt8] = []
         var index = 0
         let count = row.count
-        var fieldStart = true
-        while index <= count {
-            if index == count {
-                cells.append(String(decoding: cell, as: UTF8.self))
-                break
-            }
-            let byte = row[index]
-            if fieldStart && byte == 0x22 {
-                // A quoted field: up to the closing quote; "" is a quote.
+        while true {
+            if index < count && row[index] == 0x22 {
+                // A quoted field: up to the closing quote, a piece at a time; "" is a quote.
+                var cell: [UInt8] = []
                 index += 1
-                while index < count {
-                    if row[index] == 0x22 {
-                        if index + 1 < count && row[index + 1] == 0x22 {
-                            cell.append(0x22)
-                            index += 2
-                            continue
-                        }
-                        break
+                var pieceStart = index
+                while true {
+                    guard index < count else {
+                        throw JSONValueReader.Failure(description: "a row could not be read again (did the file change while changeset ran?)")
                     }
-                    cell.append(row[index])
+                    if row[index] == 0x22 {
+                        cell.append(contentsOf: row[pieceStart..<index])
+                        index += 1
+                        guard index < count && row[index] == 0x22 else { break }
+                        pieceStart = index  // the second quote of "" starts the next piece
+                        index += 1
+                        continue
+                    }
                     index += 1
                 }
-                guard index < count else { throw JSONValueReader.Failure(description: "a row could not be read again (did the file change while changeset ran?)") }
-                index += 1  // the closing quote
-                fieldStart = false
-                continue
-            }
-            if byte == delimiter {
+                // Up to the delimiter (the reader let nothing else follow a closing quote).
+                let rest = index
+                while index < count && row[index] != delimiter { index += 1 }
+                cell.append(contentsOf: row[rest..<index])
                 cells.append(String(decoding: cell, as: UTF8.self))
-                cell.removeAll(keepingCapacity: true)
-                fieldStart = true
             } else {
-                cell.append(byte)
-                fieldStart = false
+                let start = index
+                while index < count && row[index] != delimiter { index += 1 }
+                cells.append(String(decoding: UnsafeRawBufferPointer(rebasing: row[start..<index]), as: UTF8.self))
             }
-            index += 1
+            guard index < count else { return cells }
+            index += 1  // the delimiter
         }
-        return cells
     }
 
     /// Cell `index` of `bytes`, by `cellEnds`. The cells are back to back

@@ -186,8 +186,9 @@ package struct FieldRules: Sendable {
     func verdict(_ path: [String]) -> Verdict {
         var node = FieldRules.root
         var filtered = onlyMode
-        for (depth, name) in path.enumerated() {
-            let child = self.child(of: node, name: Array(name.utf8))
+        for (depth, var name) in path.enumerated() {
+            // The name's own UTF-8, not an Array of it: this runs for each field of each changed record.
+            let child = name.withUTF8 { self.child(of: node, name: UnsafeRawBufferPointer($0)) }
             if depth == 0 && schemaOnly.contains(name) { return .skip }
             let role = self.role(child)
             if let role, role.ignored || role.isSection { return .skip }
