@@ -176,6 +176,31 @@ import Testing
         #expect(throws: (any Error).self) { try Array(#""open"#.utf8).withUnsafeBytes { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } }
     }
 
+    /// Whatever the delimiter (the command takes any ASCII character, even a
+    /// quote or a line break), every chunking reads a file the same way.
+    /// Regression: with `"` as the delimiter, a row `"x` was two cells in one
+    /// chunk (the plain-row path took the quote for the delimiter) and an
+    /// unclosed quote in chunks of one byte; such delimiters now keep to the
+    /// state machine.
+    @Test(arguments: [UInt8(ascii: "\""), 0x0A, 0x0D, UInt8(ascii: "a"), 0x20])
+    func oddDelimitersReadTheSameInEveryChunking(delimiter: UInt8) {
+        for text in ["id,a\"b\nx\"y\r\n1,2\"3\n\"q\"\"r\",s\n4 5,a6\n", "a\"b\n\"x\n", "a\"b\nx\"\"\n"].map({ Array($0.utf8) }) {
+            #expect(outcome(text, chunkSize: 1) == outcome(text, chunkSize: 4096))
+            #expect(outcome(text, chunkSize: 3) == outcome(text, chunkSize: 4096))
+        }
+        func outcome(_ text: [UInt8], chunkSize: Int) -> ReadOutcome {
+            let reader = CSVRecordReader(source: "test", delimiter: delimiter, options: RecordOptions(mode: .text))
+            do {
+                for start in stride(from: 0, to: text.count, by: chunkSize) {
+                    try text[start..<min(start + chunkSize, text.count)].withUnsafeBytes { try reader.feed($0) }
+                }
+                return ReadOutcome(try reader.finish())
+            } catch {
+                return .failure("\(error)")
+            }
+        }
+    }
+
     /// Errors in rows that would otherwise be plain are placed as the state machine places them.
     @Test func errorsInPlainRowsKeepTheirPlaces() {
         func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }

@@ -72,6 +72,10 @@ package final class CSVRecordReader {
         self.options = options
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: .text)
+        // A delimiter that is also a quote, a line break or part of a UTF-8
+        // sequence gives a byte two meanings, which the state machine settles
+        // by where the byte stands; such files take the state machine only.
+        readsPlainRows = delimiter < 0x80 && delimiter != 0x22 && delimiter != 0x0A && delimiter != 0x0D
         stops = .allocate(capacity: 512)
         plainRowClasses = .allocate(capacity: 256)
         for byte in 0...255 {
@@ -152,7 +156,7 @@ package final class CSVRecordReader {
         var index = 0
         while index < count {
             // The commonest case: a whole plain row, read where it lies.
-            if state == .fieldStart && header != nil && cellEnds.isEmpty && cellBytes.isEmpty && !rowHasQuotedField
+            if readsPlainRows && state == .fieldStart && header != nil && cellEnds.isEmpty && cellBytes.isEmpty && !rowHasQuotedField
                 && !afterCR && utf8.pending == 0 {
                 let used = try readPlainRow(start + index, count: count - index)
                 if used > 0 {
@@ -204,6 +208,8 @@ package final class CSVRecordReader {
 
     /// What `readPlainRow` makes of each byte (raw memory, like `stops`).
     private let plainRowClasses: UnsafeMutablePointer<UInt8>
+    /// Whether rows may take `readPlainRow` (not with an odd delimiter, see `init`).
+    private let readsPlainRows: Bool
     private enum PlainRowClass {
         static let plain: UInt8 = 0, delimiter: UInt8 = 1, lineBreak: UInt8 = 2, quote: UInt8 = 3, nonASCII: UInt8 = 4
     }
