@@ -179,6 +179,19 @@ struct JSONTextScanner {
         return index
     }
 
+    /// The first byte at or after `start` (and before `end`) that ends a run
+    /// of plain string bytes, or `end`: eight at a time, then one by one.
+    /// `stops` is `stringStop`'s storage (the callers hold it across a loop:
+    /// each access to a static costs a call).
+    @inline(__always)
+    private static func plainStringEnd(
+        _ bytes: UnsafePointer<UInt8>, from start: Int, upTo end: Int, stops: UnsafeBufferPointer<Bool>
+    ) -> Int {
+        var index = skipPlainStringBytes(bytes, from: start, upTo: end)
+        while index < end && !stops[Int(bytes[index])] { index += 1 }
+        return index
+    }
+
     private enum ByteClass {
         static let word: UInt8 = 0, space: UInt8 = 1, lineFeed: UInt8 = 2, carriageReturn: UInt8 = 3
         static let quote: UInt8 = 4, structural: UInt8 = 5, high: UInt8 = 6
@@ -198,10 +211,7 @@ struct JSONTextScanner {
             switch state {
             case .inString:
                 // The common case: plain string bytes.
-                var index = Self.skipPlainStringBytes(bytes, from: offset, upTo: end)
-                Self.stringStop.withUnsafeBufferPointer { stop in
-                    while index < end && !stop[Int(bytes[index])] { index += 1 }
-                }
+                let index = Self.stringStop.withUnsafeBufferPointer { Self.plainStringEnd(bytes, from: offset, upTo: end, stops: $0) }
                 offset = index
                 guard index < end else { return }
                 let byte = bytes[index]
@@ -306,8 +316,7 @@ struct JSONTextScanner {
                     token(byte)
                     // Most strings are plain and short: read to the closing
                     // quote here, without a trip through `scan`'s states.
-                    var close = Self.skipPlainStringBytes(bytes, from: index + 1, upTo: end)
-                    while close < end && !stringStops[Int(bytes[close])] { close += 1 }
+                    let close = Self.plainStringEnd(bytes, from: index + 1, upTo: end, stops: stringStops)
                     if close < end && bytes[close] == 0x22 {
                         index = close + 1
                         continue loop
