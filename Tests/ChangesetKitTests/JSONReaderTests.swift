@@ -114,6 +114,97 @@ import Testing
     }
 }
 
+/// Records yajl has read without complaint are crossed eight bytes at a time
+/// when they hold no escape, no byte past ASCII and no form feed or vertical
+/// tab (`JSONTextScanner.skipAccepted`), counting only line breaks; other
+/// records are scanned token by token. Chunks of one byte never take the quick
+/// path, and `read` checks every chunking against them; here the places are
+/// also counted independently, with breaks of every kind at every place in a word.
+@Suite struct JSONAcceptedBytesTests {
+    /// Line and column of byte `offset`, counted the plain way: CR LF, CR and LF each end a line.
+    func place(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        var line = 1
+        var column = 1
+        var index = 0
+        while index < offset {
+            let byte = bytes[index]
+            if byte == 0x0D || byte == 0x0A {
+                if byte == 0x0D && index + 1 < bytes.count && bytes[index + 1] == 0x0A && index + 1 < offset { index += 1 }
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            index += 1
+        }
+        return (line, column)
+    }
+
+    /// Records with line breaks inside and between them, padded so each break falls at every place in a word.
+    func document(breaks: [String], special: String?) -> (text: String, starts: [Int]) {
+        var text = "["
+        var starts: [Int] = []
+        for record in 0..<40 {
+            let lineBreak = breaks[record % breaks.count]
+            let padding = String(repeating: " ", count: record % 9)
+            if record > 0 { text += "," + padding + lineBreak }
+            starts.append(text.utf8.count)
+            let value = record % 5 == 3 ? (special ?? "plain") : "plain"
+            text += #"{"id": \#(record),\#(padding)\#(lineBreak)"v": "\#(value)",\#(lineBreak)"n": [1,\#(lineBreak)2]}"#
+        }
+        return (text + "]", starts)
+    }
+
+    @Test func linesAgreeWithAPlainCountForEveryKindOfBreak() throws {
+        let kinds: [[String]] = [["\n"], ["\r\n"], ["\r"], ["\n", "\r\n", "\r", "\r\r\n", "\n\r", " \t\n"]]
+        for breaks in kinds {
+            // Without a special byte every record takes the quick path; with one, every fifth goes token by token.
+            for special in [nil, "caf\u{e9}", #"a\"b"#, #"\u00e9"#] {
+                let (text, starts) = document(breaks: breaks, special: special)
+                let bytes = Array(text.utf8)
+                let table = try #require(read(text).table, "\(breaks) \(special ?? "")")
+                #expect(table.lines == starts.map { place(of: $0, in: bytes).line }, "\(breaks) \(special ?? "")")
+                #expect(table.ranges.map(\.lowerBound) == starts)
+            }
+        }
+    }
+
+    @Test func errorsAfterQuicklyCrossedRecordsArePlacedExactly() throws {
+        for breaks in [["\n"], ["\r\n"], ["\r"], ["\n", "\r\n", "\r"]] {
+            let (text, _) = document(breaks: breaks, special: nil)
+            let body = String(text.dropLast())
+            // A duplicate member, a form feed, a bad byte and an id that is null, each after the 40 records.
+            let cases: [(tail: [UInt8], at: String, message: String)] = [
+                (Array(#", {"id": 99, "id": 100}]"#.utf8), #""id": 100"#, #"duplicate member name "id" in an object"#),
+                (Array(#", {"id": 99,"#.utf8) + [0x0C] + Array(#""v": 1}]"#.utf8), "\u{0C}",
+                 "a form feed (U+000C) between tokens; JSON white space is only space, tab, line feed and carriage return"),
+                (Array(#", {"id": 99, "v": ""#.utf8) + [0xC0, 0xAF] + Array(#""}]"#.utf8), "\u{C0}",
+                 "invalid UTF-8 (a bad byte sequence starting with byte 0xC0)"),
+                (Array(#", {"id": null}]"#.utf8), "null", #"the id field "id" is null"#),
+            ]
+            for (tail, at, message) in cases {
+                let bytes = Array(body.utf8) + tail
+                let marker = at == "\u{C0}" ? [UInt8(0xC0)] : Array(at.utf8)
+                let offset = Array(body.utf8).count + (0...tail.count - marker.count).first { Array(tail[$0..<$0 + marker.count]) == marker }!
+                let (line, column) = place(of: offset, in: bytes)
+                #expect(read(bytes).failureMessage == "test:\(line):\(column): \(message)", "\(breaks) \(message)")
+            }
+        }
+    }
+
+    @Test func ndjsonRecordsStayOnTheirLines() throws {
+        for lineBreak in ["\n", "\r\n", "\r"] {
+            let records = (0..<30).map { #"{"id": \#($0),\#(String(repeating: " ", count: $0 % 9))"v": [1, {"w": 2}]}"# }
+            let table = try #require(read(records.joined(separator: lineBreak) + lineBreak, format: .ndjson).table)
+            #expect(table.lines == Array(1...30))
+            // A record that runs over two lines is refused, also after quickly crossed ones.
+            let broken = records.joined(separator: lineBreak) + lineBreak + #"{"id": 30,"# + lineBreak + #""v": 1}"#
+            #expect(read(broken, format: .ndjson).failureMessage
+                == "test:31:1: a record must end on the line it starts on (NDJSON holds one record per line)")
+        }
+    }
+}
+
 /// One line of Fixtures/errors/cases.tsv.
 struct ErrorCase {
     var file: String

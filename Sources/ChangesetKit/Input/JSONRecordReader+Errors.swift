@@ -12,9 +12,13 @@ extension JSONRecordReader {
 
     /// Brings the scanner up to `offset`; if it finds a problem before there,
     /// that problem is the one to report (it comes first in the file).
-    func scanUpTo(_ offset: Int) -> InputError? {
+    /// `acceptedByYajl`: a callback's place, every byte before it read by yajl
+    /// without complaint, so the scanner may cross plain bytes quickly
+    /// (`JSONTextScanner.skipAccepted`).
+    func scanUpTo(_ offset: Int, acceptedByYajl: Bool = false) -> InputError? {
         let end = min(max(offset, scanner.offset), chunkBase + chunk.count)
-        if end > scanner.offset, chunk.count > 0 {
+        if end > scanner.offset, chunk.count > 0,
+            !(acceptedByYajl && scanner.skipAccepted(chunk, chunkBase: chunkBase, upTo: end)) {
             scanner.scan(chunk, chunkBase: chunkBase, upTo: end)
         }
         if let problem = scanner.failure { return error(problem.message, at: problem.location) }
@@ -120,7 +124,7 @@ extension JSONRecordReader {
 
     /// Where the token that triggered the current callback starts.
     func currentTokenStart() -> JSONTextScanner.Mark? {
-        if let problem = scanUpTo(callbackOffset) {
+        if let problem = scanUpTo(callbackOffset, acceptedByYajl: true) {
             failure = problem
             return nil
         }

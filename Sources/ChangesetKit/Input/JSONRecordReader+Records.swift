@@ -138,7 +138,7 @@ extension JSONRecordReader {
 
     func endRecord(fingerprint: UInt64) -> Int32 {
         let end = callbackOffset
-        if let problem = scanUpTo(end) {
+        if let problem = scanUpTo(end, acceptedByYajl: true) {
             failure = problem
             return 0
         }

@@ -9,8 +9,10 @@
 /// exactly. It never runs ahead of yajl into bytes yajl has not seen, so it
 /// works the same for any chunking of the input.
 ///
-/// Speed matters (it sees every byte): runs of plain string bytes and of
-/// spaces are skipped in tight loops, and columns are counted only when a
+/// Speed matters (it sees every byte): a record yajl has read that holds no
+/// escape, no byte past ASCII and no form feed is crossed eight bytes at a
+/// time, counting line breaks only (`skipAccepted`); elsewhere runs of plain
+/// string bytes and of spaces are skipped in tight loops, and columns are counted only when a
 /// place is asked for. A place is a `Mark` (offset, line, line start); its
 /// column is counted from the line start when it is needed, and marks that
 /// could outlive their chunk are resolved when the chunk ends.
@@ -269,6 +271,87 @@ struct JSONTextScanner {
                 }
             }
         }
+    }
+
+    /// Moves over bytes yajl has already read without complaint, up to `end`,
+    /// just after a one-byte token yajl has read (`{`, `}`, `[` or `]`; a
+    /// reader callback's place), when those bytes hold nothing for this
+    /// scanner to check. Returns false, having moved nowhere, when they might:
+    /// then `scan` reads them.
+    ///
+    /// Why that is safe: yajl accepted these bytes, so a raw control character
+    /// inside a string would already have stopped it; strings, once no `\` can
+    /// open an escape, hold no surrogate escapes to pair; with no byte past
+    /// ASCII there is no UTF-8 to validate; and with no form feed or vertical
+    /// tab there is no white space yajl allows and JSON does not. Nothing is
+    /// left to check, and the state after them is known: outside any string,
+    /// between tokens, the last token the one-byte one ending at `end`. Only
+    /// line breaks need counting, which takes eight bytes at a time (SWAR).
+    /// Records without escapes or non-ASCII text, the usual ones, are
+    /// crossed this way instead of token by token; any other bytes go to
+    /// `scan` as before, so places and messages are the same either way.
+    mutating func skipAccepted(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) -> Bool {
+        guard failure == nil, end > offset, state == .outside, !inWord, utf8.pending == 0, highSurrogateStart == nil,
+            offset >= chunkBase, end <= chunkBase + chunk.count else { return false }
+        let bytes = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) - chunkBase
+        let last = bytes[end - 1]
+        guard last == 0x7B || last == 0x7D || last == 0x5B || last == 0x5D else { return false }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        /// The high bit of each byte of `word` that equals the byte in `pattern`, exactly.
+        @inline(__always) func equal(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
+            let difference = word ^ pattern
+            return ~(((difference & lows) &+ lows) | difference) & highs
+        }
+        var breaks = 0
+        var lastBreak = -1
+        // The byte before the current one was a CR (a CR LF is one line break).
+        var previousCR = afterCR
+        var index = offset
+        while index + 8 <= end {
+            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+            // The same borrow test as `skipPlainStringBytes`: exact for "is any byte flagged".
+            let backslash = word ^ (ones &* 0x5C)
+            let special = ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x0E) & ~word) | word
+            if special & highs != 0 {
+                // A byte past ASCII or a backslash, or some byte up to 0x0D (CR):
+                // tab, line breaks, form feed and vertical tab among them. Look closer.
+                if (((backslash &- ones) & ~backslash) | word) & highs != 0
+                    || (equal(word, ones &* 0x0B) | equal(word, ones &* 0x0C)) != 0 {
+                    return false
+                }
+                let lineFeeds = equal(word, ones &* 0x0A)
+                let returns = equal(word, ones &* 0x0D)
+                if lineFeeds | returns != 0 {
+                    // A LF right after a CR ends no second line: the CR flags moved up one byte.
+                    let crThenLF = lineFeeds & (returns << 8 | (previousCR ? 0x80 : 0))
+                    breaks += (lineFeeds | returns).nonzeroBitCount - crThenLF.nonzeroBitCount
+                    lastBreak = index + (63 - (lineFeeds | returns).leadingZeroBitCount) / 8
+                }
+                previousCR = returns >> 56 != 0
+            } else {
+                previousCR = false
+            }
+            index += 8
+        }
+        while index < end {
+            let byte = bytes[index]
+            if byte >= 0x80 || byte == 0x5C || byte == 0x0B || byte == 0x0C { return false }
+            if byte == 0x0A || byte == 0x0D {
+                if !(byte == 0x0A && previousCR) { breaks += 1 }
+                lastBreak = index
+            }
+            previousCR = byte == 0x0D
+            index += 1
+        }
+        line += breaks
+        if lastBreak >= 0 { lineStart = lastBreak + 1 }
+        afterCR = false
+        offset = end - 1
+        token(last)
+        offset = end
+        return true
     }
 
     /// Between strings: whitespace, line breaks, punctuation and bare words
