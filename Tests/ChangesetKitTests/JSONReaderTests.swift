@@ -239,3 +239,52 @@ struct ErrorCase {
         }
     }
 }
+
+/// A record's top-level member that the records before had at the same place
+/// is recognised by its bytes (`RecordMemberNames`), skipping the hash, the
+/// duplicate check and the field rules. Whatever the order of shapes, each
+/// record must read as it reads alone, and duplicates must still be caught.
+@Suite struct RecordMemberNamesTests {
+    let records = [
+        #"{"id": 1, "a": 1, "b": 2, "c": 3}"#,
+        #"{"id": 2, "a": 1, "b": 2, "c": 3}"#,
+        #"{"id": 3, "a": 1, "c": 3, "b": 2}"#,  // two swapped
+        #"{"id": 4, "a": 1}"#,  // fewer
+        #"{"id": 5, "a": 1, "b": 2, "c": 3, "d": {"a": 1, "b": 2}}"#,  // more, and nested names
+        #"{"id": 6, "ab": 1, "b": 2}"#,  // a longer name where a shorter one was
+        #"{"id": 7, "": 1, "b": 2}"#,  // an empty name
+        #"{"b": 2, "id": 8, "a": 1}"#,
+        #"{"id": 9, "a": 1, "b": 2, "c": 3}"#,
+    ]
+
+    @Test func eachRecordReadsAsItReadsAlone() throws {
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.ignore = [FieldPath(["c"])]
+        for order in [records, records.reversed(), records + records.map { $0.replacingOccurrences(of: #""id": "#, with: #""id": 1"#) }] {
+            let table = try #require(read("[" + order.joined(separator: ",\n") + "]", options: options).table)
+            let alone = try order.map { try #require(read("[\($0)]", options: options).table?.fingerprints.first) }
+            #expect(table.fingerprints == alone)
+        }
+        // The ignored field is still noted as found, and the schema counts every member.
+        let table = try #require(read("[" + records.joined(separator: ",") + "]", options: options).table)
+        #expect(table.schema == ["id", "a", "b", "c", "d", "ab", ""])
+        #expect(table.schemaValueCounts == [9, 7, 8, 5, 1, 1, 1])
+    }
+
+    @Test func duplicatesAreCaughtAfterRecordsOfTheSameShape() {
+        let prefix = #"[{"id": 1, "a": 1, "b": 2}, {"id": 2, "a": 1, "b": 2},"# + "\n"
+        #expect(read(prefix + #"{"id": 3, "a": 1, "a": 2}]"#).failureMessage == #"test:2:19: duplicate member name "a" in an object"#)
+        #expect(read(prefix + #"{"id": 3, "id": 1}]"#).failureMessage == #"test:2:11: duplicate member name "id" in an object"#)
+        #expect(read(prefix + #"{"id": 3, "a": 1, "b": 2, "b": 3}]"#).failureMessage == #"test:2:27: duplicate member name "b" in an object"#)
+    }
+
+    @Test func renamedMembersAreRecognisedUnderTheirOldName() throws {
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.renames = [Rename(old: FieldPath(["a"]), new: FieldPath(["z"]))]
+        let renamed = try #require(read(#"[{"id": 1, "z": 5}, {"id": 2, "z": 5}, {"id": 3, "a": 5}]"#, options: options).table)
+        let plain = try #require(read(#"[{"id": 1, "a": 5}, {"id": 2, "a": 5}, {"id": 3, "a": 5}]"#).table)
+        #expect(renamed.fingerprints == plain.fingerprints)
+        #expect(read(#"[{"id": 1, "z": 5}, {"id": 2, "a": 1, "z": 5}]"#, options: options).failureMessage
+            == #"test:1:39: duplicate member name "a" in an object, after --rename read one member as the other"#)
+    }
+}

@@ -171,14 +171,12 @@ extension JSONRecordReader {
         if frames[top].isObject {
             let node = frames[top].pendingNode
             guard !isEmpty, rules.isCompared(node, inFilteredObject: frames[top].filtered, valueIsObject: isObject) else { return }
-            frames[top].hash &+= ValueHasher.member(name: frames[top].pendingName, value: hash)
-        } else {
-            frames[top].hash = ValueHasher.arrayElement(frames[top].hash, hash)
         }
-        frames[top].count += 1
+        frames[top].add(hash)
     }
 
-    func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, text: () -> String?) -> Int32 {
+    /// A scalar value; `literal` is a number's or string's bytes (empty for the others).
+    func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, literal: UnsafeRawBufferPointer) -> Int32 {
         lastValueEnd = callbackOffset
         guard let parent = frames.last, case .record = parent.role else {
             guard beginValue(kind) != nil else { return 0 }
@@ -188,7 +186,14 @@ extension JSONRecordReader {
             schema.noValue(parent.pendingName)
         }
         if parent.isObject, let role = rules.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
-            let value = text()
+            let value: String? = switch kind {
+            case .null: nil
+            case .trueValue: "true"
+            case .falseValue: "false"
+            case .number: ScalarText.fromNumber(literal, scratch: &scratch)
+            case .string: ScalarText.fromText(literal, scratch: &scratch)
+            case .object, .array: nil  // containers never come here
+            }
             if role.isSection {
                 sectionName = value
             }
@@ -231,8 +236,18 @@ extension JSONRecordReader {
     func resolvedMemberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         lastValueEnd = callbackOffset
         let top = frames.count - 1
-        let nameHash = ValueHasher.name(bytes)
         let start = frames[top].namesStart
+        if frames[top].isRecordRoot {
+            // The usual case: the member the records before had at this place.
+            let position = memberNames.count - start
+            if let known = recordMemberNames.entry(at: position, named: bytes) {
+                memberNames.append(known.hash)
+                frames[top].expect(name: known.hash, node: known.node)
+                schema.member(at: position, nameHash: known.hash, name: bytes)
+                return 1
+            }
+        }
+        let nameHash = ValueHasher.name(bytes)
         var duplicate = false
         if memberNames.count - start < 16 {
             duplicate = memberNames.withUnsafeBufferPointer { names in
@@ -260,7 +275,9 @@ extension JSONRecordReader {
             // Read before writing: a write to the array costs a uniqueness check per member.
             if node >= 0 && !seenNodes[Int(node)] { seenNodes[Int(node)] = true }
             if frames[top].isRecordRoot {
-                schema.member(at: memberNames.count - start - 1, nameHash: nameHash, name: bytes)
+                let position = memberNames.count - start - 1
+                schema.member(at: position, nameHash: nameHash, name: bytes)
+                recordMemberNames.record(.init(hash: nameHash, node: node), at: position, named: bytes)
             }
         case .pathStep(let depth):
             if case .nested(let path) = layout {

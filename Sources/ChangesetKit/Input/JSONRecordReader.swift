@@ -70,6 +70,7 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var failure: InputError?
     @exclusivity(unchecked) var scratch: [UInt8] = []
     @exclusivity(unchecked) var schema = SchemaCollector()
+    @exclusivity(unchecked) var recordMemberNames = RecordMemberNames()
     /// Where the token of the latest callback ended (for placing one kind of yajl error).
     @exclusivity(unchecked) var lastValueEnd = 0
 
@@ -99,6 +100,26 @@ package final class JSONRecordReader {
         var pendingNameIsPathStep = false
         var namesStart: Int
         var isRecordRoot = false
+
+        /// The next member is named `name` and has the rules of `node`. (One
+        /// mutating call: each write through `frames[top]` checks the array's
+        /// uniqueness, millions of times a file.)
+        @inline(__always)
+        mutating func expect(name: UInt64, node: Int32) {
+            pendingName = name
+            pendingNode = node
+        }
+
+        /// Adds a value's hash: to an object as the pending member's, to an array as its next element.
+        @inline(__always)
+        mutating func add(_ valueHash: UInt64) {
+            if isObject {
+                hash &+= ValueHasher.member(name: pendingName, value: valueHash)
+            } else {
+                hash = ValueHasher.arrayElement(hash, valueHash)
+            }
+            count += 1
+        }
     }
 
     /// Member names of objects with many members, by depth, so huge objects stay linear
@@ -227,29 +248,24 @@ package final class JSONRecordReader {
         let callbacks = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         var c = yajl_callbacks()
         c.yajl_null = { context in
-            withReader(context) { reader in reader.scalar(.null, reader.hasher.null()) { nil } }
+            withReader(context) { reader in reader.scalar(.null, reader.hasher.null(), literal: UnsafeRawBufferPointer(start: nil, count: 0)) }
         }
         c.yajl_boolean = { context, value in
             withReader(context) { reader in
-                reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0)) {
-                    value != 0 ? "true" : "false"
-                }
+                reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0),
+                              literal: UnsafeRawBufferPointer(start: nil, count: 0))
             }
         }
         c.yajl_number = { context, text, length in
             withReader(context) { reader in
                 let bytes = UnsafeRawBufferPointer(start: text, count: length)
-                return reader.scalar(.number, reader.hasher.number(bytes)) {
-                    ScalarText.fromNumber(bytes, scratch: &reader.scratch)
-                }
+                return reader.scalar(.number, reader.hasher.number(bytes), literal: bytes)
             }
         }
         c.yajl_string = { context, text, length in
             withReader(context) { reader in
                 let bytes = UnsafeRawBufferPointer(start: text, count: length)
-                return reader.scalar(.string, reader.hasher.string(bytes)) {
-                    ScalarText.fromText(bytes, scratch: &reader.scratch)
-                }
+                return reader.scalar(.string, reader.hasher.string(bytes), literal: bytes)
             }
         }
         c.yajl_start_map = { context in withReader(context) { $0.openContainer(isObject: true) } }
