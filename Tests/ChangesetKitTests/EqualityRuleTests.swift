@@ -121,4 +121,25 @@ import Testing
             #expect(Array(sure.utf8).withUnsafeBytes { CanonicalNumber.isCanonicalLiteral($0) }, "\(sure)")
         }
     }
+
+    /// "Not a number" must be sure too: such text is hashed as it stands, so a
+    /// literal taken for none would break `1.50` = `1.5` in CSV cells.
+    @Test func notANumberIsNeverANumber() {
+        var inputs = ["", "-", "01", "-01", "00", "1.", "1.e3", ".5", "1904-09-20", "12:30", "1,5", "1e", "1e+", "0x1F", "1.5.1",
+                      "2.5e3x", "-a", "+1", "1 ", " 1", "1.50", "1e3", "-0", "0.0", "1E-7", "true"]
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("0123456789-+.eE a")
+        for _ in 0..<20000 {
+            inputs.append(String((0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
+        }
+        for input in inputs {
+            let form = Array(input.utf8).withUnsafeBytes { CanonicalNumber.literalForm($0) }
+            let canonical = CanonicalNumber.canonical(input)
+            switch form {
+            case .canonical: #expect(canonical == input, "\(input)")
+            case .notANumber: #expect(canonical == nil, "\(input)")
+            case .unsure: break  // either: `canonicalize` decides (`1e` is no number, `1e3` is)
+            }
+        }
+    }
 }

@@ -99,7 +99,7 @@ package final class CSVRecordReader {
 
     /// The whole input's size, when known: after the first rows it gives an
     /// estimate of the row count, so the tables are sized once.
-    package var expectedInputSize: Int?
+    @exclusivity(unchecked) package var expectedInputSize: Int?
 
     package func feed(_ bytes: UnsafeRawBufferPointer) throws {
         if let failure { throw failure }

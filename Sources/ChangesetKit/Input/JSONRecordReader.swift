@@ -128,7 +128,7 @@ package final class JSONRecordReader {
 
     /// The whole input's size, when known: after the first records it gives an
     /// estimate of the record count, so the tables are sized once.
-    package var expectedInputSize: Int?
+    @exclusivity(unchecked) package var expectedInputSize: Int?
 
     /// The last chunk ended inside a token that began before it: a token
     /// longer than a chunk, which yajl lexes again from its start with each

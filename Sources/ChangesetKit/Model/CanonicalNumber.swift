@@ -16,33 +16,61 @@ public enum CanonicalNumber {
     /// building anything. False means "not sure": use `canonicalize`.
     @inline(__always)
     public static func isCanonicalLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
+        literalForm(text) == .canonical
+    }
+
+    /// What one pass over `text` can tell about it as a number literal.
+    package enum LiteralForm {
+        /// A number literal in canonical form: its text is its canonical text.
+        case canonical
+        /// Not a JSON number literal at all (`abc`, `1904-09-20`, `01`, `1.`).
+        case notANumber
+        /// Either: `canonicalize` decides (`1.50`, `1e3`, `-0`).
+        case unsure
+    }
+
+    /// Tells a canonical literal and most text that is no number at all from
+    /// the rest in one pass, so that only the rest (rare in real data) pays
+    /// for `canonicalize`. Text cells that begin with digits, such as dates,
+    /// are common in CSV files.
+    @inline(__always)
+    package static func literalForm(_ text: UnsafeRawBufferPointer) -> LiteralForm {
         let count = text.count
-        guard count > 0 else { return false }
+        guard count > 0 else { return .notANumber }
         var index = 0
         if text[0] == UInt8(ascii: "-") { index = 1 }
         let integerStart = index
         while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
         let integerLength = index - integerStart
-        guard integerLength > 0 else { return false }
+        // JSON: a digit must follow the sign, and a leading 0 stands alone.
+        guard integerLength > 0 else { return .notANumber }
         let leadingZero = text[integerStart] == 0x30
-        if leadingZero && integerLength > 1 { return false }
+        if leadingZero && integerLength > 1 { return .notANumber }
         if index == count {
             // An integer: canonical unless -0 or 21 or more trailing zeros.
-            if leadingZero { return integerStart == 0 }
-            return integerLength <= 20 || text[count - 1] != 0x30
+            if leadingZero { return integerStart == 0 ? .canonical : .unsure }
+            return integerLength <= 20 || text[count - 1] != 0x30 ? .canonical : .unsure
         }
-        guard text[index] == UInt8(ascii: "."), integerLength <= 21 else { return false }
+        switch text[index] {
+        case UInt8(ascii: "."): break
+        case UInt8(ascii: "e"), UInt8(ascii: "E"): return .unsure
+        default: return .notANumber
+        }
         index += 1
         let fractionStart = index
         while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
-        guard index == count, index > fractionStart, text[count - 1] != 0x30 else { return false }
+        guard index > fractionStart else { return .notANumber }
+        if index < count {
+            return text[index] == UInt8(ascii: "e") || text[index] == UInt8(ascii: "E") ? .unsure : .notANumber
+        }
+        guard integerLength <= 21, text[count - 1] != 0x30 else { return .unsure }
         if leadingZero {
             // 0.000001 is written out, 0.0000001 is not.
             var zeros = 0
             while text[fractionStart + zeros] == 0x30 { zeros += 1 }
-            return zeros <= 5
+            return zeros <= 5 ? .canonical : .unsure
         }
-        return true
+        return .canonical
     }
 
     /// Writes the canonical text of the number literal in `text` into `output`

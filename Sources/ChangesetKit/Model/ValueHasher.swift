@@ -56,10 +56,7 @@ struct ValueHasher {
 
     mutating func number(_ literal: UnsafeRawBufferPointer) -> Scalar {
         let seed = mode == .typed ? Seed.number : Seed.text
-        if CanonicalNumber.isCanonicalLiteral(literal) {
-            return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
-        }
-        if CanonicalNumber.canonicalize(literal, into: &scratch) {
+        if CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
             return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: seed) }, isEmpty: false)
         }
         return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
@@ -71,8 +68,7 @@ struct ValueHasher {
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
         case .text:
             if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
-            if ScalarText.mayBeNumber(bytes), !CanonicalNumber.isCanonicalLiteral(bytes),
-                CanonicalNumber.canonicalize(bytes, into: &scratch) {
+            if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
                 return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
             }
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
@@ -111,23 +107,16 @@ struct ValueHasher {
 
 /// The text form of a scalar, used for ids, section names and `.text` comparisons.
 enum ScalarText {
-    /// Cheap test before trying to read a number: JSON numbers start with `-` or a digit.
-    @inline(__always)
-    static func mayBeNumber(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard let first = bytes.first else { return false }
-        return first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"))
-    }
-
     /// A string or cell as key text: text that is a number literal is written canonically.
     static func fromText(_ bytes: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
-        if mayBeNumber(bytes), !CanonicalNumber.isCanonicalLiteral(bytes), CanonicalNumber.canonicalize(bytes, into: &scratch) {
+        if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
         return String(decoding: bytes, as: UTF8.self)
     }
 
     static func fromNumber(_ literal: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
-        if !CanonicalNumber.isCanonicalLiteral(literal), CanonicalNumber.canonicalize(literal, into: &scratch) {
+        if CanonicalNumber.literalForm(literal) != .canonical, CanonicalNumber.canonicalize(literal, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
         return String(decoding: literal, as: UTF8.self)
