@@ -95,6 +95,18 @@ import Testing
         #expect(FieldPath(["a.b", "c"]).description == #"a\.b.c"#)
     }
 
+    /// A one-name path is printed as is unless it needs an escape (the quick path), and reads back the same.
+    @Test func descriptionsReadBack() throws {
+        for name in ["price", " lead", "a.b", "a,b", #"a\b"#, "caf\u{e9}", "trail ", "x y"] {
+            let path = FieldPath([name])
+            #expect(try FieldPath(parsing: path.description).components == [name], "\(name)")
+        }
+        #expect(FieldPath(["price"]).description == "price")
+        #expect(FieldPath([""]).description == "")
+        #expect(FieldPath([" lead"]).description == #"\ lead"#)
+        #expect(FieldPath(["a,b"]).description == #"a\,b"#)
+    }
+
     @Test func rejectsEmptyNames() {
         #expect(throws: FieldPathError.self) { try FieldPath(parsing: "a..b") }
         #expect(throws: FieldPathError.self) { try FieldPath.parseList("a,") }

@@ -1,4 +1,5 @@
 import ChangesetKit
+import Foundation
 import Testing
 
 /// Formatters are functions from a report to text: tested here on reports
@@ -115,3 +116,24 @@ import Testing
         #expect(lines.split(separator: "\n").count == 5)
     }
 }
+
+/// `Value.jsonText` is written as UTF-8 bytes (`writeJSON(into:)`): escapes,
+/// text past ASCII and nesting must come out as JSON that reads back the same.
+@Suite struct ValueJSONTextTests {
+    @Test func jsonTextEscapesAndReadsBack() throws {
+        let value = Value.object([
+            Value.Member(name: "plain", value: .string("Empire North")),
+            Value.Member(name: "quote\"d", value: .string("a\"b\\c\n\t\u{1}")),
+            Value.Member(name: "caf\u{e9}", value: .array([.number("1.50"), .bool(true), .null, .string("\u{1F600}")])),
+            Value.Member(name: "nested", value: .object([Value.Member(name: "", value: .array([]))])),
+        ])
+        let text = value.jsonText
+        #expect(text == #"{"plain":"Empire North","quote\"d":"a\"b\\c\n\t\u0001","café":[1.50,true,null,"😀"],"nested":{"":[]}}"#)
+        let parsed = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any]
+        #expect(parsed?["quote\"d"] as? String == "a\"b\\c\n\t\u{1}")
+        var appended = "x"
+        value.writeJSON(to: &appended)
+        #expect(appended == "x" + text)
+    }
+}
+

@@ -52,6 +52,11 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     /// The path as the user writes it, with `.`, `,` and `\` inside names
     /// escaped, and a leading space too (a patch line would lose it).
     public var description: String {
+        // The usual path, one plain name, is its own text (reports ask for it once per changed field).
+        if components.count == 1, var name = components.first,
+            name.withUTF8({ !$0.contains { $0 == 0x2E || $0 == 0x2C || $0 == 0x5C } && $0.first != 0x20 }) {
+            return name
+        }
         let text = components.map { name in
             var escaped = ""
             for character in name {

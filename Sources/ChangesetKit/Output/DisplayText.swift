@@ -9,8 +9,10 @@ public enum DisplayText {
     /// points. A value that differs only by such a character then shows the
     /// difference.
     public static func visible(_ text: String) -> String {
-        // Printable ASCII (the usual case) is checked byte by byte, without decoding.
-        if !text.utf8.contains(where: { $0 < 0x20 || $0 >= 0x7F }) { return text }
+        // Printable ASCII (the usual case) is checked byte by byte, without decoding,
+        // over the contiguous UTF-8 (the String's own index walk costs several times more).
+        var copy = text
+        if copy.withUTF8({ !$0.contains { $0 < 0x20 || $0 >= 0x7F } }) { return text }
         guard text.unicodeScalars.contains(where: isInvisible) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {
@@ -55,8 +57,12 @@ public enum DisplayText {
         // No more bytes than the width: no more characters either (and no need to count them).
         guard width > 0, text.utf8.count > width else { return text }
         // Printable ASCII up to the cut: bytes are characters (CR LF would be one).
-        if !text.utf8.prefix(width + 1).contains(where: { $0 >= 0x80 || $0 < 0x20 }) {
-            return String(decoding: text.utf8.prefix(width - 1), as: UTF8.self) + "…"
+        var copy = text
+        if let cut = copy.withUTF8({ bytes -> String? in
+            guard !bytes.prefix(width + 1).contains(where: { $0 >= 0x80 || $0 < 0x20 }) else { return nil }
+            return String(decoding: bytes.prefix(width - 1), as: UTF8.self) + "…"
+        }) {
+            return cut
         }
         guard
             let end = text.index(text.startIndex, offsetBy: width - 1, limitedBy: text.endIndex), end < text.endIndex,
