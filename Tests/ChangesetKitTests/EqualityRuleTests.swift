@@ -147,6 +147,7 @@ import Testing
         for input in inputs {
             let form = Array(input.utf8).withUnsafeBytes { CanonicalNumber.literalForm($0) }
             let canonical = CanonicalNumber.canonical(input)
+            #expect(CanonicalNumber.isNumberLiteral(input) == (canonical != nil), "\(input)")
             switch form {
             case .canonical: #expect(canonical == input, "\(input)")
             case .notANumber: #expect(canonical == nil, "\(input)")

@@ -78,6 +78,18 @@ import Testing
         #expect(try #require(read(text, options: options).table).sections == ["b", "a", nil, "b", nil])
     }
 
+    /// The frames of open containers live in a stack allocated once for
+    /// `maximumDepth` of them: the deepest accepted nesting fills it exactly.
+    @Test func nestingUpToTheLimitIsReadAndOnePastItRefused() throws {
+        func document(depth: Int) -> String {
+            #"[{"id": 1, "a": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}]"
+        }
+        let limit = JSONRecordReader.maximumDepth - 2  // the records array and the record take two
+        #expect(try #require(read(document(depth: limit)).table).keys == ["1"])
+        #expect(read(document(depth: limit + 1)).failureMessage
+            == "test:1:\(16 + limit + 1): arrays and objects nest deeper than 1000 levels here, more than changeset supports")
+    }
+
     /// Every malformed input under Fixtures/errors gives its exact message, whatever the chunking.
     @Test func malformedFixturesGiveExactErrors() throws {
         let cases = try ErrorCase.load()

@@ -133,7 +133,13 @@ public enum CanonicalNumber {
     /// read again asks this for every cell.)
     public static func isNumberLiteral(_ text: String) -> Bool {
         var copy = text
-        return copy.withUTF8 { parse(UnsafeRawBufferPointer($0)) != nil }
+        return copy.withUTF8 { bytes in
+            switch literalForm(UnsafeRawBufferPointer(bytes)) {
+            case .canonical: true
+            case .notANumber: false
+            case .unsure: parse(UnsafeRawBufferPointer(bytes)) != nil
+            }
+        }
     }
 
     /// Canonical text of a number given as a string; nil when it is not a JSON number literal.
