@@ -78,8 +78,8 @@ import Testing
         #expect(try #require(read(text, options: options).table).sections == ["b", "a", nil, "b", nil])
     }
 
-    /// The frames of open containers live in a stack allocated once for
-    /// `maximumDepth` of them: the deepest accepted nesting fills it exactly.
+    /// The deepest nesting accepted is read (its frames grow the reader's
+    /// stack of open containers well past its first size); one more is refused.
     @Test func nestingUpToTheLimitIsReadAndOnePastItRefused() throws {
         func document(depth: Int) -> String {
             #"[{"id": 1, "a": "# + String(repeating: "[", count: depth) + String(repeating: "]", count: depth) + "}]"
@@ -281,6 +281,23 @@ struct ErrorCase {
         let table = try #require(read("[" + records.joined(separator: ",") + "]", options: options).table)
         #expect(table.schema == ["id", "a", "b", "c", "d", "ab", ""])
         #expect(table.schemaValueCounts == [9, 7, 8, 5, 1, 1, 1])
+    }
+
+    /// Names are compared a word at a time: a name that differs from the one
+    /// before in any single byte, at any length, is another member.
+    @Test func namesDifferingInOneByteAreTold() throws {
+        for length in 1...20 {
+            let name = String(repeating: "n", count: length)
+            for position in 0..<length {
+                var other = Array(name.utf8)
+                other[position] = UInt8(ascii: "m")
+                let changed = String(decoding: other, as: UTF8.self)
+                let text = #"[{"id": 1, "\#(name)": 1}, {"id": 2, "\#(changed)": 1}, {"id": 3, "\#(name)": 1}]"#
+                let table = try #require(read(text).table)
+                #expect(table.schema == ["id", name, changed], "\(changed)")
+                #expect(table.fingerprints[1] == read(#"[{"id": 2, "\#(changed)": 1}]"#).table?.fingerprints.first, "\(changed)")
+            }
+        }
     }
 
     @Test func duplicatesAreCaughtAfterRecordsOfTheSameShape() {

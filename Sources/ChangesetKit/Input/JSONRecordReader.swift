@@ -52,8 +52,10 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var chunkBase = 0
     @exclusivity(unchecked) var fileLength = 0
 
-    /// The open arrays and objects, innermost last (room for `maximumDepth` of them).
-    @exclusivity(unchecked) var frames = FrameStack(capacity: JSONRecordReader.maximumDepth + 1)
+    /// The open arrays and objects, innermost last. A `ScratchBuffer`, not an
+    /// Array: each write through `frames[top]` (several per JSON value) cost
+    /// an Array's uniqueness check, and `last` a copy.
+    @exclusivity(unchecked) var frames = ScratchBuffer<Frame>(capacity: 32)
     /// Member-name hashes of the open objects, for duplicate-name checks.
     @exclusivity(unchecked) var memberNames: [UInt64] = []
     @exclusivity(unchecked) var recordStart = 0
@@ -123,52 +125,6 @@ package final class JSONRecordReader {
         }
     }
 
-    /// A stack of frames in memory allocated once, read and written in place.
-    /// An Array cost a uniqueness check on every write through `frames[top]`
-    /// (several per JSON value) and a copy of the frame for `last`. Frames
-    /// hold no references, so moving them in and out needs no bookkeeping.
-    struct FrameStack {
-        private let base: UnsafeMutablePointer<Frame>
-        private let capacity: Int
-        private(set) var count = 0
-
-        init(capacity: Int) {
-            base = .allocate(capacity: capacity)
-            self.capacity = capacity
-        }
-
-        /// Called once, by the reader's deinit.
-        func deallocate() { base.deallocate() }
-
-        var isEmpty: Bool { count == 0 }
-
-        var last: Frame? { count > 0 ? base[count - 1] : nil }
-
-        subscript(index: Int) -> Frame {
-            unsafeAddress {
-                assert(index >= 0 && index < count, "frame \(index) of \(count)")
-                return UnsafePointer(base + index)
-            }
-            nonmutating unsafeMutableAddress {
-                assert(index >= 0 && index < count, "frame \(index) of \(count)")
-                return base + index
-            }
-        }
-
-        mutating func append(_ frame: Frame) {
-            // `openContainer` refuses to nest deeper than `maximumDepth` first.
-            precondition(count < capacity, "JSON nested past the frame stack")
-            (base + count).initialize(to: frame)
-            count += 1
-        }
-
-        mutating func removeLast() -> Frame {
-            precondition(count > 0, "no open frame to close")
-            count -= 1
-            return (base + count).move()
-        }
-    }
-
     /// Member names of objects with many members, by depth, so huge objects stay linear
     /// (kept out of `Frame` so frames hold no references to count).
     @exclusivity(unchecked) var manyNames: [Int: Set<UInt64>] = [:]
@@ -203,7 +159,6 @@ package final class JSONRecordReader {
 
     deinit {
         if let handle { yajl_free(handle) }
-        frames.deallocate()
     }
 
     /// Parses the next piece of the input.

@@ -1,5 +1,6 @@
 /// A growable run of plain values a reader owns as scratch space: the CSV
-/// reader's cells of the row being read (their bytes, and where each ends).
+/// reader's cells of the row being read (their bytes, and where each ends),
+/// the JSON reader's stack of open arrays and objects.
 ///
 /// Written by hand rather than as an Array: appending to an Array held in a
 /// class's stored property costs a uniqueness check per append and, for a
@@ -22,10 +23,26 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     var isEmpty: Bool { count == 0 }
     var indices: Range<Int> { 0..<count }
 
+    /// Read and written in place (a frame's fields, one at a time).
     @inline(__always)
     subscript(position: Int) -> Element {
-        precondition(position >= 0 && position < count, "scratch index out of range")
-        return base[position]
+        unsafeAddress {
+            precondition(position >= 0 && position < count, "scratch index out of range")
+            return UnsafePointer(base + position)
+        }
+        nonmutating unsafeMutableAddress {
+            precondition(position >= 0 && position < count, "scratch index out of range")
+            return base + position
+        }
+    }
+
+    var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always)
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast of an empty scratch buffer")
+        count -= 1
+        return base[count]
     }
 
     /// The values so far; valid until the next append.
