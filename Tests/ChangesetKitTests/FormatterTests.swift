@@ -53,6 +53,41 @@ import Testing
             """)
     }
 
+    /// Colour wraps the summary and each change's label, and nothing else.
+    @Test func colouredTextPaintsTheLabelsOnly() throws {
+        var output = ""
+        try TextFormatter(color: true).write(Self.report(), to: &output)
+        let (red, green, yellow, cyan, bold, reset) = ("\u{1B}[31m", "\u{1B}[32m", "\u{1B}[33m", "\u{1B}[36m", "\u{1B}[1m", "\u{1B}[0m")
+        #expect(output == """
+            \(bold)1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged\(reset)
+            fields: price 1
+            \(red)deleted \(reset) id 3  at 2, line 4
+              {"id":3,"name":"Pear\\u200F"}
+            \(green)inserted\(reset) id 9  at 3, line 5
+              {"id":9}
+            \(cyan)moved   \(reset) id 1  0 -> 2, lines 2 -> 4
+            \(yellow)updated \(reset) id 2  1 -> 0, lines 3 -> 2
+              price: 9.99 -> 10.49
+
+            """)
+    }
+
+    /// Places past nine digits, sections and records with no line keep their text.
+    @Test func textWritesBigPlacesAndMissingLines() throws {
+        var report = Self.report(sectioned: true)
+        report.changes = ChangeStream([
+            Change(kind: .deleted, id: ["a", "b"], old: Place(section: nil, index: 1_234_567_890_123, line: nil)),
+            Change(kind: .sectionMoved, section: "fruit", old: Place(index: 0), new: Place(index: 10)),
+            Change(kind: .sectionInserted, section: "nuts", new: Place(index: 7)),
+            Change(kind: .sectionDeleted, section: nil, old: Place(index: 3)),
+        ])
+        let lines = try Self.text(report).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines[2] == "deleted  id a,b  at (none)/1234567890123, ")
+        #expect(lines[3] == "section moved    fruit 0 -> 10")
+        #expect(lines[4] == "section inserted nuts at 7")
+        #expect(lines[5] == "section deleted  (none) at 3")
+    }
+
     @Test func textNamesSectionsAndSchemaChanges() throws {
         let schema = SchemaChanges(
             added: [SchemaField(path: FieldPath(["color"]), records: 2)], removed: [SchemaField(path: FieldPath(["fax"]), records: 1)],
