@@ -313,12 +313,12 @@ struct JSONTextScanner {
             let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
             // The same borrow test as `skipPlainStringBytes`: exact for "is any byte flagged".
             let backslash = word ^ (ones &* 0x5C)
-            let special = ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x0E) & ~word) | word
-            if special & highs != 0 {
+            let backslashOrHigh = (((backslash &- ones) & ~backslash) | word) & highs
+            let upToCR = (word &- ones &* 0x0E) & ~word & highs
+            if backslashOrHigh | upToCR != 0 {
                 // A byte past ASCII or a backslash, or some byte up to 0x0D (CR):
                 // tab, line breaks, form feed and vertical tab among them. Look closer.
-                if (((backslash &- ones) & ~backslash) | word) & highs != 0
-                    || (equal(word, ones &* 0x0B) | equal(word, ones &* 0x0C)) != 0 {
+                if backslashOrHigh != 0 || (equal(word, ones &* 0x0B) | equal(word, ones &* 0x0C)) != 0 {
                     return false
                 }
                 let lineFeeds = equal(word, ones &* 0x0A)
