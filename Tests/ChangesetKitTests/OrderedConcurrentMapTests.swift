@@ -1,8 +1,9 @@
 import Testing
 @testable import ChangesetKit
 
-/// Changed records are read a batch at a time on every core and handed over
-/// in order, the next batch read while the current one is consumed.
+/// Changed records are read (and rendered) on every core and handed over in
+/// order: all at once (`map`), a batch at a time (`ChangeStream`), or with
+/// the next batch read while the current one is consumed (`forEach`).
 @Suite struct OrderedConcurrentMapTests {
     struct Failure: Error, Equatable { var at: Int }
 
@@ -31,5 +32,42 @@ import Testing
             }
         }
         #expect(consumed == 1500)
+    }
+
+    @Test(arguments: [0, 1, 2, 3, 1023, 1025, 5000])
+    func mapKeepsTheOrderAndThrowsTheFirstErrorInIt(count: Int) throws {
+        #expect(try OrderedConcurrentMap.map(Array(0..<count)) { $0 * 3 } == (0..<count).map { $0 * 3 })
+        guard count > 2 else { return }
+        // Items near both ends fail; whichever thread gets there first, the earlier one is reported.
+        #expect(throws: Failure(at: 1)) {
+            try OrderedConcurrentMap.map(Array(0..<count)) { item -> Int in
+                if item == 1 || item == count - 1 { throw Failure(at: item) }
+                return item
+            }
+        }
+    }
+
+    @Test(arguments: [0, 1, 1024, 1025, 5000])
+    func aStreamRendersEveryChangeInOrderOnce(count: Int) throws {
+        let changes = (0..<count).map { Change(kind: .inserted, id: [String($0)], new: Place(index: $0)) }
+        var written: [String] = []
+        try ChangeStream(changes).forEach(rendering: { "\($0.id![0])/\($0.new!.index)" }) { written.append($0) }
+        #expect(written == (0..<count).map { "\($0)/\($0)" })
+        var seen: [Change] = []
+        try ChangeStream(changes).forEach { seen.append($0) }
+        #expect(seen == changes)
+    }
+
+    @Test func aRenderingErrorEndsTheStreamWithNothingOfItsBatchWritten() {
+        let changes = (0..<3000).map { Change(kind: .deleted, old: Place(index: $0)) }
+        var written = 0
+        #expect(throws: Failure(at: 2000)) {
+            try ChangeStream(changes).forEach(rendering: { change -> Int in
+                if change.old!.index == 2000 { throw Failure(at: 2000) }
+                return change.old!.index
+            }) { _ in written += 1 }
+        }
+        // The whole batches before the failing one's.
+        #expect(written == 2000 / OrderedConcurrentMap.batchSize * OrderedConcurrentMap.batchSize)
     }
 }

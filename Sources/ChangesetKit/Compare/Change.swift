@@ -63,20 +63,34 @@ public struct Change: Equatable, Sendable {
 /// updated records, each by position. Tests and library users can build one
 /// from an array.
 public struct ChangeStream: Sendable {
-    private let produce: @Sendable (_ body: (Change) throws -> Void) throws -> Void
+    /// Hands the changes over in order, a batch at a time.
+    private let produce: @Sendable (_ body: ([Change]) throws -> Void) throws -> Void
 
     public init(_ changes: [Change]) {
-        produce = { body in for change in changes { try body(change) } }
+        produce = { body in try OrderedConcurrentMap.forEachBatch(changes, body) }
     }
 
-    init(producer: @escaping @Sendable (_ body: (Change) throws -> Void) throws -> Void) {
+    init(batches producer: @escaping @Sendable (_ body: ([Change]) throws -> Void) throws -> Void) {
         produce = producer
     }
 
     /// Calls `body` with each change, in order. Reading records again can
     /// fail (a file that changed meanwhile); that error ends the stream.
     public func forEach(_ body: (Change) throws -> Void) throws {
-        try produce(body)
+        try produce { batch in
+            for change in batch { try body(change) }
+        }
+    }
+
+    /// Renders each change with `render` on every core, a batch at a time,
+    /// and hands the renderings to `write` in order. For formatters whose text
+    /// for a change depends on that change alone: the rendering of a large
+    /// report is then shared between the cores, and only the writing is
+    /// left to one. `render` runs on several threads at once.
+    public func forEach<Rendering>(rendering render: (Change) throws -> Rendering, _ write: (Rendering) throws -> Void) throws {
+        try produce { batch in
+            for rendering in try OrderedConcurrentMap.map(batch, render) { try write(rendering) }
+        }
     }
 
     /// Every change, collected (for tests and small deltas).

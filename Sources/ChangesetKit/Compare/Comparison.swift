@@ -52,15 +52,22 @@ public struct Dataset: Sendable {
             if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
             return flattensObjects ? value.flattened() : value
         case .csv, .tsv:
-            let cells = try CSVRecordReader.cells(of: bytes, delimiter: delimiter)
+            let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter)
             let names = records.fieldNames ?? []
             guard cells.count == names.count else {
                 throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
             }
             return .object(zip(names, cells).map { name, cell in
-                Value.Member(name: name, value: CanonicalNumber.isNumberLiteral(cell) ? .number(cell) : .string(cell))
+                Value.Member(name: name, value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: bytes[cell])))
             })
         }
+    }
+
+    /// A CSV cell read again, from its bytes in the row (quotes and all): a
+    /// number literal is a number (its text unchanged), any other cell a string.
+    static func cellValue(_ rawCell: UnsafeRawBufferPointer) -> Value {
+        let text = CSVRecordReader.text(ofRawCell: rawCell)
+        return CanonicalNumber.isNumberLiteral(text) ? .number(text) : .string(text)
     }
 }
 
@@ -132,15 +139,22 @@ public struct Comparison: Sendable {
     let reportRules: FieldRules
     /// Fields in one snapshot's schema and not the other's.
     public let schema: SchemaChanges
+    /// Reads an updated record's members that differ, for `fieldChanges`.
+    let differingMembers: DifferingMembers
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
+        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
+        let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
+        return try run(oldInput, newInput, options: options)
+    }
+
+    /// Compares two inputs already open (tests give them from memory).
+    static func run(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions) throws -> Comparison {
         var options = options
         options.records.nameRulesByOldNames()
         options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
                                               uniquingKeysWith: { first, _ in first })
-        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
-        let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON ? .typed : .text
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
         return try Comparison(old: old, new: new, options: options)
@@ -178,6 +192,7 @@ public struct Comparison: Sendable {
         var reportRules = fieldRules
         reportRules.schemaOnly = Set((schema.added + schema.removed).map(\.path.flatName))
         self.reportRules = reportRules
+        differingMembers = DifferingMembers(old: old, new: new)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         if old.records.keys.isEmpty || new.records.keys.isEmpty {
@@ -320,11 +335,21 @@ public struct Comparison: Sendable {
 
     /// The fields that differ between the two versions of an updated record.
     public func fieldChanges(_ update: Changeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
-        let oldRef = oldSections[update.old.section].elements[update.old.item]
-        let newRef = newSections[update.new.section].elements[update.new.item]
-        let changes = FieldChange.between(
-            try old.value(ofRecord: oldRef.row), try new.value(ofRecord: newRef.row),
-            rules: reportRules, mode: options.records.mode, tolerance: options.tolerance)
+        let oldRow = oldSections[update.old.section].elements[update.old.item].row
+        let newRow = newSections[update.new.section].elements[update.new.item].row
+        let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)
+            ?? (old.value(ofRecord: oldRow), new.value(ofRecord: newRow))
+        return changes(between: oldRecord, newRecord)
+    }
+
+    /// `fieldChanges` over the whole records, each read in full: what the
+    /// shortcut through `DifferingMembers` must agree with (tests compare the two).
+    func fieldChangesReadingWholeRecords(oldRow: Int, newRow: Int) throws -> [FieldChange] {
+        changes(between: try old.value(ofRecord: oldRow), try new.value(ofRecord: newRow))
+    }
+
+    private func changes(between oldRecord: Value, _ newRecord: Value) -> [FieldChange] {
+        let changes = FieldChange.between(oldRecord, newRecord, rules: reportRules, mode: options.records.mode, tolerance: options.tolerance)
         guard old.flattensObjects || new.flattensObjects else { return changes }
         // JSON against CSV: a dotted name is the path it stands for (`meta.key`, not `meta\.key`).
         return changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new) }

@@ -36,11 +36,9 @@ extension Comparison {
     /// Every update the engine saw, compared field by field on all cores;
     /// those with no field change left are dropped.
     private func resolveUpdates() throws -> [ResolvedUpdate] {
-        var resolved: [ResolvedUpdate] = []
-        try OrderedConcurrentMap.forEach(changeset.updates, transform: fieldChanges) { update, fields in
-            if !fields.isEmpty { resolved.append(ResolvedUpdate(update: update, fields: fields)) }
-        }
-        return resolved
+        let updates = changeset.updates
+        let fields = try OrderedConcurrentMap.map(updates, fieldChanges)
+        return zip(updates, fields).compactMap { update, fields in fields.isEmpty ? nil : ResolvedUpdate(update: update, fields: fields) }
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {
@@ -69,47 +67,56 @@ extension Comparison {
         return summary
     }
 
+    /// The changes in order, a batch at a time; the records a batch shows
+    /// are read again on every core before it is handed over.
     private func changeStream(_ resolved: [ResolvedUpdate]) -> ChangeStream {
         let comparison = self
-        return ChangeStream { body in
+        return ChangeStream(batches: { body in
             let changeset = comparison.changeset
             let oldSections = comparison.oldSections
+            var sectionChanges: [Change] = []
             for index in changeset.deletedSections {
-                try body(Change(kind: .sectionDeleted, section: oldSections[index].id, old: Place(index: index)))
+                sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id, old: Place(index: index)))
             }
             for inserted in changeset.insertedSections {
-                try body(Change(kind: .sectionInserted, section: inserted.id, new: Place(index: inserted.index)))
+                sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id, new: Place(index: inserted.index)))
             }
             for move in comparison.reportedSectionMoves {
-                try body(Change(kind: .sectionMoved, section: oldSections[move.from].id,
-                                old: Place(index: move.from), new: Place(index: move.to)))
+                sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id,
+                                             old: Place(index: move.from), new: Place(index: move.to)))
             }
+            try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
             let old = comparison.old
             let new = comparison.new
-            try OrderedConcurrentMap.forEach(changeset.deletions, transform: { deletion in
-                try old.value(ofRecord: oldSections[deletion.at.section].elements[deletion.at.item].row)
-            }) { deletion, record in
-                let ref = oldSections[deletion.at.section].elements[deletion.at.item]
-                try body(Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old), record: record))
+            try OrderedConcurrentMap.forEachBatch(changeset.deletions) { batch in
+                try body(OrderedConcurrentMap.map(batch) { deletion in
+                    let ref = oldSections[deletion.at.section].elements[deletion.at.item]
+                    return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
+                                  record: try old.value(ofRecord: ref.row))
+                })
             }
-            try OrderedConcurrentMap.forEach(changeset.insertions, transform: { try new.value(ofRecord: $0.element.row) }) { insertion, record in
-                try body(Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
-                                record: record))
+            try OrderedConcurrentMap.forEachBatch(changeset.insertions) { batch in
+                try body(OrderedConcurrentMap.map(batch) { insertion in
+                    Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
+                           record: try new.value(ofRecord: insertion.element.row))
+                })
             }
             // Without an id, a moved record is shown by its content.
             let byContent = new.records.keys.isEmpty
-            try OrderedConcurrentMap.forEach(comparison.reportedMoves, transform: { move in
-                byContent ? try new.value(ofRecord: move.element.row) : nil
-            }) { move, record in
-                try body(Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
-                                new: comparison.place(move.to, .new), record: record))
+            try OrderedConcurrentMap.forEachBatch(comparison.reportedMoves) { batch in
+                try body(OrderedConcurrentMap.map(batch) { move in
+                    Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
+                           new: comparison.place(move.to, .new), record: byContent ? try new.value(ofRecord: move.element.row) : nil)
+                })
             }
-            for update in resolved {
-                try body(Change(kind: .updated, id: comparison.id(update.update.element, new),
-                                old: comparison.place(update.update.old, .old), new: comparison.place(update.update.new, .new),
-                                fields: update.fields))
+            try OrderedConcurrentMap.forEachBatch(resolved) { batch in
+                try body(batch.map { update in
+                    Change(kind: .updated, id: comparison.id(update.update.element, new),
+                           old: comparison.place(update.update.old, .old), new: comparison.place(update.update.new, .new),
+                           fields: update.fields)
+                })
             }
-        }
+        })
     }
 
     enum Side { case old, new }

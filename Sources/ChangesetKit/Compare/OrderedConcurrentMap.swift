@@ -1,16 +1,31 @@
 import Foundation
 import Dispatch
 
-/// Work on changed records (reading them again, comparing their fields) that
-/// the formatters need in order: done a batch at a time on every core, then
-/// handed over in order, so output stays streamed and memory stays bounded
-/// by two batches. The next batch is worked on while the caller consumes the
-/// current one, so formatting (which runs on one thread) overlaps reading.
+/// Work on changed records (reading them again, comparing their fields,
+/// rendering them) that the formatters need in order, done on every core and
+/// handed over in order. Streams go a batch at a time, so output stays
+/// streamed and memory stays bounded by a batch or two.
 enum OrderedConcurrentMap {
     static let batchSize = 1024
 
+    /// `transform` of each item, worked out on every core, in the items'
+    /// order; the first error in that order is thrown. `transform` must be
+    /// safe to call from several threads.
+    static func map<Item, Result>(_ items: [Item], _ transform: (Item) throws -> Result) throws -> [Result] {
+        try map(items, parts: max(1, min(8, System.coreCount)), transform)
+    }
+
+    /// `body` with the items in consecutive batches of `batchSize`, in order.
+    static func forEachBatch<Item>(_ items: [Item], _ body: ([Item]) throws -> Void) rethrows {
+        for start in stride(from: 0, to: items.count, by: batchSize) {
+            try body(Array(items[start..<min(start + batchSize, items.count)]))
+        }
+    }
+
     /// Calls `body(item, transform(item))` for each item in order; `transform`
-    /// runs concurrently and must be safe to call from several threads.
+    /// runs concurrently and must be safe to call from several threads. The
+    /// next batch is worked on while `body` consumes the current one: for a
+    /// consumer that does real work of its own on one thread (writing a patch).
     static func forEach<Item, Result>(
         _ items: [Item], transform: (Item) throws -> Result, body: (Item, Result) throws -> Void
     ) throws {

@@ -452,42 +452,64 @@ package final class CSVRecordReader {
     /// quoting; it is kept apart from the streaming tokenizer because it runs
     /// once per changed record and must be cheap to start.
     package static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
-        var cells: [String] = []
+        try rawCells(of: row, delimiter: delimiter).map { text(ofRawCell: UnsafeRawBufferPointer(rebasing: row[$0])) }
+    }
+
+    /// Where each cell of a row read again stands in it, quotes and all: two
+    /// cells with the same bytes here hold the same text, so a report can
+    /// leave out the cells an updated row kept without undoing their quoting.
+    package static func rawCells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [Range<Int>] {
+        var cells: [Range<Int>] = []
         var index = 0
         let count = row.count
         while true {
+            let start = index
             if index < count && row[index] == 0x22 {
-                // A quoted field: up to the closing quote, a piece at a time; "" is a quote.
-                var cell: [UInt8] = []
+                // A quoted field: up to the closing quote ("" is a quote), then up to the delimiter.
                 index += 1
-                var pieceStart = index
                 while true {
                     guard index < count else {
                         throw JSONValueReader.Failure(description: "a row could not be read again (did the file change while changeset ran?)")
                     }
                     if row[index] == 0x22 {
-                        cell.append(contentsOf: row[pieceStart..<index])
                         index += 1
                         guard index < count && row[index] == 0x22 else { break }
-                        pieceStart = index  // the second quote of "" starts the next piece
-                        index += 1
-                        continue
                     }
                     index += 1
                 }
-                // Up to the delimiter (the reader let nothing else follow a closing quote).
-                let rest = index
-                while index < count && row[index] != delimiter { index += 1 }
-                cell.append(contentsOf: row[rest..<index])
-                cells.append(String(decoding: cell, as: UTF8.self))
-            } else {
-                let start = index
-                while index < count && row[index] != delimiter { index += 1 }
-                cells.append(String(decoding: UnsafeRawBufferPointer(rebasing: row[start..<index]), as: UTF8.self))
             }
+            // Up to the delimiter (after a closing quote the reader let nothing else come first).
+            while index < count && row[index] != delimiter { index += 1 }
+            cells.append(start..<index)
             guard index < count else { return cells }
             index += 1  // the delimiter
         }
+    }
+
+    /// A cell's text from its bytes in the row (`rawCells`): the quotes of a
+    /// quoted cell taken away, `""` read as one quote.
+    package static func text(ofRawCell cell: UnsafeRawBufferPointer) -> String {
+        guard cell.first == 0x22 else { return String(decoding: cell, as: UTF8.self) }
+        var text: [UInt8] = []
+        text.reserveCapacity(cell.count)
+        var index = 1
+        var pieceStart = index
+        while index < cell.count {
+            if cell[index] == 0x22 {
+                text.append(contentsOf: cell[pieceStart..<index])
+                index += 1
+                guard index < cell.count && cell[index] == 0x22 else {
+                    // The closing quote; whatever follows it up to the delimiter is kept as it stands.
+                    text.append(contentsOf: cell[index...])
+                    return String(decoding: text, as: UTF8.self)
+                }
+                pieceStart = index  // the second quote of "" starts the next piece
+            }
+            index += 1
+        }
+        // `rawCells` ends a quoted cell only after its closing quote.
+        text.append(contentsOf: cell[pieceStart...])
+        return String(decoding: text, as: UTF8.self)
     }
 
     /// Cell `index` of `bytes`, by `cellEnds`. The cells are back to back

@@ -133,12 +133,14 @@ public enum CanonicalNumber {
     /// read again asks this for every cell.)
     public static func isNumberLiteral(_ text: String) -> Bool {
         var copy = text
-        return copy.withUTF8 { bytes in
-            switch literalForm(UnsafeRawBufferPointer(bytes)) {
-            case .canonical: true
-            case .notANumber: false
-            case .unsure: parse(UnsafeRawBufferPointer(bytes)) != nil
-            }
+        return copy.withUTF8 { isNumberLiteral(UnsafeRawBufferPointer($0)) }
+    }
+
+    package static func isNumberLiteral(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        switch literalForm(bytes) {
+        case .canonical: true
+        case .notANumber: false
+        case .unsure: parse(bytes) != nil
         }
     }
 

@@ -40,9 +40,10 @@ public struct JSONFormatter {
         output.write("  \"schema\": \(JSONFormatter.schemaJSON(report.schema)),\n")
         output.write("  \"changes\": [")
         var first = true
-        try report.changes.forEach { change in
+        let sectioned = report.sectioned
+        try report.changes.forEach(rendering: { ChangeJSON.object($0, sectioned: sectioned) }) { object in
             output.write(first ? "\n    " : ",\n    ")
-            output.write(ChangeJSON.object(change, sectioned: report.sectioned))
+            output.write(object)
             first = false
         }
         output.write(first ? "]\n}\n" : "\n  ]\n}\n")
@@ -113,9 +114,7 @@ public struct NDJSONFormatter {
         if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
             output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
         }
-        try report.changes.forEach { change in
-            output.write(ChangeJSON.object(change, sectioned: report.sectioned))
-            output.write("\n")
-        }
+        let sectioned = report.sectioned
+        try report.changes.forEach(rendering: { ChangeJSON.object($0, sectioned: sectioned) + "\n" }) { output.write($0) }
     }
 }

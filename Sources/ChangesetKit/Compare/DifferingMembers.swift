@@ -1,0 +1,100 @@
+import Foundation
+
+/// An updated record's two versions, read again with only the members whose
+/// text differs: the rest cannot hold a change under any rule or tolerance
+/// (the same text is the same value, and a tolerance only takes changes
+/// away), so they are neither decoded nor compared. An updated record
+/// usually changed one or two of its fields; reading every member of both
+/// versions into a `Value` and comparing them was most of what a report
+/// spent on an update.
+///
+/// `FieldChange.between` over the two objects this gives finds what it
+/// finds over the whole records: names are unique within a record (the
+/// readers refuse duplicate members and columns), the members kept stay in
+/// their order, and a member only one side has is always kept.
+struct DifferingMembers {
+    let old: Dataset
+    let new: Dataset
+    /// For each old column, the new column of the same name, or -1 (CSV on both sides).
+    let newColumnOfOldColumn: [Int]
+
+    init(old: Dataset, new: Dataset) {
+        self.old = old
+        self.new = new
+        if let oldNames = old.records.fieldNames, let newNames = new.records.fieldNames {
+            let newColumns = Dictionary(newNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+            newColumnOfOldColumn = oldNames.map { newColumns[$0] ?? -1 }
+        } else {
+            newColumnOfOldColumn = []
+        }
+    }
+
+    /// The two versions as objects of the members that differ in text, or
+    /// nil where this does not apply (renamed or flattened fields, a JSON side
+    /// against a CSV one, a record that is not an object, a row that does not
+    /// split as it should): the caller then reads the records whole.
+    func records(oldRow: Int, newRow: Int) throws -> (old: Value, new: Value)? {
+        guard old.renames.isEmpty, new.renames.isEmpty, !old.flattensObjects, !new.flattensObjects,
+              old.input.format.isJSON == new.input.format.isJSON else { return nil }
+        let oldBytes = try old.input.bytes.copy(old.records.byteRange(oldRow))
+        let newBytes = try new.input.bytes.copy(new.records.byteRange(newRow))
+        return try oldBytes.withUnsafeBytes { oldText in
+            try newBytes.withUnsafeBytes { newText in
+                old.input.format.isJSON ? try jsonMembers(oldText, newText) : try csvCells(oldText, newText)
+            }
+        }
+    }
+
+    private func jsonMembers(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
+        guard let oldMembers = JSONValueReader.rawMembers(ofObject: oldText),
+              let newMembers = JSONValueReader.rawMembers(ofObject: newText) else { return nil }
+        func member(_ raw: JSONValueReader.RawMember, in text: UnsafeRawBufferPointer) throws -> Value.Member {
+            Value.Member(name: try JSONValueReader.name(ofRawMember: UnsafeRawBufferPointer(rebasing: text[raw.name])),
+                         value: try JSONValueReader.value(ofRawMember: UnsafeRawBufferPointer(rebasing: text[raw.value])))
+        }
+        var newKept = [Bool](repeating: true, count: newMembers.count)
+        var oldKept: [Value.Member] = []
+        for (position, oldMember) in oldMembers.enumerated() {
+            // The same name at the same place first: records mostly keep their members' order.
+            func named(_ index: Int) -> Bool { sameBytes(oldText[oldMember.name], newText[newMembers[index].name]) }
+            let match = position < newMembers.count && named(position) ? position : newMembers.indices.first(where: named)
+            if let match, sameBytes(oldText[oldMember.value], newText[newMembers[match].value]) {
+                newKept[match] = false
+                continue
+            }
+            oldKept.append(try member(oldMember, in: oldText))
+        }
+        let newKeptMembers = try newMembers.indices.filter { newKept[$0] }.map { try member(newMembers[$0], in: newText) }
+        return (.object(oldKept), .object(newKeptMembers))
+    }
+
+    private func csvCells(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
+        let oldNames = old.records.fieldNames ?? []
+        let newNames = new.records.fieldNames ?? []
+        let oldCells = try CSVRecordReader.rawCells(of: oldText, delimiter: old.delimiter)
+        let newCells = try CSVRecordReader.rawCells(of: newText, delimiter: new.delimiter)
+        // A row that splits otherwise is read whole, which says what is wrong.
+        guard oldCells.count == oldNames.count, newCells.count == newNames.count,
+              newColumnOfOldColumn.count == oldNames.count else { return nil }
+        var newKept = [Bool](repeating: true, count: newCells.count)
+        var oldKept: [Value.Member] = []
+        for (column, cell) in oldCells.enumerated() {
+            let newColumn = newColumnOfOldColumn[column]
+            if newColumn >= 0 && sameBytes(oldText[cell], newText[newCells[newColumn]]) {
+                newKept[newColumn] = false
+                continue
+            }
+            oldKept.append(Value.Member(name: oldNames[column], value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: oldText[cell]))))
+        }
+        let newKeptMembers = newCells.indices.filter { newKept[$0] }.map {
+            Value.Member(name: newNames[$0], value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: newText[newCells[$0]])))
+        }
+        return (.object(oldKept), .object(newKeptMembers))
+    }
+
+    private func sameBytes(_ a: Slice<UnsafeRawBufferPointer>, _ b: Slice<UnsafeRawBufferPointer>) -> Bool {
+        guard a.count == b.count else { return false }
+        guard a.count > 0 else { return true }
+        return memcmp(a.base.baseAddress! + a.startIndex, b.base.baseAddress! + b.startIndex, a.count) == 0
+    }
+}
