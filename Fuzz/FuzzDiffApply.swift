@@ -7,7 +7,9 @@
 // When both sides read, once with identity by content and once with `id`
 // (skipped when a side has duplicate or missing ids), the run must be able to
 // make a patch, parse it, apply it to OLD, read the result back, and find no
-// difference between the result and NEW. Anything else is a bug.
+// difference between the result and NEW; and each update's field changes
+// must be the same whether only the members that differ in text are read or
+// both records whole. Anything else is a bug.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -45,6 +47,18 @@ private func roundTrip(_ old: Dataset, _ new: Dataset, options: ComparisonOption
     let comparison: Comparison
     do { comparison = try Comparison(old: old, new: new, options: options) } catch {
         fail("comparing inputs that both read throws", "\(error)")
+    }
+    // A report reads only an updated record's members whose text differs; it must find what reading both whole finds.
+    for update in comparison.changeset.updates {
+        let oldRow = comparison.oldSections[update.old.section].elements[update.old.item].row
+        let newRow = comparison.newSections[update.new.section].elements[update.new.item].row
+        let shortcut = Result { try comparison.fieldChanges(update) }
+        let whole = Result { try comparison.fieldChangesReadingWholeRecords(oldRow: oldRow, newRow: newRow) }
+        switch (shortcut, whole) {
+        case let (.success(found), .success(expected)) where found == expected: break
+        case (.failure, .failure): break
+        default: fail("an update's field changes differ when only differing members are read", "shortcut: \(shortcut)\nwhole: \(whole)")
+        }
     }
     var patch = ""
     do { try PatchFormatter().write(try comparison.replay(.records), to: &patch) } catch { fail("writing the patch throws", "\(error)") }
