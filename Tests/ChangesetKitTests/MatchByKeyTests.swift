@@ -54,6 +54,33 @@ import Testing
     }
 }
 
+extension MatchByKeyTests {
+    /// Past `matchingRowsPerCore` new records, unique ids are looked up on
+    /// every core, a prefetched group at a time; the groups' edges and the
+    /// parts' edges must lose no row.
+    @Test(arguments: [false, true])
+    func aLargeTableIsMatchedOnEveryCoreAsTheReferenceMatchesIt(sectioned: Bool) throws {
+        var random = SplitMix(seed: sectioned ? 5 : 3)
+        let count = Comparison.matchingRowsPerCore * 2 + 17
+        func records(_ count: Int) -> [(id: Int, section: Int)] {
+            var ids = Set<Int>()
+            return (0..<count).compactMap { _ in
+                let id = random.next(upTo: count * 3 / 2)
+                guard ids.insert(id).inserted else { return nil }
+                return (id, random.next(upTo: sectioned ? 3 : 1))
+            }
+        }
+        let old = try table(records(count), sectioned: sectioned, repeats: false)
+        let new = try table(records(count), sectioned: sectioned, repeats: false)
+        #expect(new.count > Comparison.matchingRowsPerCore)
+        let oldSections = Comparison.sections(of: old, sorted: false)
+        let newSections = Comparison.sections(of: new, sorted: false)
+        let matching = Comparison.matchByKey(old, new, oldSections: oldSections, newSections: newSections)
+        #expect(matching == reference(old, new, oldSections, newSections))
+        #expect(matching.contains(-1) && matching.contains { $0 >= 0 })
+    }
+}
+
 @Suite struct RecordRefTests {
     /// Every record of both snapshots has a ref in the sections: 12 bytes each.
     @Test func aRefTakesTwelveBytesAndKeepsItsFingerprintAndRow() {

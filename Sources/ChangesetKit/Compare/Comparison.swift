@@ -227,9 +227,16 @@ public struct Comparison: Sendable {
         }
         var oldRowOfNewRow = [Int32](repeating: -1, count: new.count)
         if old.keyIndex.distinctCount == old.count && new.keyIndex.distinctCount == new.count {
-            // No id repeats on either side: each old row is taken at most once as it is.
-            for row in 0..<new.count {
-                if let first = new.keys.withKey(row, old.firstRow(withKey:)) { oldRowOfNewRow[row] = Int32(first) }
+            // No id repeats on either side: each old row is taken at most once as it is,
+            // and each new row is looked up on its own, so the rows are shared between the cores.
+            let parts = new.count < matchingRowsPerCore ? 1 : max(1, min(8, System.coreCount))
+            oldRowOfNewRow.withUnsafeMutableBufferPointer { matched in
+                nonisolated(unsafe) let matched = matched
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    old.firstRows(withKeysOf: new, rows: (new.count * part / parts)..<(new.count * (part + 1) / parts)) { row, first in
+                        matched[row] = Int32(first)
+                    }
+                }
             }
         } else {
             // The next old row to hand out for a key, by the key's first row (-1: none left).
@@ -253,6 +260,9 @@ public struct Comparison: Sendable {
         }
         return matching
     }
+
+    /// Below this many new records one core matches them all (a thread costs more than it saves).
+    static let matchingRowsPerCore = 1 << 14
 
     /// The fields one schema has and the other lacks. Without records a side
     /// has no JSON schema to speak of, so nothing is added or removed then.

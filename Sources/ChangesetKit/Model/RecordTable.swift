@@ -64,6 +64,29 @@ public struct RecordTable: Sendable {
         keyIndex.firstRow(hash: RecordTable.keyHash(key)) { keys.key($0, is: key) }
     }
 
+    /// For each of `rows` of `other` whose key this table has, `found(row,
+    /// the first row here with that key)`, in order. At a million records
+    /// almost every lookup misses the cache, so the rows go a group at a
+    /// time: each key of a group is hashed and its slot asked for (a
+    /// prefetch), then the group is looked up while those lines arrive.
+    package func firstRows(withKeysOf other: RecordTable, rows: Range<Int>, _ found: (Int, Int) -> Void) {
+        let groupSize = 16
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
+            for groupStart in stride(from: rows.lowerBound, to: rows.upperBound, by: groupSize) {
+                let group = groupStart..<min(groupStart + groupSize, rows.upperBound)
+                for row in group {
+                    let hash = other.keys.withKey(row, RecordTable.keyHash)
+                    hashes[row - groupStart] = hash
+                    keyIndex.prefetch(hash: hash)
+                }
+                for row in group {
+                    let first = other.keys.withKey(row) { key in keyIndex.firstRow(hash: hashes[row - groupStart]) { keys.key($0, is: key) } }
+                    if let first { found(row, first) }
+                }
+            }
+        }
+    }
+
     public static func keyHash(_ key: String) -> UInt64 {
         StableHash.string(key, seed: keyHashSeed)
     }
