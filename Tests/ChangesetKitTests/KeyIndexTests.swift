@@ -170,6 +170,23 @@ import Testing
         #expect(records.firstRow(withKey: "1.50") == nil && records.firstRow(withKey: "2e0") == nil)
     }
 
+    /// A CSV id is keyed by its cell's bytes, or by its canonical text kept
+    /// apart from the section's: a section cell read after the id and also
+    /// rewritten (`2.0`) must not become the id's key.
+    @Test(arguments: [1, 5, 4096])
+    func aRewrittenIdKeepsItsKeyWhenTheSectionIsRewrittenToo(chunkSize: Int) throws {
+        let options = RecordOptions(id: [FieldPath(["id"])], section: FieldPath(["cat"]))
+        let reader = CSVRecordReader(source: "test", delimiter: 0x2C, options: options)
+        let bytes = Array("id,cat,v\n1.50,2.0,a\n7,3e0,b\nx,4.50,c\n".utf8)
+        for start in stride(from: 0, to: bytes.count, by: chunkSize) {
+            try bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes { try reader.feed($0) }
+        }
+        let records = try reader.finish()
+        #expect(Array(records.keys) == ["1.5", "7", "x"])
+        #expect(records.sections.map { records.sectionNames[Int($0)] } == ["2", "3", "4.5"])
+        for (row, key) in records.keys.enumerated() { #expect(records.firstRow(withKey: key) == row, "\(key)") }
+    }
+
     /// The duplicate check uses the early hash too: two spellings of one number are one id.
     @Test(arguments: [InputFormat.json, .csv])
     func twoSpellingsOfOneNumberIdAreADuplicate(format: InputFormat) throws {

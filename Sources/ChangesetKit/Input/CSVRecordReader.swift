@@ -59,6 +59,8 @@ package final class CSVRecordReader {
     /// uniqueness check of the array.
     @exclusivity(unchecked) private var emptyCells: [Int] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
+    /// A one-part id's canonical number text, kept apart from `scratch` (a section cell may use that before the record is added).
+    @exclusivity(unchecked) private var idScratch: [UInt8] = []
 
     private struct Column {
         var nameHash: UInt64
@@ -522,8 +524,12 @@ package final class CSVRecordReader {
 
     /// Reads the record whose cells are `cells` (see `cellRange`) and whose text ends at `end`.
     private func readRecord(end: Int, cells bytes: UnsafeRawBufferPointer, separated: Bool) throws {
-        // One id field (the usual case) needs no array per row.
-        var singleID: String?
+        // One id field (the usual case) needs no array per row, and no String:
+        // its text is the cell's bytes, or `idScratch` when the cell is a number
+        // written otherwise than canonically (as `ScalarText.fromText` has it;
+        // the reader has checked the cell's UTF-8).
+        var singleIDCell: UnsafeRawBufferPointer?
+        var singleIDIsCanonicalized = false
         var singleIDHash: UInt64?
         var idParts = options.id.count > 1 ? Array(repeating: "", count: options.id.count) : []
         var section: String?
@@ -535,12 +541,14 @@ package final class CSVRecordReader {
                 guard !cell.isEmpty else {
                     throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                 }
-                let text = ScalarText.fromText(cell, scratch: &scratch)
                 if idParts.isEmpty {
-                    singleID = text
-                    singleIDHash = builder.hashPrefetchingSlot(key: text)
+                    singleIDCell = cell
+                    singleIDIsCanonicalized = CanonicalNumber.literalForm(cell) == .unsure && CanonicalNumber.canonicalize(cell, into: &idScratch)
+                    singleIDHash = singleIDIsCanonicalized
+                        ? idScratch.withUnsafeBufferPointer { builder.hashPrefetchingSlot(key: $0) }
+                        : builder.hashPrefetchingSlot(key: cell.assumingMemoryBound(to: UInt8.self))
                 } else {
-                    idParts[column.role.idComponent] = text
+                    idParts[column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
                 }
             }
             if column.role.isSection && !cell.isEmpty {
@@ -554,9 +562,18 @@ package final class CSVRecordReader {
             memberCount += 1
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
-        try builder.append(
-            key: idParts.isEmpty ? singleID : RecordTableBuilder.key(idParts), keyHash: singleIDHash, section: section,
-            fingerprint: ValueHasher.objectEnd(memberSum, count: memberCount),
-            range: rowStart..<end, line: rowLocation.line, location: rowLocation)
+        let fingerprint = ValueHasher.objectEnd(memberSum, count: memberCount)
+        if !idParts.isEmpty {
+            try builder.append(key: RecordTableBuilder.key(idParts), section: section, fingerprint: fingerprint,
+                               range: rowStart..<end, line: rowLocation.line, location: rowLocation)
+        } else if singleIDIsCanonicalized {
+            try idScratch.withUnsafeBufferPointer {
+                try builder.append(keyText: $0, keyHash: singleIDHash, section: section, fingerprint: fingerprint,
+                                   range: rowStart..<end, line: rowLocation.line, location: rowLocation)
+            }
+        } else {
+            try builder.append(keyText: singleIDCell?.assumingMemoryBound(to: UInt8.self), keyHash: singleIDHash, section: section,
+                               fingerprint: fingerprint, range: rowStart..<end, line: rowLocation.line, location: rowLocation)
+        }
     }
 }

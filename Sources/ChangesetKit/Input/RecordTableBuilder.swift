@@ -79,7 +79,12 @@ struct RecordTableBuilder {
     /// retaining and releasing each of its arrays, once a record.)
     mutating func hashPrefetchingSlot(key: String) -> UInt64 {
         var key = key
-        let hash = key.withUTF8 { RecordTable.keyHash($0) }
+        return key.withUTF8 { hashPrefetchingSlot(key: $0) }
+    }
+
+    /// `hashPrefetchingSlot(key:)` for a key given as its UTF-8 text.
+    mutating func hashPrefetchingSlot(key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let hash = RecordTable.keyHash(key)
         keyIndex.prefetch(hash: hash)
         return hash
     }
@@ -90,24 +95,38 @@ struct RecordTableBuilder {
         key: String?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> SourceLocation
     ) throws {
+        guard var key else {
+            return try append(keyText: nil, keyHash: keyHash, section: section, fingerprint: fingerprint, range: range, line: line,
+                              location: location())
+        }
+        try key.withUTF8 {
+            try append(keyText: $0, keyHash: keyHash, section: section, fingerprint: fingerprint, range: range, line: line,
+                       location: location())
+        }
+    }
+
+    /// `append(key:...)` for a key given as its UTF-8 text (a CSV reader's
+    /// id cell as it lies in the chunk: no String made for it).
+    mutating func append(
+        keyText utf8: UnsafeBufferPointer<UInt8>?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>,
+        line: Int, location: @autoclosure () -> SourceLocation
+    ) throws {
         let index = records.count
-        if var key {
-            try key.withUTF8 { utf8 in
-                assert(keyHash == nil || keyHash == RecordTable.keyHash(utf8), "a key hash for another key")
-                let hash = keyHash ?? RecordTable.keyHash(utf8)
-                if let first = keyIndex.insert(row: index, hash: hash, rowHasKey: { records.keys.key($0, is: utf8) }) {
-                    if options.duplicates == .error {
-                        throw InputError(
-                            source: source, location: location(),
-                            message: "duplicate id \"\(RecordKey.display(String(decoding: utf8, as: UTF8.self)))\": the record at line \(records.line(first)) has it too")
-                    }
+        if let utf8 {
+            assert(keyHash == nil || keyHash == RecordTable.keyHash(utf8), "a key hash for another key")
+            let hash = keyHash ?? RecordTable.keyHash(utf8)
+            if let first = keyIndex.insert(row: index, hash: hash, rowHasKey: { records.keys.key($0, is: utf8) }) {
+                if options.duplicates == .error {
+                    throw InputError(
+                        source: source, location: location(),
+                        message: "duplicate id \"\(RecordKey.display(String(decoding: utf8, as: UTF8.self)))\": the record at line \(records.line(first)) has it too")
                 }
-                guard !records.keys.wouldOverflow(adding: utf8.count) else {
-                    throw InputError(source: source, location: location(), message: "the ids take 4 GiB or more, more than changeset supports")
-                }
-                records.keys.append(utf8)
-                keyBytes += utf8.count
             }
+            guard !records.keys.wouldOverflow(adding: utf8.count) else {
+                throw InputError(source: source, location: location(), message: "the ids take 4 GiB or more, more than changeset supports")
+            }
+            records.keys.append(utf8)
+            keyBytes += utf8.count
         }
         if options.section != nil {
             // In text comparisons an empty cell and a null are one thing.
