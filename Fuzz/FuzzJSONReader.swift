@@ -1,6 +1,7 @@
 // libFuzzer target json-reader: JSONRecordReader on arbitrary bytes.
-// Errors are expected; crashes, hangs, sanitizer reports and results that
-// depend on the chunking are bugs.
+// Errors are expected; crashes, hangs, sanitizer reports, results that
+// depend on the chunking, and a record read again through its members
+// (JSONValueReader.readRecord) that differs from yajl's reading are bugs.
 
 private let id = [FieldPath(["id"])]
 
@@ -28,5 +29,23 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             return FuzzReader(feed: reader.feed, finish: reader.finish)
         }
     }
+    // A record read again through its members must be what yajl reads whole
+    // (the same value, or an error both ways): the input as one record, and
+    // each record the reader found in it.
+    checkRecordReadAgain(input)
+    let reader = JSONRecordReader(source: "fuzz", layout: .array, options: RecordOptions())
+    if (try? reader.feed(input)) != nil, let table = try? reader.finish() {
+        for row in 0..<table.count { checkRecordReadAgain(UnsafeRawBufferPointer(rebasing: input[table.byteRange(row)])) }
+    }
     return 0
+}
+
+private func checkRecordReadAgain(_ bytes: UnsafeRawBufferPointer) {
+    let split = Result { try JSONValueReader.readRecord(bytes) }
+    let whole = Result { try JSONValueReader.read(bytes) }
+    switch (split, whole) {
+    case let (.success(a), .success(b)) where a == b: return
+    case (.failure, .failure): return
+    default: fatalError("json-reader: a record read through its members is not what yajl reads: \(split) against \(whole)\n\(hex(Array(bytes)))")
+    }
 }

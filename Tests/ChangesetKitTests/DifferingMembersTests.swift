@@ -95,6 +95,28 @@ import Testing
         }
     }
 
+    /// A record read again through its members gives what yajl gives it
+    /// whole: the same value, or an error both ways.
+    @Test func recordsReadThroughTheirMembersAreWhatYajlReads() {
+        func agree(_ text: String) {
+            let bytes = Array(text.utf8)
+            let split = bytes.withUnsafeBytes { buffer in Result { try JSONValueReader.readRecord(buffer) } }
+            let whole = bytes.withUnsafeBytes { buffer in Result { try JSONValueReader.read(buffer) } }
+            switch (split, whole) {
+            case let (.success(a), .success(b)): #expect(a == b, "\(text)")
+            case (.failure, .failure): break
+            default: Issue.record("\(text): \(split) against \(whole)")
+            }
+        }
+        for text in [#"{}"#, #" { "a" : 1 } "#, #"{"caf\u00e9":"x","café":"y"}"#, #"{"a":"\u0000"}"#, "{\"a\":\"\t\"}",
+                     "{\"a\u{7F}\":1}", #"{"a":1,"a":2}"#, #"{"a":[1,{"b":null}],"c":{"d":-0.5e-3}}"#, #"[1,2]"#, #""s""#, "7",
+                     #"{"a":01}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":1}x"#, #"{"a" 1}"#, "{\"a\":1\u{0C}}", #"{"a":"\x"}"#] {
+            agree(text)
+        }
+        var random = Generator(state: 21)
+        for id in 0..<2000 { agree(jsonRecord(id: id, lines: false, &random)) }
+    }
+
     // MARK: - Generated records, checked both ways
 
     struct Generator: RandomNumberGenerator {

@@ -48,7 +48,7 @@ public struct Dataset: Sendable {
     private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
-            var value = try JSONValueReader.read(bytes)
+            var value = try JSONValueReader.readRecord(bytes)
             if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
             return flattensObjects ? value.flattened() : value
         case .csv, .tsv:
@@ -229,7 +229,7 @@ public struct Comparison: Sendable {
         if old.keyIndex.distinctCount == old.count && new.keyIndex.distinctCount == new.count {
             // No id repeats on either side: each old row is taken at most once as it is,
             // and each new row is looked up on its own, so the rows are shared between the cores.
-            let parts = new.count < matchingRowsPerCore ? 1 : max(1, min(8, System.coreCount))
+            let parts = new.count < matchingRowsPerCore ? 1 : System.workerCount
             oldRowOfNewRow.withUnsafeMutableBufferPointer { matched in
                 nonisolated(unsafe) let matched = matched
                 DispatchQueue.concurrentPerform(iterations: parts) { part in
@@ -261,7 +261,7 @@ public struct Comparison: Sendable {
         return matching
     }
 
-    /// Below this many new records one core matches them all (a thread costs more than it saves).
+    /// Below this many new records one core matches them all: too little work to share out.
     static let matchingRowsPerCore = 1 << 14
 
     /// The fields one schema has and the other lacks. Without records a side

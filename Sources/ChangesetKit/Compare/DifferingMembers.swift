@@ -48,10 +48,6 @@ struct DifferingMembers {
     private func jsonMembers(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
         guard let oldMembers = JSONValueReader.rawMembers(ofObject: oldText),
               let newMembers = JSONValueReader.rawMembers(ofObject: newText) else { return nil }
-        func member(_ raw: JSONValueReader.RawMember, in text: UnsafeRawBufferPointer) throws -> Value.Member {
-            Value.Member(name: try JSONValueReader.name(ofRawMember: UnsafeRawBufferPointer(rebasing: text[raw.name])),
-                         value: try JSONValueReader.value(ofRawMember: UnsafeRawBufferPointer(rebasing: text[raw.value])))
-        }
         var newKept = [Bool](repeating: true, count: newMembers.count)
         var oldKept: [Value.Member] = []
         for (position, oldMember) in oldMembers.enumerated() {
@@ -62,9 +58,9 @@ struct DifferingMembers {
                 newKept[match] = false
                 continue
             }
-            oldKept.append(try member(oldMember, in: oldText))
+            oldKept.append(try JSONValueReader.member(oldMember, in: oldText))
         }
-        let newKeptMembers = try newMembers.indices.filter { newKept[$0] }.map { try member(newMembers[$0], in: newText) }
+        let newKeptMembers = try newMembers.indices.filter { newKept[$0] }.map { try JSONValueReader.member(newMembers[$0], in: newText) }
         return (.object(oldKept), .object(newKeptMembers))
     }
 
