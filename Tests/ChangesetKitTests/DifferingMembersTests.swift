@@ -6,17 +6,22 @@ import Testing
 /// the rest (`DifferingMembers`); it must find exactly the field changes that
 /// reading both records whole finds, under every rule and tolerance.
 @Suite struct DifferingMembersTests {
-    /// Compares OLD and NEW from memory and checks every update both ways.
+    /// OLD and NEW compared from memory, matched by `id` unless `options` say otherwise.
+    func compare(_ old: String, _ new: String, format: InputFormat, options: ComparisonOptions = ComparisonOptions()) throws -> Comparison {
+        var options = options
+        if options.records.id.isEmpty { options.records.id = [FieldPath(["id"])] }
+        return try Comparison.run(
+            InputFile(name: "old", bytes: InputBytes(copying: Array(old.utf8)), format: format),
+            InputFile(name: "new", bytes: InputBytes(copying: Array(new.utf8)), format: format),
+            options: options)
+    }
+
+    /// Compares OLD and NEW and checks every update both ways.
     /// Returns how many updates were checked and how many took the shortcut.
     @discardableResult
     func checkEveryUpdate(_ old: String, _ new: String, format: InputFormat, options: ComparisonOptions = ComparisonOptions(),
                           _ comment: Comment? = nil) throws -> (updates: Int, shortcuts: Int) {
-        var options = options
-        if options.records.id.isEmpty { options.records.id = [FieldPath(["id"])] }
-        let comparison = try Comparison.run(
-            InputFile(name: "old", bytes: InputBytes(copying: Array(old.utf8)), format: format),
-            InputFile(name: "new", bytes: InputBytes(copying: Array(new.utf8)), format: format),
-            options: options)
+        let comparison = try compare(old, new, format: format, options: options)
         var shortcuts = 0
         for update in comparison.changeset.updates {
             let oldRow = comparison.oldSections[update.old.section].elements[update.old.item].row
@@ -31,10 +36,7 @@ import Testing
     @Test func jsonMembersThatKeptTheirTextAreLeftOut() throws {
         let old = #"[{"id":1,"a":1,"b":"x","c":{"d":[1,2]}}, {"id":2, "a" : 2 , "b":"y"}]"#
         let new = #"[{"id":1,"a":1,"b":"z","c":{"d":[1,2]}}, {"b":"y","id":2,"a":3,"e":null}]"#
-        let comparison = try Comparison.run(
-            InputFile(name: "old", bytes: InputBytes(copying: Array(old.utf8)), format: .json),
-            InputFile(name: "new", bytes: InputBytes(copying: Array(new.utf8)), format: .json),
-            options: { var options = ComparisonOptions(); options.records.id = [FieldPath(["id"])]; return options }())
+        let comparison = try compare(old, new, format: .json)
         let first = try #require(try comparison.differingMembers.records(oldRow: 0, newRow: 0))
         #expect(first.old == .object([Value.Member(name: "b", value: .string("x"))]))
         #expect(first.new == .object([Value.Member(name: "b", value: .string("z"))]))
@@ -48,10 +50,7 @@ import Testing
     @Test func csvCellsThatKeptTheirTextAreLeftOut() throws {
         let old = "id,a,b,c\n1,x,\"q\"\"uote\",3\n2,,5,\"7\"\n"
         let new = "b,id,c,a\n\"q\"\"uote\",1,4,x\n5,2,7,\n"
-        let comparison = try Comparison.run(
-            InputFile(name: "old", bytes: InputBytes(copying: Array(old.utf8)), format: .csv),
-            InputFile(name: "new", bytes: InputBytes(copying: Array(new.utf8)), format: .csv),
-            options: { var options = ComparisonOptions(); options.records.id = [FieldPath(["id"])]; return options }())
+        let comparison = try compare(old, new, format: .csv)
         let first = try #require(try comparison.differingMembers.records(oldRow: 0, newRow: 0))
         #expect(first.old == .object([Value.Member(name: "c", value: .number("3"))]))
         #expect(first.new == .object([Value.Member(name: "c", value: .number("4"))]))
@@ -113,22 +112,12 @@ import Testing
                      #"{"a":01}"#, #"{"a":1.}"#, #"{"a":tru}"#, #"{"a":1}x"#, #"{"a" 1}"#, "{\"a\":1\u{0C}}", #"{"a":"\x"}"#] {
             agree(text)
         }
-        var random = Generator(state: 21)
+        var random = SplitMix(seed: 21)
         for id in 0..<2000 { agree(jsonRecord(id: id, lines: false, &random)) }
     }
 
     // MARK: - Generated records, checked both ways
 
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     /// Texts for the same few values written several ways, and some others.
     static let jsonValues = [
@@ -138,7 +127,7 @@ import Testing
     ]
     static let jsonNames = ["a", "b", "c", "x", #"\u0061"#, "nested", "price"]
 
-    func jsonRecord(id: Int, lines: Bool, _ random: inout Generator) -> String {
+    func jsonRecord(id: Int, lines: Bool, _ random: inout SplitMix) -> String {
         var members = ["\"id\":\(id)"]
         var names = Self.jsonNames.shuffled(using: &random)
         // "a" and "\u0061" are one name: a record holds only one of them.
@@ -152,7 +141,7 @@ import Testing
     }
 
     /// NEW keeps some of OLD's members as they were (text and all), changes some, and drops or adds others.
-    func jsonEdit(_ record: String, id: Int, lines: Bool, _ random: inout Generator) -> String {
+    func jsonEdit(_ record: String, id: Int, lines: Bool, _ random: inout SplitMix) -> String {
         if Bool.random(using: &random) { return jsonRecord(id: id, lines: lines, &random) }
         let bytes = Array(record.utf8)
         let members = bytes.withUnsafeBytes { JSONValueReader.rawMembers(ofObject: $0)! }
@@ -182,7 +171,7 @@ import Testing
 
     @Test(arguments: [JSONLayoutCase.array, .lines])
     func generatedJSONRecordsGiveTheSameChanges(layout: JSONLayoutCase) throws {
-        var random = Generator(state: layout == .array ? 11 : 12)
+        var random = SplitMix(seed: layout == .array ? 11 : 12)
         var total = (updates: 0, shortcuts: 0)
         for round in 0..<12 {
             let lines = layout == .lines
@@ -207,7 +196,7 @@ import Testing
     static let csvCells = ["1", "1.0", "1.00", "2", "0.5", "-0", "", #""""#, "a", #""a""#, "A", " a", #""a,b""#, #""q""x""#, "caf\u{E9}", "true"]
 
     @Test func generatedCSVRowsGiveTheSameChanges() throws {
-        var random = Generator(state: 13)
+        var random = SplitMix(seed: 13)
         var total = (updates: 0, shortcuts: 0)
         let names = ["a", "b", "c", "price", "x"]
         for round in 0..<12 {

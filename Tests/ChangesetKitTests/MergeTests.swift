@@ -275,18 +275,3 @@ import Testing
     }
 }
 
-/// A small seeded generator (SplitMix64), so a failing seed replays.
-struct SplitMix {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next(upTo bound: Int) -> Int {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return bound <= 0 ? 0 : Int(z % UInt64(bound))
-    }
-}

@@ -103,3 +103,22 @@ func csvFingerprint(_ csv: String, options: RecordOptions = RecordOptions(mode: 
     read(csv, format: .csv, options: options).table?.fingerprints.first
 }
 
+/// A small seeded generator (SplitMix64), so a failing seed replays.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(upTo bound: Int) -> Int {
+        let value = next()
+        return bound <= 0 ? 0 : Int(value % UInt64(bound))
+    }
+}
