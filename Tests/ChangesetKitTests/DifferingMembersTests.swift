@@ -114,6 +114,9 @@ import Testing
         }
         var random = SplitMix(seed: 21)
         for id in 0..<2000 { agree(jsonRecord(id: id, lines: false, &random)) }
+        // As deep as a record may nest (the records array takes a level): read and compared without running out of stack.
+        let depth = JSONRecordReader.maximumDepth - 2
+        agree(#"{"id":1,"deep":"# + String(repeating: "[", count: depth) + "7" + String(repeating: "]", count: depth) + "}")
     }
 
     // MARK: - Generated records, checked both ways
