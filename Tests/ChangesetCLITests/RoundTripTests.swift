@@ -52,6 +52,28 @@ import Testing
     }
 }
 
+extension RoundTripTests {
+    /// Found by the diff-apply fuzz target: a JSON base patched toward a CSV
+    /// NEW whose header names a column no row fills. Content compares equal
+    /// (an empty cell is a missing field), so the patch has nothing to do;
+    /// the column is a schema change with no record holding a value, which a
+    /// JSON result, having no header, cannot carry. The result keeps the
+    /// same content, and the only difference left is that schema line.
+    @Test func aJSONBaseTowardACSVColumnNoRowFillsKeepsItsContent() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try #"{"id":1,"a":"x"}"#.appending("\n").write(to: scratch.appendingPathComponent("old.ndjson"), atomically: true, encoding: .utf8)
+        try "id,a,b\n1,x,\n".write(to: scratch.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
+        let patch = try changeset(["old.ndjson", "new.csv", "--id", "id", "--format", "patch", "-o", "p.patch"], in: scratch)
+        #expect(patch.status == 1 && patch.stderr.isEmpty, "\(patch)")
+        let applied = try changeset(["apply", "old.ndjson", "p.patch", "-o", "result.ndjson"], in: scratch)
+        #expect(applied.status == 0, "\(applied)")
+        #expect(try String(contentsOf: scratch.appendingPathComponent("result.ndjson"), encoding: .utf8) == #"{"id":1,"a":"x"}"# + "\n")
+        let check = try changeset(["result.ndjson", "new.csv", "--id", "id"], in: scratch)
+        #expect(check.stdout == "0 inserted, 0 deleted, 0 updated, 0 moved, 1 unchanged\nschema: added b (0 records)\n", "\(check)")
+    }
+}
+
 /// A seeded generator, so a failing run can be repeated.
 struct SplitMix64: RandomNumberGenerator {
     var state: UInt64
