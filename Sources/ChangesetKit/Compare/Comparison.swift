@@ -45,7 +45,8 @@ public struct Dataset: Sendable {
         InputSummary(name: input.name, format: input.format, records: records.count)
     }
 
-    private func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
+    /// A record from its bytes (see `value(ofRecord:)`).
+    func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
         switch input.format {
         case .json, .ndjson:
             var value = try JSONValueReader.readRecord(bytes)

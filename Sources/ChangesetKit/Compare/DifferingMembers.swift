@@ -31,8 +31,9 @@ struct DifferingMembers {
 
     /// The two versions as objects of the members that differ in text, or
     /// nil where this does not apply (renamed or flattened fields, a JSON side
-    /// against a CSV one, a record that is not an object, a row that does not
-    /// split as it should): the caller then reads the records whole.
+    /// against a CSV one): the caller then reads the records whole. A record
+    /// that is not an object, or a row that does not split as it should, is
+    /// read whole from the bytes already read (which says what is wrong).
     func records(oldRow: Int, newRow: Int) throws -> (old: Value, new: Value)? {
         guard old.renames.isEmpty, new.renames.isEmpty, !old.flattensObjects, !new.flattensObjects,
               old.input.format.isJSON == new.input.format.isJSON else { return nil }
@@ -40,7 +41,8 @@ struct DifferingMembers {
         let newBytes = try new.input.bytes.copy(new.records.byteRange(newRow))
         return try oldBytes.withUnsafeBytes { oldText in
             try newBytes.withUnsafeBytes { newText in
-                old.input.format.isJSON ? try jsonMembers(oldText, newText) : try csvCells(oldText, newText)
+                let differing = old.input.format.isJSON ? try jsonMembers(oldText, newText) : try csvCells(oldText, newText)
+                return try differing ?? (old.value(parsing: oldText), new.value(parsing: newText))
             }
         }
     }
@@ -69,7 +71,6 @@ struct DifferingMembers {
         let newNames = new.records.fieldNames ?? []
         let oldCells = try CSVRecordReader.rawCells(of: oldText, delimiter: old.delimiter)
         let newCells = try CSVRecordReader.rawCells(of: newText, delimiter: new.delimiter)
-        // A row that splits otherwise is read whole, which says what is wrong.
         guard oldCells.count == oldNames.count, newCells.count == newNames.count,
               newColumnOfOldColumn.count == oldNames.count else { return nil }
         var newKept = [Bool](repeating: true, count: newCells.count)
