@@ -33,16 +33,18 @@ public struct TextFormatter {
         self.width = width
     }
 
-    fileprivate enum Paint: String {
-        case red = "\u{1B}[31m", green = "\u{1B}[32m", yellow = "\u{1B}[33m", cyan = "\u{1B}[36m", bold = "\u{1B}[1m"
-    }
+    enum Paint {
+        case red, green, yellow, cyan, bold
 
-    private func paint(_ text: String, _ paint: Paint) -> String {
-        TextFormatter.paint(text, paint, color: color)
-    }
-
-    fileprivate static func paint(_ text: String, _ paint: Paint, color: Bool) -> String {
-        color ? paint.rawValue + text + "\u{1B}[0m" : text
+        var code: StaticString {
+            switch self {
+            case .red: "\u{1B}[31m"
+            case .green: "\u{1B}[32m"
+            case .yellow: "\u{1B}[33m"
+            case .cyan: "\u{1B}[36m"
+            case .bold: "\u{1B}[1m"
+            }
+        }
     }
 
     public static func summaryLine(_ summary: Summary, sections: Bool) -> String {
@@ -81,7 +83,8 @@ public struct TextFormatter {
 
     public func write(_ report: Report, to output: inout some TextOutputStream) throws {
         let sectioned = report.sectioned
-        output.write(paint(TextFormatter.summaryLine(report.summary, sections: sectioned), .bold) + "\n")
+        let summary = TextFormatter.summaryLine(report.summary, sections: sectioned)
+        output.write(color ? "\(Paint.bold.code)\(summary)\u{1B}[0m\n" : summary + "\n")
         for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
         // Each change's text depends on that change alone: rendered on every core.
         try report.changes.forEach(rendering: { text(of: $0, sectioned: sectioned) }) { output.write($0) }
@@ -90,7 +93,16 @@ public struct TextFormatter {
     /// A change's lines, each ending in a line feed.
     func text(of change: Change, sectioned: Bool) -> String {
         var line = TextLine(color: color)
-        func place(_ place: Place?) { line.add(DisplayText.place(place!, sectioned: sectioned)) }
+        func place(_ place: Place?) {
+            if sectioned {
+                section(place!.section)
+                line.add("/")
+            }
+            line.add(place!.index)
+        }
+        func section(_ name: String?) {
+            if let name { line.addVisible(name) } else { line.add("(none)") }
+        }
         func lineNumber(_ place: Place?) {
             guard let number = place?.line else { return }
             line.add("line ")
@@ -99,7 +111,7 @@ public struct TextFormatter {
         func id(_ change: Change) {
             guard let id = change.id else { return }
             line.add(" id ")
-            line.add(DisplayText.id(id))
+            if id.count == 1 { line.addVisible(id[0]) } else { line.add(DisplayText.id(id)) }
             line.add(" ")
         }
         func from(_ change: Change) {
@@ -122,30 +134,24 @@ public struct TextFormatter {
                 line.add(new.line ?? 0)
             }
         }
-        func content(_ record: Value?) {
-            guard let record else { return }
-            line.add("  ")
-            line.add(DisplayText.cut(DisplayText.value(record), width: width))
-            line.add("\n")
-        }
 
         switch change.kind {
         case .sectionDeleted:
             line.add("section deleted", .red)
             line.add("  ")
-            line.add(DisplayText.section(change.section))
+            section(change.section)
             line.add(" at ")
             line.add(change.old!.index)
         case .sectionInserted:
             line.add("section inserted", .green)
             line.add(" ")
-            line.add(DisplayText.section(change.section))
+            section(change.section)
             line.add(" at ")
             line.add(change.new!.index)
         case .sectionMoved:
             line.add("section moved", .cyan)
             line.add("    ")
-            line.add(DisplayText.section(change.section))
+            section(change.section)
             line.add(" ")
             line.add(change.old!.index)
             line.add(" -> ")
@@ -172,16 +178,16 @@ public struct TextFormatter {
         line.add("\n")
         switch change.kind {
         case .deleted, .inserted, .moved:
-            content(change.record)
+            guard let record = change.record else { break }
+            line.add("  ")
+            line.addValue(record, width: width)
+            line.add("\n")
         case .updated:
             for field in change.fields {
-                let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
                 line.add("  ")
-                line.add(DisplayText.visible(field.path.description))
+                line.addVisible(field.path.description)
                 line.add(": ")
-                line.add(old)
-                line.add(" -> ")
-                line.add(new)
+                line.addValues(field.old, field.new, width: width)
                 line.add("\n")
             }
         default:
@@ -189,33 +195,4 @@ public struct TextFormatter {
         }
         return line.text
     }
-}
-
-/// One change's text, built as UTF-8 bytes and made a String once, rather
-/// than a String for each piece of an interpolation and another for their
-/// sum (on the benchmark's 100k CSV pair this took 14 M of its 1.11 G
-/// instructions off).
-private struct TextLine {
-    let color: Bool
-    private var bytes: [UInt8] = []
-
-    init(color: Bool) {
-        self.color = color
-        bytes.reserveCapacity(256)
-    }
-
-    mutating func add(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
-    }
-
-    /// A label, coloured when colour is on.
-    mutating func add(_ label: String, _ paint: TextFormatter.Paint) {
-        add(TextFormatter.paint(label, paint, color: color))
-    }
-
-    /// A number in decimal (a small String of up to 15 bytes allocates nothing).
-    mutating func add(_ number: Int) { add(String(number)) }
-
-    var text: String { String(decoding: bytes, as: UTF8.self) }
 }
