@@ -25,8 +25,7 @@ public struct Dataset: Sendable {
     /// become objects keyed by column; a cell that is a number literal is a
     /// number (its text unchanged), any other cell a string.
     public func value(ofRecord row: Int) throws -> Value {
-        let copy = try input.bytes.copy(records.byteRange(row))
-        return try copy.withUnsafeBytes { try value(parsing: $0) }
+        try input.bytes.withBytes(in: records.byteRange(row)) { try value(parsing: $0) }
     }
 
     /// Reads each input on a thread of its own, as `read` says; the first
@@ -53,8 +52,8 @@ public struct Dataset: Sendable {
             if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
             return flattensObjects ? value.flattened() : value
         case .csv, .tsv:
-            let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter)
             let names = records.fieldNames ?? []
+            let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: names.count)
             guard cells.count == names.count else {
                 throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
             }
@@ -67,6 +66,11 @@ public struct Dataset: Sendable {
     /// A CSV cell read again, from its bytes in the row (quotes and all): a
     /// number literal is a number (its text unchanged), any other cell a string.
     static func cellValue(_ rawCell: UnsafeRawBufferPointer) -> Value {
+        guard rawCell.first == 0x22 else {
+            // Unquoted: the bytes are the text, checked before any String is made.
+            let text = String(decoding: rawCell, as: UTF8.self)
+            return CanonicalNumber.isNumberLiteral(rawCell) ? .number(text) : .string(text)
+        }
         let text = CSVRecordReader.text(ofRawCell: rawCell)
         return CanonicalNumber.isNumberLiteral(text) ? .number(text) : .string(text)
     }

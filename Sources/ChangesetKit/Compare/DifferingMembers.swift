@@ -37,10 +37,8 @@ struct DifferingMembers {
     func records(oldRow: Int, newRow: Int) throws -> (old: Value, new: Value)? {
         guard old.renames.isEmpty, new.renames.isEmpty, !old.flattensObjects, !new.flattensObjects,
               old.input.format.isJSON == new.input.format.isJSON else { return nil }
-        let oldBytes = try old.input.bytes.copy(old.records.byteRange(oldRow))
-        let newBytes = try new.input.bytes.copy(new.records.byteRange(newRow))
-        return try oldBytes.withUnsafeBytes { oldText in
-            try newBytes.withUnsafeBytes { newText in
+        return try old.input.bytes.withBytes(in: old.records.byteRange(oldRow)) { oldText in
+            try new.input.bytes.withBytes(in: new.records.byteRange(newRow)) { newText in
                 let differing = old.input.format.isJSON ? try jsonMembers(oldText, newText) : try csvCells(oldText, newText)
                 return try differing ?? (old.value(parsing: oldText), new.value(parsing: newText))
             }
@@ -69,8 +67,8 @@ struct DifferingMembers {
     private func csvCells(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
         let oldNames = old.records.fieldNames ?? []
         let newNames = new.records.fieldNames ?? []
-        let oldCells = try CSVRecordReader.rawCells(of: oldText, delimiter: old.delimiter)
-        let newCells = try CSVRecordReader.rawCells(of: newText, delimiter: new.delimiter)
+        let oldCells = try CSVRecordReader.rawCells(of: oldText, delimiter: old.delimiter, expecting: oldNames.count)
+        let newCells = try CSVRecordReader.rawCells(of: newText, delimiter: new.delimiter, expecting: newNames.count)
         guard oldCells.count == oldNames.count, newCells.count == newNames.count,
               newColumnOfOldColumn.count == oldNames.count else { return nil }
         var newKept = [Bool](repeating: true, count: newCells.count)

@@ -460,8 +460,9 @@ package final class CSVRecordReader {
     /// Where each cell of a row read again stands in it, quotes and all: two
     /// cells with the same bytes here hold the same text, so a report can
     /// leave out the cells an updated row kept without undoing their quoting.
-    package static func rawCells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [Range<Int>] {
+    package static func rawCells(of row: UnsafeRawBufferPointer, delimiter: UInt8, expecting expected: Int = 0) throws -> [Range<Int>] {
         var cells: [Range<Int>] = []
+        cells.reserveCapacity(expected)
         var index = 0
         let count = row.count
         while true {

@@ -64,6 +64,19 @@ public final class InputBytes: @unchecked Sendable {
         return bytes
     }
 
+    /// Runs `body` on the bytes in `range`, read into temporary space: the
+    /// report reads every changed record again, and an Array for each
+    /// (zeroed before it is filled) cost more than the read. (Not
+    /// `withUnsafeTemporaryAllocation`: for a size known only at run time it
+    /// asks, each time, whether the stack has room, which cost more still.)
+    /// Throws when a file no longer has them.
+    package func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 8)
+        defer { buffer.deallocate() }
+        try read(range.lowerBound, into: buffer)
+        return try body(UnsafeRawBufferPointer(buffer))
+    }
+
     /// Fills `buffer` with the bytes from `offset` on.
     private func read(_ offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
         switch storage {
