@@ -134,6 +134,41 @@ import Testing
         }
     }
 
+    /// The shortcut for decimals with trailing zeros (`44.80`) gives what the
+    /// general path gives, on every literal it takes, and takes the usual ones.
+    @Test func decimalsWithTrailingZerosTakeTheShortcutToTheSameText() {
+        var random = SplitMix(seed: 21)
+        var inputs = ["44.80", "3.00", "-0.50", "-1.0", "10.0", "100.00", "0.0", "-0.0", "0.000010", "0.0000010", "0.00000010",
+                      "123456789012345.10", "1234567890123456.10",
+                      "1000000000000000000000.0", "100000000000000000000.00", "-1000000000000000000000000.50", "01.50", "1.", ".50", "1.0e3", "1.50x", "-", "-.0"]
+        func digits(_ count: Int) -> String { String((0..<count).map { _ in "0123456789".randomElement(using: &random)! }) }
+        for _ in 0..<50000 {
+            let integer = Int.random(in: 0...3, using: &random) == 0 ? "0" : digits(Int.random(in: 0...18, using: &random))
+            let fraction = String(repeating: "0", count: Int.random(in: 0...7, using: &random)) + digits(Int.random(in: 0...4, using: &random))
+                + String(repeating: "0", count: Int.random(in: 0...3, using: &random))
+            let exponent = Int.random(in: 0...9, using: &random) == 0 ? "e" + String(Int.random(in: -9...9, using: &random)) : ""
+            inputs.append((Bool.random(using: &random) ? "-" : "") + integer + "." + fraction + exponent)
+        }
+        var taken = 0
+        for input in inputs {
+            Array(input.utf8).withUnsafeBytes { text in
+                var shortcut: [UInt8] = [], general: [UInt8] = []
+                let generalIsNumber = CanonicalNumber.canonicalizeAnyLiteral(text, into: &general)
+                if CanonicalNumber.canonicalizeDecimalWithTrailingZeros(text, into: &shortcut) {
+                    taken += 1
+                    #expect(generalIsNumber && shortcut == general, "\(input): \(String(decoding: shortcut, as: UTF8.self))")
+                }
+                var both: [UInt8] = []
+                #expect(CanonicalNumber.canonicalize(text, into: &both) == generalIsNumber && (!generalIsNumber || both == general), "\(input)")
+            }
+        }
+        for usual in ["44.80", "3.00", "-0.50", "10.0", "0.0"] {
+            var output: [UInt8] = []
+            #expect(Array(usual.utf8).withUnsafeBytes { CanonicalNumber.canonicalizeDecimalWithTrailingZeros($0, into: &output) }, "\(usual)")
+        }
+        #expect(taken > 10000)
+    }
+
     /// "Not a number" must be sure too: such text is hashed as it stands, so a
     /// literal taken for none would break `1.50` = `1.5` in CSV cells.
     @Test func notANumberIsNeverANumber() {

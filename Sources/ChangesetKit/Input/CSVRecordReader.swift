@@ -26,6 +26,8 @@ package final class CSVRecordReader {
     package let source: String
     package let delimiter: UInt8
     private let options: RecordOptions
+    /// `options.id.count`, read once: reading it from `options` row by row retained and released the list.
+    private let idPartCount: Int
     @exclusivity(unchecked) private var builder: RecordTableBuilder
     @exclusivity(unchecked) private var hasher: ValueHasher
     @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
@@ -53,7 +55,9 @@ package final class CSVRecordReader {
     @exclusivity(unchecked) private var fieldLocations: [SourceLocation] = []
 
     @exclusivity(unchecked) private var header: [String]?
-    @exclusivity(unchecked) private var columns: [Column] = []
+    /// A `ScratchBuffer`, not an Array: walking an Array property row by row
+    /// retained and released it once a row.
+    @exclusivity(unchecked) private var columns = ScratchBuffer<Column>(capacity: 16)
     /// Per column, how many rows leave it empty: counted instead of the cells
     /// that hold a value, because empty cells are rare and a count costs a
     /// uniqueness check of the array.
@@ -72,6 +76,7 @@ package final class CSVRecordReader {
         self.source = source
         self.delimiter = delimiter
         self.options = options
+        self.idPartCount = options.id.count
         self.builder = RecordTableBuilder(source: source, options: options)
         self.hasher = ValueHasher(mode: .text)
         // A delimiter that is also a quote, a line break or part of a UTF-8
@@ -434,14 +439,14 @@ package final class CSVRecordReader {
         if let section = options.section, !names.contains(section.flatName) {
             throw error("no \"\(section.flatName)\" column for --section; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
         }
-        columns = names.map { name in
+        for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))
             found.append(contentsOf: rules.namedPaths(node))
             let role = rules.role(node) ?? FieldRole()
             let compared = rules.isCompared(node, inFilteredObject: rules.onlyMode, valueIsObject: false)
             var copy = name
             let hash = copy.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
-            return Column(nameHash: hash, role: role, compared: compared)
+            columns.append(Column(nameHash: hash, role: role, compared: compared))
         }
         header = names
         builder.setFieldsFound(found)
@@ -532,24 +537,26 @@ package final class CSVRecordReader {
         var singleIDCell: UnsafeRawBufferPointer?
         var singleIDIsCanonicalized = false
         var singleIDHash: UInt64?
-        var idParts = options.id.count > 1 ? Array(repeating: "", count: options.id.count) : []
+        // (nil, not an empty Array, for one part: releasing even an empty Array costs a call a row.)
+        var idParts: [String]? = idPartCount > 1 ? Array(repeating: "", count: idPartCount) : nil
         var section: String?
         var memberSum: UInt64 = 0
         var memberCount = 0
-        for (index, column) in columns.enumerated() {
+        for index in columns.indices {
+            let column = columns[index]
             let cell = cellRange(index, in: bytes, separated: separated)
             if column.role.idComponent >= 0 {
                 guard !cell.isEmpty else {
                     throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                 }
-                if idParts.isEmpty {
+                if idParts == nil {
                     singleIDCell = cell
                     singleIDIsCanonicalized = CanonicalNumber.literalForm(cell) == .unsure && CanonicalNumber.canonicalize(cell, into: &idScratch)
                     singleIDHash = singleIDIsCanonicalized
                         ? idScratch.withUnsafeBufferPointer { builder.hashPrefetchingSlot(key: $0) }
                         : builder.hashPrefetchingSlot(key: cell.assumingMemoryBound(to: UInt8.self))
                 } else {
-                    idParts[column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
+                    idParts![column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
                 }
             }
             if column.role.isSection && !cell.isEmpty {
@@ -564,7 +571,7 @@ package final class CSVRecordReader {
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         let fingerprint = ValueHasher.objectEnd(memberSum, count: memberCount)
-        if !idParts.isEmpty {
+        if let idParts {
             try builder.append(key: RecordTableBuilder.key(idParts), section: section, fingerprint: fingerprint,
                                range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         } else if singleIDIsCanonicalized {

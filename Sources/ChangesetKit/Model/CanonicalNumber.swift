@@ -77,6 +77,55 @@ public enum CanonicalNumber {
     /// (replacing its contents). Returns false, leaving `output` untouched,
     /// when `text` is not a JSON number literal.
     public static func canonicalize(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+        if canonicalizeDecimalWithTrailingZeros(text, into: &output) { return true }
+        return canonicalizeAnyLiteral(text, into: &output)
+    }
+
+    /// The usual reason a literal is not canonical, a decimal with trailing
+    /// zeros and no exponent (`44.80`, `3.00`, `-0.50`), made canonical by
+    /// dropping them (and the point, when nothing is left after it), without
+    /// the arrays the general path builds: a price column has one such cell
+    /// in ten. Anything else (an exponent, a fraction that would need one, an
+    /// integer long enough for trailing-zero rules) returns false for
+    /// `canonicalizeAnyLiteral`, which agrees with this on every literal
+    /// handled here (tests compare the two).
+    static func canonicalizeDecimalWithTrailingZeros(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+        let count = text.count
+        var index = 0
+        let negative = count > 0 && text[0] == UInt8(ascii: "-")
+        if negative { index = 1 }
+        let integerStart = index
+        while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
+        let integerLength = index - integerStart
+        guard integerLength > 0, integerLength <= 15, index < count, text[index] == UInt8(ascii: ".") else { return false }
+        let zeroInteger = text[integerStart] == 0x30
+        if zeroInteger && integerLength > 1 { return false }  // a leading zero: no literal
+        let point = index
+        index += 1
+        while index < count, text[index] >= 0x30, text[index] <= 0x39 { index += 1 }
+        guard index == count, count > point + 1, text[count - 1] == 0x30 else { return false }
+        // The fraction without its trailing zeros.
+        var fractionEnd = count
+        while fractionEnd > point + 1 && text[fractionEnd - 1] == 0x30 { fractionEnd -= 1 }
+        let hasFraction = fractionEnd > point + 1
+        if zeroInteger {
+            guard hasFraction else {
+                output.removeAll(keepingCapacity: true)
+                output.append(UInt8(ascii: "0"))  // 0.00 and -0.0 are 0
+                return true
+            }
+            // 0.000001 is written out, 0.0000001 needs an exponent.
+            var zeros = 0
+            while text[point + 1 + zeros] == 0x30 { zeros += 1 }
+            guard zeros <= 5 else { return false }
+        }
+        output.removeAll(keepingCapacity: true)
+        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<(hasFraction ? fractionEnd : point)]))
+        return true
+    }
+
+    /// `canonicalize` for any literal, through its parts.
+    static func canonicalizeAnyLiteral(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
         guard let parts = parse(text) else { return false }
         output.removeAll(keepingCapacity: true)
         if parts.isPlainCanonicalInteger {
