@@ -68,16 +68,6 @@ struct TextLineTests {
         }
     }
 
-    @Test func numbersAreWrittenInDecimal() {
-        var random = SplitMix(seed: 13)
-        let numbers = [0, 1, 9, 10, -1, -10, 1_000_000, Int.max, Int.min] + (0..<1000).map { _ in Int.random(in: Int.min...Int.max, using: &random) >> Int.random(in: 0...63, using: &random) }
-        for number in numbers {
-            var line = TextLine(color: false)
-            line.add(number)
-            #expect(line.text == String(number))
-        }
-    }
-
     @Test func printableASCIIIsSpaceToTilde() {
         var random = SplitMix(seed: 14)
         let edges: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]

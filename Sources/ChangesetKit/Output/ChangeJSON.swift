@@ -33,24 +33,20 @@ public enum ChangeJSON {
         object.add("kind", string: change.kind.rawValue)
         if change.kind.isSectionChange {
             object.add("section", raw: sectionJSON(change.section))
-            if let old = change.old { object.add("old", raw: "{\"index\":\(old.index)}") }
-            if let new = change.new { object.add("new", raw: "{\"index\":\(new.index)}") }
+            if let old = change.old { object.add("old", object: { $0.add("index", int: old.index) }) }
+            if let new = change.new { object.add("new", object: { $0.add("index", int: new.index) }) }
             return object.text
         }
         object.add("id", raw: idJSON(change.id))
-        if let old = change.old { object.add("old", raw: placeJSON(old, sectioned: sectioned)) }
-        if let new = change.new { object.add("new", raw: placeJSON(new, sectioned: sectioned)) }
-        if let record = change.record { object.add("record", raw: record.jsonText) }
+        if let old = change.old { object.add("old", object: { place(old, sectioned: sectioned, into: &$0) }) }
+        if let new = change.new { object.add("new", object: { place(new, sectioned: sectioned, into: &$0) }) }
+        if let record = change.record { object.add("record", value: record) }
         if change.kind == .updated {
-            var fields = "["
-            for (index, field) in change.fields.enumerated() {
-                var entry = JSONObjectWriter()
+            object.add("fields", array: change.fields) { entry, field in
                 entry.add("path", string: field.path.description)
-                if let old = field.old { entry.add("old", raw: old.jsonText) }
-                if let new = field.new { entry.add("new", raw: new.jsonText) }
-                fields += (index > 0 ? "," : "") + entry.text
+                if let old = field.old { entry.add("old", value: old) }
+                if let new = field.new { entry.add("new", value: new) }
             }
-            object.add("fields", raw: fields + "]")
         }
         return object.text
     }
@@ -70,12 +66,10 @@ public enum ChangeJSON {
         return output + "]"
     }
 
-    static func placeJSON(_ place: Place, sectioned: Bool) -> String {
-        var object = JSONObjectWriter()
+    static func place(_ place: Place, sectioned: Bool, into object: inout JSONObjectWriter) {
         if sectioned { object.add("section", raw: sectionJSON(place.section)) }
         object.add("index", int: place.index)
         if let line = place.line { object.add("line", int: line) }
-        return object.text
     }
 
     static func sectionJSON(_ name: String?) -> String {
@@ -86,26 +80,73 @@ public enum ChangeJSON {
     }
 }
 
-/// Builds one JSON object's text, member by member, in the order added.
+/// Builds one JSON object's text, member by member, in the order added, as
+/// UTF-8 bytes made a String once: values, numbers and nested objects are
+/// written straight in (a large report's change objects were mostly small
+/// Strings made and joined).
 struct JSONObjectWriter {
-    private var members = ""
+    private var bytes: [UInt8] = [UInt8(ascii: "{")]
+    /// Where the members of the object being written start (nested objects write into the same bytes).
+    private var membersStart = 1
 
     /// The object so far, closed.
-    var text: String { "{" + members + "}" }
+    var text: String {
+        var closed = bytes
+        closed.append(UInt8(ascii: "}"))
+        return String(decoding: closed, as: UTF8.self)
+    }
+
+    private mutating func name(_ name: String) {
+        if bytes.count > membersStart { bytes.append(UInt8(ascii: ",")) }
+        Value.writeJSONString(name, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
 
     mutating func add(_ name: String, raw json: String) {
-        if !members.isEmpty { members += "," }
-        Value.writeJSONString(name, to: &members)
-        members += ":" + json
+        self.name(name)
+        bytes.append(contentsOf: json.utf8)
     }
 
     mutating func add(_ name: String, string: String) {
-        var json = ""
-        Value.writeJSONString(string, to: &json)
-        add(name, raw: json)
+        self.name(name)
+        Value.writeJSONString(string, into: &bytes)
     }
 
     mutating func add(_ name: String, int: Int) {
-        add(name, raw: String(int))
+        self.name(name)
+        bytes.appendDecimal(int)
+    }
+
+    mutating func add(_ name: String, value: Value) {
+        self.name(name)
+        value.writeJSON(into: &bytes)
+    }
+
+    /// A member whose value is an object, its members added by `build`.
+    mutating func add(_ name: String, object build: (inout JSONObjectWriter) -> Void) {
+        self.name(name)
+        let outer = membersStart
+        nested(build)
+        membersStart = outer
+    }
+
+    /// A member whose value is an array of objects, one for each element, its members added by `build`.
+    mutating func add<Element>(_ name: String, array elements: [Element], _ build: (inout JSONObjectWriter, Element) -> Void) {
+        self.name(name)
+        let outer = membersStart
+        bytes.append(UInt8(ascii: "["))
+        for (index, element) in elements.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: ",")) }
+            nested { build(&$0, element) }
+        }
+        bytes.append(UInt8(ascii: "]"))
+        membersStart = outer
+    }
+
+    private mutating func nested(_ build: (inout JSONObjectWriter) -> Void) {
+        bytes.append(UInt8(ascii: "{"))
+        membersStart = bytes.count
+        build(&self)
+        bytes.append(UInt8(ascii: "}"))
     }
 }

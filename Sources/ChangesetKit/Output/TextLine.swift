@@ -38,20 +38,7 @@ struct TextLine {
     }
 
     /// A number in decimal.
-    mutating func add(_ number: Int) {
-        if number < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[(24 - count)...])
-        }
-    }
+    mutating func add(_ number: Int) { bytes.appendDecimal(number) }
 
     /// `text` as `DisplayText.visible` shows it.
     mutating func addVisible(_ text: String) {
@@ -136,5 +123,23 @@ struct TextLine {
             index += 1
         }
         return true
+    }
+}
+
+extension [UInt8] {
+    /// `number` in decimal, as `String(number)` writes it, without the String.
+    mutating func appendDecimal(_ number: Int) {
+        if number < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = number.magnitude
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
+        var count = 0
+        Swift.withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                count += 1
+                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(contentsOf: buffer[(24 - count)...])
+        }
     }
 }
