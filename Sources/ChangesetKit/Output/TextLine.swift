@@ -7,9 +7,9 @@
 /// each byte is one character that needs no escape, so the rules come down
 /// to its length, and the value never becomes a String. Anything else (a
 /// control character, DEL, any non-ASCII byte) goes through `DisplayText`
-/// itself, so the two ways always agree. At 1M records this rendering was a
-/// fifth of a CSV text run's wall time: each value went from bytes to a
-/// String, was checked and cut as a String, and went back to bytes.
+/// itself, so the two ways always agree. (Each value went from bytes to a
+/// String, was checked and cut as a String, and went back to bytes: on the
+/// benchmark's 100k CSV pair the rendering took 65 M instructions, now 41 M.)
 struct TextLine {
     let color: Bool
     private(set) var bytes: [UInt8] = []
