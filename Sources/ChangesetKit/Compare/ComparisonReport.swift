@@ -123,11 +123,19 @@ extension Comparison {
 
     /// A record's place on one side: section, index and file line.
     func place(_ path: ElementPath, _ side: Side) -> Place {
-        let sections = side == .old ? oldSections : newSections
-        let dataset = side == .old ? old : new
+        // Each side's own properties, read in place: a copy of a side's
+        // sections and dataset (`side == .old ? old : new`) retained and
+        // released a dozen shared objects a call, and the report's threads
+        // took turns at their reference counts.
+        switch side {
+        case .old: Self.place(path, in: oldSections, records: old.records, sectioned: options.records.section != nil)
+        case .new: Self.place(path, in: newSections, records: new.records, sectioned: options.records.section != nil)
+        }
+    }
+
+    private static func place(_ path: ElementPath, in sections: [Section<SectionName, RecordRef>], records: RecordTable, sectioned: Bool) -> Place {
         let ref = sections[path.section].elements[path.item]
-        return Place(section: options.records.section == nil ? nil : sections[path.section].id,
-                     index: path.item, line: dataset.records.line(ref.row))
+        return Place(section: sectioned ? sections[path.section].id : nil, index: path.item, line: records.line(ref.row))
     }
 
     /// A record's id parts, or nil when records are matched by content.
