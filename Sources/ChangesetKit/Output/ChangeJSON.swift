@@ -125,28 +125,27 @@ struct JSONObjectWriter {
     /// A member whose value is an object, its members added by `build`.
     mutating func add(_ name: String, object build: (inout JSONObjectWriter) -> Void) {
         self.name(name)
-        let outer = membersStart
         nested(build)
-        membersStart = outer
     }
 
     /// A member whose value is an array of objects, one for each element, its members added by `build`.
     mutating func add<Element>(_ name: String, array elements: [Element], _ build: (inout JSONObjectWriter, Element) -> Void) {
         self.name(name)
-        let outer = membersStart
         bytes.append(UInt8(ascii: "["))
         for (index, element) in elements.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: ",")) }
             nested { build(&$0, element) }
         }
         bytes.append(UInt8(ascii: "]"))
-        membersStart = outer
     }
 
+    /// An object written in place, its members added by `build`; the enclosing object's own members go on after it.
     private mutating func nested(_ build: (inout JSONObjectWriter) -> Void) {
+        let outer = membersStart
         bytes.append(UInt8(ascii: "{"))
         membersStart = bytes.count
         build(&self)
         bytes.append(UInt8(ascii: "}"))
+        membersStart = outer
     }
 }
