@@ -135,23 +135,24 @@ public struct TextFormatter {
             }
         }
 
+        /// A section change's label, padded to line up with the others, and the section's name.
+        func sectionLabel(_ label: StaticString, _ paint: Paint, padding: StaticString) {
+            line.add(label, paint)
+            line.add(padding)
+            section(change.section)
+        }
+
         switch change.kind {
         case .sectionDeleted:
-            line.add("section deleted", .red)
-            line.add("  ")
-            section(change.section)
+            sectionLabel("section deleted", .red, padding: "  ")
             line.add(" at ")
             line.add(change.old!.index)
         case .sectionInserted:
-            line.add("section inserted", .green)
-            line.add(" ")
-            section(change.section)
+            sectionLabel("section inserted", .green, padding: " ")
             line.add(" at ")
             line.add(change.new!.index)
         case .sectionMoved:
-            line.add("section moved", .cyan)
-            line.add("    ")
-            section(change.section)
+            sectionLabel("section moved", .cyan, padding: "    ")
             line.add(" ")
             line.add(change.old!.index)
             line.add(" -> ")
