@@ -28,7 +28,7 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) }
+        if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) } else { try InputGuard.refuseStandardOutputOntoInput([base, patch]) }
         try OutputSink.deliver(to: output) { sink in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
             let patchBytes = try InputBytes.contents(of: patch)

@@ -19,7 +19,7 @@ enum ChangesetMain {
         var arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
-            FileHandle.standardError.write(Data(DiffCommand.helpMessage().utf8))
+            Diagnostics.writeStandardError(DiffCommand.helpMessage())
             exit(ExitStatus.trouble)
         }
         if arguments == ["--version"] || arguments == ["-V"] {
@@ -109,7 +109,7 @@ enum ChangesetMain {
             // One `changeset: message` line, then the usage, on standard error.
             Diagnostics.report(command.message(for: error))
             let usage = command.fullMessage(for: error).components(separatedBy: "\n").drop { !$0.hasPrefix("Usage:") }
-            if !usage.isEmpty { FileHandle.standardError.write(Data((usage.joined(separator: "\n") + "\n").utf8)) }
+            if !usage.isEmpty { Diagnostics.writeStandardError(usage.joined(separator: "\n") + "\n") }
             exit(ExitStatus.trouble)
         }
     }
@@ -139,7 +139,9 @@ enum Outcome {
     }
 }
 
-/// `-o` must never name an input: the report would replace the data it is about.
+/// A command never writes over what it reads, nor two of its results onto
+/// one file. Files are compared as the system sees them (device and inode),
+/// so no spelling, `./` prefix or symbolic link gets past.
 enum InputGuard {
     /// Refuses (exit 2, nothing written) when `output` is one of `inputs`,
     /// however spelled, or the file standard input reads from when an input is `-`.
@@ -147,21 +149,85 @@ enum InputGuard {
         var target = stat()
         // An output that does not exist yet cannot be an input.
         guard stat(output, &target) == 0 else { return }
-        for input in inputs {
+        if let input = input(sameAs: target, in: inputs) {
+            Diagnostics.report("\(option) \(output) names \(describe(input)); refusing to overwrite it (nothing was written)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+    }
+
+    /// Refuses (exit 2, nothing read or written) when standard output is a
+    /// regular file that is one of `inputs` (`changeset o.json n.json 1<>o.json`):
+    /// writing the report would destroy the data it is about, as `cat` says.
+    static func refuseStandardOutputOntoInput(_ inputs: [String]) throws {
+        var target = stat()
+        guard fstat(STDOUT_FILENO, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return }
+        if let input = input(sameAs: target, in: inputs) {
+            Diagnostics.report("standard output is \(describe(input)); refusing to write over it (nothing was written)")
+            throw ExitCode(ExitStatus.trouble)
+        }
+    }
+
+    /// Refuses (exit 2) two options that name one file, however spelled,
+    /// whether or not it exists yet: the second result would replace the first.
+    static func refuseSameFile(_ first: (option: String, path: String), _ second: (option: String, path: String)) throws {
+        guard let a = identity(first.path), let b = identity(second.path), a == b else { return }
+        Diagnostics.report("\(first.option) \(first.path) and \(second.option) \(second.path) name the same file; give two files (nothing was written)")
+        throw ExitCode(ExitStatus.trouble)
+    }
+
+    private static func describe(_ input: String) -> String {
+        input == "-" ? "standard input's file" : "the input \(input)"
+    }
+
+    private static func input(sameAs target: stat, in inputs: [String]) -> String? {
+        inputs.first { input in
             var source = stat()
             let found = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(input, &source) == 0
-            if found && (source.st_mode & S_IFMT) == S_IFREG && source.st_dev == target.st_dev && source.st_ino == target.st_ino {
-                let name = input == "-" ? "standard input's file" : "the input \(input)"
-                Diagnostics.report("\(option) \(output) names \(name); refusing to overwrite it (nothing was written)")
-                throw ExitCode(ExitStatus.trouble)
-            }
+            return found && (source.st_mode & S_IFMT) == S_IFREG && source.st_dev == target.st_dev && source.st_ino == target.st_ino
         }
+    }
+
+    /// Which file `path` is or will be: its device and inode when it exists
+    /// (symbolic links followed), else its directory's real path and its name.
+    private static func identity(_ path: String) -> String? {
+        var status = stat()
+        if stat(path, &status) == 0 { return "\(status.st_dev):\(status.st_ino)" }
+        let url = URL(fileURLWithPath: path)
+        guard let directory = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
+        defer { free(directory) }
+        return String(cString: directory) + "/" + url.lastPathComponent
     }
 }
 
 enum Diagnostics {
-    /// `changeset: message` on standard error.
+    /// The longest message written: a message quotes data (ids, names, file
+    /// names), each already cut where it is made; this is the last guard.
+    static let messageLimit = 4000
+
+    /// `changeset: message` on standard error, one line: characters a
+    /// terminal would act on are escaped (an id holding ESC sequences cannot
+    /// set the window title), and an overlong message is cut.
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data(("changeset: " + message + "\n").utf8))
+        var line = VisibleText.escaped(message)
+        if line.utf8.count > messageLimit {
+            line = String(line.prefix(messageLimit)) + "…"
+        }
+        writeStandardError("changeset: " + line + "\n")
+    }
+
+    /// Writes `text` to standard error with write(2). A standard error that
+    /// cannot be written (closed, a full disk, a reader gone) is ignored:
+    /// the message is lost, but the exit status still says what happened.
+    /// (`FileHandle.write` would trap on the failure instead.)
+    static func writeStandardError(_ text: String) {
+        var offset = 0
+        Array(text.utf8).withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
     }
 }

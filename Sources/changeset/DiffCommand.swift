@@ -140,7 +140,11 @@ struct DiffCommand: ParsableCommand {
     func run() throws {
         let options = try comparisonOptions()
         let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
-        if let output { try InputGuard.refuseOverwriting(output, inputs: [old, new]) }
+        if let output {
+            try InputGuard.refuseOverwriting(output, inputs: [old, new])
+        } else if !quiet {
+            try InputGuard.refuseStandardOutputOntoInput([old, new])
+        }
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

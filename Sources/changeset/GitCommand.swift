@@ -104,6 +104,7 @@ struct GitSetupCommand: ParsableCommand {
 
     func validate() throws {
         if patterns.isEmpty && !remove { throw ValidationError("name at least one pattern, such as '*.csv'") }
+        if patterns.contains("") { throw ValidationError("an empty pattern matches no file; name one, such as '*.csv'") }
         if remove && id != nil { throw ValidationError("--remove takes no --id") }
         for pattern in patterns where pattern.contains(where: \.isWhitespace) || pattern.hasPrefix("#") || pattern.hasPrefix("!") {
             throw ValidationError("the pattern \"\(pattern)\" cannot be written to .gitattributes as it is (white space, or a leading # or !)")
@@ -127,44 +128,36 @@ struct GitSetupCommand: ParsableCommand {
         // `git config --global ...`: the scope goes after the subcommand.
         let scope = global ? ["--global"] : []
         let attributesPath = try attributesFile()
-        var lines = (try? String(contentsOfFile: attributesPath, encoding: .utf8))?.components(separatedBy: "\n") ?? []
-        if lines.last == "" { lines.removeLast() }
-        func isOurs(_ line: String) -> Bool {
-            let fields = line.split(whereSeparator: \.isWhitespace).map(String.init)
-            return fields.count > 1 && fields.dropFirst().contains { $0 == "diff=\(GitAttributes.driver)" || $0 == "merge=\(GitAttributes.driver)" }
-        }
-        func pattern(_ line: String) -> String { String(line.split(whereSeparator: \.isWhitespace).first ?? "") }
-        let targets = Set(patterns)
-        var kept: [String] = []
-        var firstRemoved: Int?
-        for line in lines {
-            if isOurs(line) && (targets.contains(pattern(line)) || (remove && patterns.isEmpty)) {
-                firstRemoved = firstRemoved ?? kept.count
-                continue
-            }
-            kept.append(line)
-        }
-        if !remove {
+        let existing = FileManager.default.contents(atPath: attributesPath).map { [UInt8]($0) } ?? []
+        var attributes = GitAttributesFile(existing)
+        var removed = 0
+        if remove {
+            removed = attributes.remove(patterns: patterns.isEmpty ? nil : Set(patterns))
+        } else {
             // Without an id only the diff is changeset's: records matched by
             // content cannot tell an edited record from a replaced one, so
             // merges stay git's own.
-            let attributes = id.map { "diff=\(GitAttributes.driver) merge=\(GitAttributes.driver) \(GitAttributes.id)=\($0)" }
-                ?? "diff=\(GitAttributes.driver)"
-            let new = patterns.map { "\($0) \(attributes)" }
-            kept.insert(contentsOf: new, at: firstRemoved ?? kept.count)
+            let ours = id.map { ["diff=\(GitAttributes.driver)", "merge=\(GitAttributes.driver)", "\(GitAttributes.id)=\($0)"] }
+                ?? ["diff=\(GitAttributes.driver)"]
+            attributes.set(ours, for: patterns)
         }
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: attributesPath).deletingLastPathComponent(), withIntermediateDirectories: true)
-        try OutputSink.deliver(to: attributesPath) { sink in
-            sink.write(kept.isEmpty ? "" : kept.joined(separator: "\n") + "\n")
+        if attributes.bytes != existing {
+            try OutputSink.deliver(to: attributesPath) { sink in sink.write(bytes: attributes.bytes) }
         }
         let executable = GitSetupCommand.shellQuoted(GitSetupCommand.executable())
         if remove {
-            print("removed from \(attributesPath): \(patterns.isEmpty ? "every changeset line" : patterns.joined(separator: " "))")
-            if !kept.contains(where: isOurs) {
-                _ = try? Git.run(["config"] + scope + ["--remove-section", "diff.\(GitAttributes.driver)"], allowFailure: true)
-                _ = try? Git.run(["config"] + scope + ["--remove-section", "merge.\(GitAttributes.driver)"], allowFailure: true)
-                print("removed the git config sections diff.\(GitAttributes.driver) and merge.\(GitAttributes.driver)")
+            if removed == 0 {
+                print("\(attributesPath) sets changeset for \(patterns.isEmpty ? "no path" : "none of " + patterns.joined(separator: " ")); nothing removed")
+            } else {
+                print("removed changeset's attributes from \(removed) line\(removed == 1 ? "" : "s") of \(attributesPath)")
+            }
+            if attributes.driverLines.isEmpty {
+                let sections = ["diff.\(GitAttributes.driver)", "merge.\(GitAttributes.driver)"].filter {
+                    (try? Git.run(["config"] + scope + ["--remove-section", $0], allowFailure: true).status) == 0
+                }
+                if !sections.isEmpty { print("removed the git config section\(sections.count == 1 ? "" : "s") \(sections.joined(separator: " and "))") }
             }
             return
         }
@@ -177,7 +170,10 @@ struct GitSetupCommand: ParsableCommand {
         for (name, value) in settings {
             try Git.run(["config"] + scope + [name, value])
         }
-        for line in kept where isOurs(line) && targets.contains(pattern(line)) { print("\(attributesPath): \(line)") }
+        let targets = Set(patterns)
+        for line in attributes.lines where GitAttributesFile.setsDriver(line) && GitAttributesFile.pattern(line).map(targets.contains) == true {
+            print("\(attributesPath): \(String(decoding: line.text, as: UTF8.self))")
+        }
         if id == nil {
             print("no --id: git diff compares these files record by record (matched by content); git merge stays line by line")
         }
@@ -270,8 +266,19 @@ struct GitMergeDriverCommand: ParsableCommand {
             let files = Array(arguments.drop { $0 != "--" }.dropFirst())
             guard files.count >= 3 else { Foundation.exit(ExitStatus.trouble) }
             Foundation.exit(textMerge(base: files[0], ours: files[1], theirs: files[2], path: files.count > 3 ? files[3] : files[1],
-                           markerSize: files.count > 4 ? Int(files[4]) : nil, reason: "the driver's options are wrong"))
+                           markerSize: files.count > 4 ? boundedMarkerSize(Int(files[4])) : nil, reason: "the driver's options are wrong"))
         }
+    }
+
+    /// The longest conflict marker written. git passes `%L` from the
+    /// `conflict-marker-size` attribute, which a commit can set to anything;
+    /// markers are written once per conflicting line, so a size in the
+    /// billions would ask for gigabytes. Past this, the longest is used.
+    static let longestMarker = 1000
+
+    /// `size` within 1...longestMarker (nil stays git's default, 7).
+    static func boundedMarkerSize(_ size: Int?) -> Int? {
+        size.map { min(max($0, 1), longestMarker) }
     }
 
     /// git's own line merge (`git merge-file`), into OURS; the exit status git expects.
@@ -285,6 +292,7 @@ struct GitMergeDriverCommand: ParsableCommand {
     }
 
     func run() throws {
+        let markerSize = Self.boundedMarkerSize(self.markerSize)
         var matching = self.matching
         matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
         let label = path ?? ours

@@ -52,7 +52,6 @@ struct MergeCommand: ParsableCommand {
             // The k-th record with an id is another record once a side deletes an earlier one.
             throw ValidationError("a merge matches records by unique ids; --duplicates occurrence would match different records after a deletion")
         }
-        if let conflicts, conflicts == output { throw ValidationError("--conflicts and -o name the same file") }
     }
 
     func run() throws {
@@ -60,6 +59,8 @@ struct MergeCommand: ParsableCommand {
         let inputs = [base, ours, theirs]
         if let output { try InputGuard.refuseOverwriting(output, inputs: inputs) }
         if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs, option: "--conflicts") }
+        if let conflicts, let output { try InputGuard.refuseSameFile(("-o", output), ("--conflicts", conflicts)) }
+        if output == nil { try InputGuard.refuseStandardOutputOntoInput(inputs) }
         let status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
                                         conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
         throw ExitCode(status)

@@ -119,6 +119,12 @@ final class OutputSink: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
+    func write(bytes: some Collection<UInt8>) {
+        guard trouble == nil else { return }
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
     func flush() {
         guard trouble == nil else { return }
         var offset = 0

@@ -2,41 +2,10 @@
 /// characters made visible, long values cut around the part that changed.
 public enum DisplayText {
     /// `text` with every character a reader cannot see written as an escape
-    /// (`\u200F`, `\U000F0000`): control and format characters (bidi marks,
-    /// zero-width space, the byte order mark; not the joiners U+200C and
-    /// U+200D, which emoji and several scripts need), line and paragraph
-    /// separators, spaces other than U+0020, private-use and unassigned code
-    /// points. A value that differs only by such a character then shows the
-    /// difference.
+    /// (`\u200F`, `\U000F0000`); the rule is `VisibleText.escaped`, shared
+    /// with error messages.
     public static func visible(_ text: String) -> String {
-        // Printable ASCII (the usual case) is checked byte by byte, without decoding,
-        // over the contiguous UTF-8 (the String's own index walk costs several times more).
-        var copy = text
-        if copy.withUTF8({ !$0.contains { $0 < 0x20 || $0 >= 0x7F } }) { return text }
-        guard text.unicodeScalars.contains(where: isInvisible) else { return text }
-        var output = ""
-        for scalar in text.unicodeScalars {
-            if isInvisible(scalar) {
-                // \u and four digits, or \U and eight past U+FFFF, so an escape never runs into what follows.
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                let digits = scalar.value > 0xFFFF ? 8 : 4
-                output += (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
-            } else {
-                output.unicodeScalars.append(scalar)
-            }
-        }
-        return output
-    }
-
-    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
-        if scalar.value < 0x80 { return scalar.value < 0x20 || scalar.value == 0x7F }
-        // Zero-width joiners belong in emoji sequences and in Persian and Indic words.
-        if scalar.value == 0x200C || scalar.value == 0x200D { return false }
-        switch scalar.properties.generalCategory {
-        case .control, .format, .lineSeparator, .paragraphSeparator, .privateUse, .unassigned, .surrogate: return true
-        case .spaceSeparator: return true
-        default: return false
-        }
+        VisibleText.escaped(text)
     }
 
     /// A value as a person reads it: JSON text (numbers as written in the
