@@ -79,8 +79,8 @@ private struct MembersByName {
     static let smallCount = 32
     let oldMembers: [Value.Member]
     let newMembers: [Value.Member]
-    private let oldByName: [String: Value]
-    private let newByName: [String: Value]
+    private let oldByName: [ExactTextKey: Value]
+    private let newByName: [ExactTextKey: Value]
     let names: [String]
     private let isSmall: Bool
 
@@ -91,20 +91,20 @@ private struct MembersByName {
         if isSmall {
             oldByName = [:]
             newByName = [:]
-            names = old.map(\.name) + new.lazy.map(\.name).filter { name in !old.contains { $0.name == name } }
+            names = old.map(\.name) + new.lazy.map(\.name).filter { name in !old.contains { ExactText.same($0.name, name) } }
         } else {
-            oldByName = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            newByName = Dictionary(new.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let oldNames = Set(old.map(\.name))
-            names = old.map(\.name) + new.map(\.name).filter { !oldNames.contains($0) }
+            oldByName = Dictionary(old.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
+            newByName = Dictionary(new.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
+            let oldNames = Set(old.map { ExactTextKey($0.name) })
+            names = old.map(\.name) + new.map(\.name).filter { !oldNames.contains(ExactTextKey($0)) }
         }
     }
 
     func old(_ name: String) -> Value? {
-        isSmall ? oldMembers.first { $0.name == name }?.value : oldByName[name]
+        isSmall ? oldMembers.first { ExactText.same($0.name, name) }?.value : oldByName[ExactTextKey(name)]
     }
 
     func new(_ name: String) -> Value? {
-        isSmall ? newMembers.first { $0.name == name }?.value : newByName[name]
+        isSmall ? newMembers.first { ExactText.same($0.name, name) }?.value : newByName[ExactTextKey(name)]
     }
 }

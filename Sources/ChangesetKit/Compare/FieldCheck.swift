@@ -58,14 +58,16 @@ enum FieldCheck {
             return "a name with *, ? or [ is a pattern; write [*], [?] and [[] for the characters themselves"
         }
         let wanted = path.flatName.lowercased()
-        let scored = names.map { ($0, editDistance(wanted, $0.lowercased())) }
+        // Names far longer than the one wanted cannot be close (and a huge one would cost its length squared).
+        let longest = 4 * max(wanted.utf8.count, 16)
+        let near: [String] = names.filter { $0.utf8.count <= longest }
+        let scored: [(String, Int)] = near.map { ($0, editDistance(wanted, $0.lowercased())) }
             .filter { $0.1 <= max(2, wanted.count / 3) }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         if !scored.isEmpty {
-            return "did you mean " + scored.prefix(3).map { "\"\(FieldPath([$0.0]))\"" }.joined(separator: " or ") + "?"
+            return "did you mean " + scored.prefix(3).map { "\"\(VisibleText.datum(FieldPath([$0.0]).description))\"" }.joined(separator: " or ") + "?"
         }
-        let listed = names.sorted().prefix(12).map { FieldPath([$0]).description }.joined(separator: ", ")
-        return names.isEmpty ? "the records have no fields" : "the top-level fields are: \(listed)\(names.count > 12 ? ", …" : "")"
+        return names.isEmpty ? "the records have no fields" : "the top-level fields are: " + VisibleText.list(names.sorted().map { FieldPath([$0]).description })
     }
 
     /// Levenshtein distance over characters.

@@ -56,11 +56,11 @@ public struct ValueTolerance: Sendable, Equatable {
         case (.array(let x), .array(let y)):
             return x.count == y.count && zip(x, y).allSatisfy { equal($0, $1, path: path, mode: mode) }
         case (.object(let x), .object(let y)):
-            let xByName = Dictionary(x.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-            let yByName = Dictionary(y.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+            let xByName = Dictionary(x.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
+            let yByName = Dictionary(y.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
             for name in Set(xByName.keys).union(yByName.keys) {
                 switch (xByName[name], yByName[name]) {
-                case let (p?, q?): if !equal(p, q, path: path + [name], mode: mode) { return false }
+                case let (p?, q?): if !equal(p, q, path: path + [name.text], mode: mode) { return false }
                 case (let present?, nil), (nil, let present?):
                     if !(mode == .text && isEmptyText(present)) { return false }
                 case (nil, nil): break
@@ -72,7 +72,7 @@ public struct ValueTolerance: Sendable, Equatable {
                 return withinBounds(x, y, path: path)
             }
             if let x = text(a, mode: mode), let y = text(b, mode: mode) {
-                return normalized(x) == normalized(y)
+                return ExactText.same(normalized(x), normalized(y))
             }
             return false
         }

@@ -434,10 +434,10 @@ package final class CSVRecordReader {
         fieldLocations = []
         let headerLocation = rowLocation
         for path in options.id where !names.contains(path.flatName) {
-            throw error("no \"\(path.flatName)\" column for --id; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
+            throw error("no \"\(VisibleText.datum(path.flatName))\" column for --id; the columns are: \(VisibleText.list(names))", at: headerLocation)
         }
         if let section = options.section, !names.contains(section.flatName) {
-            throw error("no \"\(section.flatName)\" column for --section; the columns are: \(names.joined(separator: ", "))", at: headerLocation)
+            throw error("no \"\(VisibleText.datum(section.flatName))\" column for --section; the columns are: \(VisibleText.list(names))", at: headerLocation)
         }
         for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))

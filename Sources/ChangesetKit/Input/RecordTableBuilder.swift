@@ -119,7 +119,7 @@ struct RecordTableBuilder {
                 if options.duplicates == .error {
                     throw InputError(
                         source: source, location: location(),
-                        message: "duplicate id \"\(RecordKey.display(String(decoding: utf8, as: UTF8.self)))\": the record at line \(records.line(first)) has it too")
+                        message: "duplicate id \"\(VisibleText.datum(RecordKey.display(String(decoding: utf8.prefix(4 * VisibleText.messageDatumLimit), as: UTF8.self))))\": the record at line \(records.line(first)) has it too")
                 }
             }
             guard !records.keys.wouldOverflow(adding: utf8.count) else {

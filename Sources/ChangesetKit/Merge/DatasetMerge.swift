@@ -118,12 +118,10 @@ public struct DatasetMerge: Sendable {
         var keys: [String] = []
         keys.reserveCapacity(table.count)
         var versions = table.fingerprints
-        var occurrences: [String: Int] = [:]
+        var counter = MergeKey.Counter()
         for row in 0..<table.count {
             let identity = options.id.isEmpty ? String(table.fingerprints[row], radix: 16) : table.keys[row]
-            let occurrence = occurrences[identity, default: 0]
-            occurrences[identity] = occurrence + 1
-            keys.append(MergeKey.occurrence(occurrence, of: identity))
+            keys.append(counter.key(for: identity))
             if options.section != nil {
                 let name = table.sectionNames[Int(table.sections[row])]
                 versions[row] = StableHash.combine(versions[row], StableHash.string(name ?? "", seed: name == nil ? 0x6E6F_6E65 : 0x7365_6374))

@@ -69,16 +69,17 @@ public struct FieldMerge: Sendable {
         _ base: [Value.Member], _ ours: [Value.Member], _ theirs: [Value.Member],
         path: [String], key: String, conflicts: inout [MergeConflict]
     ) -> (Value, Value) {
-        func byName(_ members: [Value.Member]) -> [String: Value] {
-            Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        func byName(_ members: [Value.Member]) -> [ExactTextKey: Value] {
+            Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
         }
         let baseByName = byName(base), oursByName = byName(ours), theirsByName = byName(theirs)
         var names = ours.map(\.name)
-        var seen = Set(names)
+        var seen = Set(names.map(ExactTextKey.init))
         var previous: String?
         for member in theirs {
-            if seen.insert(member.name).inserted {
-                names.insert(member.name, at: previous.flatMap { names.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            if seen.insert(ExactTextKey(member.name)).inserted {
+                let after = previous.flatMap { previous in names.firstIndex { ExactText.same($0, previous) } }
+                names.insert(member.name, at: after.map { $0 + 1 } ?? 0)
             }
             previous = member.name
         }
@@ -86,7 +87,8 @@ public struct FieldMerge: Sendable {
         var resolvedOurs: [Value.Member] = []
         var resolvedTheirs: [Value.Member] = []
         for name in names {
-            let (a, b) = merge(baseByName[name], oursByName[name], theirsByName[name], path: path + [name], key: key, conflicts: &conflicts)
+            let named = ExactTextKey(name)
+            let (a, b) = merge(baseByName[named], oursByName[named], theirsByName[named], path: path + [name], key: key, conflicts: &conflicts)
             if let a { resolvedOurs.append(Value.Member(name: name, value: a)) }
             if let b { resolvedTheirs.append(Value.Member(name: name, value: b)) }
         }

@@ -35,15 +35,13 @@ extension ThreeWayMerge {
 
     /// Keys and versions of in-memory records.
     static func snapshot(of records: [Value], id: [FieldPath], mode: ComparisonMode) -> MergeSnapshot {
-        var occurrences: [String: Int] = [:]
+        var counter = MergeKey.Counter()
         var keys: [String] = []
         var versions: [UInt64] = []
         for record in records {
             let version = record.contentHash(mode: mode)
             let identity = id.isEmpty ? String(version, radix: 16) : RecordKey.join(id.map { keyText(record.member(at: $0.components)) })
-            let occurrence = occurrences[identity, default: 0]
-            occurrences[identity] = occurrence + 1
-            keys.append(MergeKey.occurrence(occurrence, of: identity))
+            keys.append(counter.key(for: identity))
             versions.append(version)
         }
         return MergeSnapshot(keys: keys, versions: versions)
@@ -64,20 +62,62 @@ extension ThreeWayMerge {
 
 /// A merge key: a record's identity, and which occurrence of it this is
 /// (records sharing an identity match by occurrence, as `--duplicates
-/// occurrence` does in a diff).
+/// occurrence` does in a diff). Keys are compared and hashed as Swift
+/// Strings, which take canonically equivalent text as equal; so a key is
+/// ASCII only: NUL is written U+0000 U+0001 and any character past ASCII
+/// as U+0000 `x`, its hex code and `;`. Identities then match by their
+/// bytes (`ExactText`), as the diff's ids do, and the occurrence mark
+/// (U+0000 `#`) can never occur in one.
 enum MergeKey {
-    /// NULs in the identity are escaped (U+0000 U+0001), so the occurrence
-    /// mark (U+0000 #) cannot occur in it and keys never collide.
-    static func occurrence(_ occurrence: Int, of identity: String) -> String {
-        let escaped = identity.utf8.contains(0) ? identity.replacingOccurrences(of: "\u{0}", with: "\u{0}\u{1}") : identity
-        return occurrence == 0 ? escaped : escaped + "\u{0}#\(occurrence)"
+    /// Numbers the occurrences of each identity, in the order they are met.
+    struct Counter {
+        private var occurrences: [String: Int] = [:]
+
+        /// The key of the next occurrence of `identity`.
+        mutating func key(for identity: String) -> String {
+            let encoded = MergeKey.encoded(identity)
+            let occurrence = occurrences[encoded, default: 0]
+            occurrences[encoded] = occurrence + 1
+            return occurrence == 0 ? encoded : encoded + "\u{0}#\(occurrence)"
+        }
+    }
+
+    static func encoded(_ identity: String) -> String {
+        guard identity.utf8.contains(where: { $0 == 0 || $0 >= 0x80 }) else { return identity }
+        var result = ""
+        for scalar in identity.unicodeScalars {
+            if scalar.value == 0 {
+                result += "\u{0}\u{1}"
+            } else if scalar.isASCII {
+                result.unicodeScalars.append(scalar)
+            } else {
+                result += "\u{0}x" + String(scalar.value, radix: 16) + ";"
+            }
+        }
+        return result
     }
 
     /// The identity part, for showing a key to a person.
     static func identity(_ key: String) -> String {
-        var key = key
-        if let mark = key.range(of: "\u{0}#", options: .backwards) { key = String(key[..<mark.lowerBound]) }
-        return key.utf8.contains(0) ? key.replacingOccurrences(of: "\u{0}\u{1}", with: "\u{0}") : key
+        var key = Substring(key)
+        if let mark = key.range(of: "\u{0}#", options: .backwards) { key = key[..<mark.lowerBound] }
+        guard key.utf8.contains(0) else { return String(key) }
+        var result = String.UnicodeScalarView()
+        var scalars = key.unicodeScalars.makeIterator()
+        while let scalar = scalars.next() {
+            guard scalar.value == 0, let kind = scalars.next() else {
+                result.append(scalar)
+                continue
+            }
+            if kind == "\u{1}" {
+                result.append("\u{0}")
+                continue
+            }
+            var hex = ""
+            while let digit = scalars.next(), digit != ";" { hex.unicodeScalars.append(digit) }
+            if let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) { result.append(decoded) }
+        }
+        return String(result)
     }
 }
 
@@ -86,7 +126,7 @@ extension Value {
     func member(at path: [String]) -> Value? {
         var current = self
         for name in path {
-            guard case .object(let members) = current, let found = members.first(where: { $0.name == name }) else { return nil }
+            guard case .object(let members) = current, let found = members.first(where: { ExactText.same($0.name, name) }) else { return nil }
             current = found.value
         }
         return current

@@ -1,5 +1,7 @@
 /// A JSON value as read back for field-level output. Numbers keep their
-/// source text; object members keep their source order (equality ignores it).
+/// source text; object members keep their source order. `==` compares
+/// strings and names by their bytes (`ExactText`) and members in order;
+/// `isEquivalent` is the comparison's rule (member order ignored).
 public indirect enum Value: Sendable, Equatable {
     case null
     case bool(Bool)
@@ -15,6 +17,22 @@ public indirect enum Value: Sendable, Equatable {
         public init(name: String, value: Value) {
             self.name = name
             self.value = value
+        }
+
+        public static func == (a: Member, b: Member) -> Bool {
+            ExactText.same(a.name, b.name) && a.value == b.value
+        }
+    }
+
+    public static func == (a: Value, b: Value) -> Bool {
+        switch (a, b) {
+        case (.null, .null): true
+        case let (.bool(x), .bool(y)): x == y
+        case let (.number(x), .number(y)): ExactText.same(x, y)
+        case let (.string(x), .string(y)): ExactText.same(x, y)
+        case let (.array(x), .array(y)): x == y
+        case let (.object(x), .object(y)): x == y
+        default: false
         }
     }
 
@@ -37,8 +55,8 @@ public indirect enum Value: Sendable, Equatable {
     public func isEquivalent(to other: Value, mode: ComparisonMode) -> Bool {
         // Same text, same value: the common case needs no hashing.
         switch (self, other) {
-        case (.string(let a), .string(let b)) where a == b: return true
-        case (.number(let a), .number(let b)) where a == b: return true
+        case (.string(let a), .string(let b)) where ExactText.same(a, b): return true
+        case (.number(let a), .number(let b)) where ExactText.same(a, b): return true
         case (.bool(let a), .bool(let b)) where a == b: return true
         case (.null, .null): return true
         default: return contentHash(mode: mode) == other.contentHash(mode: mode)

@@ -50,7 +50,7 @@ public enum VisibleText {
         // At most 4 bytes a character: a prefix of that many bytes holds the
         // characters kept, whatever they are, without walking the rest.
         let utf8 = text.utf8
-        let head = utf8.count > limit * 4 ? Substring(utf8.prefix(limit * 4)) ?? text.prefix(limit) : text
+        let head = utf8.count > limit * 4 ? Substring(utf8.prefix(limit * 4)) : text
         let cut = head.count > limit ? String(head.prefix(limit - 1)) + "…" : String(head)
         return escaped(cut)
     }

@@ -161,7 +161,7 @@ public enum PatchApplier {
                 for member in members where !columns.contains(member.name) {
                     throw InputError(
                         source: patchSource, location: nil,
-                        message: "record \(index) of the result has a field \"\(member.name)\" that is not a column of the CSV output")
+                        message: "record \(index) of the result has a field \"\(VisibleText.datum(member.name))\" that is not a column of the CSV output")
                 }
                 let cells = columns.map { column in CSVField.cell(members.first { $0.name == column }?.value) }
                 output.write(CSVField.row(cells, delimiter: delimiter))

@@ -1,0 +1,34 @@
+/// The one equality rule for text (values, member names, ids, keys):
+/// strings are equal when their UTF-8 bytes are. Swift's `String ==` and
+/// `String.hashValue` treat canonically equivalent strings as equal (`"é"`
+/// as U+00E9 and as `e` U+0301), while fingerprints hash bytes; a file
+/// that changed its Unicode normalisation did change, and every part of
+/// changeset must say so alike (the report, `-q`, patches, merges).
+public enum ExactText {
+    /// Whether `a` and `b` are the same bytes.
+    @inline(__always)
+    public static func same(_ a: String, _ b: String) -> Bool {
+        // `==` is true for equal bytes, and fast (a byte compare when both are
+        // known ASCII or NFC); only its yes needs checking byte by byte.
+        guard a == b else { return false }
+        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+    }
+}
+
+/// A String as a Dictionary or Set key under `ExactText`'s rule: by its bytes.
+struct ExactTextKey: Hashable {
+    let text: String
+
+    init(_ text: String) {
+        self.text = text
+    }
+
+    static func == (a: ExactTextKey, b: ExactTextKey) -> Bool {
+        ExactText.same(a.text, b.text)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = self.text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
