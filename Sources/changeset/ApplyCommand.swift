@@ -31,10 +31,7 @@ struct ApplyCommand: ParsableCommand {
         if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) } else { try InputGuard.refuseStandardOutputOntoInput([base, patch]) }
         try OutputSink.deliver(to: output) { sink in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
-            let patchBytes = try InputBytes.contents(of: patch)
-            let script = try patchBytes.copy(0..<patchBytes.count).withUnsafeBytes {
-                try PatchScript.parse($0, source: patchName)
-            }
+            let script = try PatchScript.read(try InputBytes.contents(of: patch), source: patchName)
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)
             var output = sink
             try PatchApplier.apply(script, patchSource: patchName, to: baseInput, output: &output)

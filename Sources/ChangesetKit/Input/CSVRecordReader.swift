@@ -86,7 +86,8 @@ package final class CSVRecordReader {
         stops = .allocate(capacity: 512)
         plainRowClasses = .allocate(capacity: 256)
         for byte in 0...255 {
-            let endsLine = byte == 0x0A || byte == 0x0D || byte >= 0x80
+            // NUL stops a run too: it is refused (see `scan`).
+            let endsLine = byte == 0x0A || byte == 0x0D || byte >= 0x80 || byte == 0
             stops[byte] = endsLine || byte == Int(delimiter)
             stops[256 + byte] = endsLine || byte == 0x22
             plainRowClasses[byte] = switch byte {
@@ -94,6 +95,7 @@ package final class CSVRecordReader {
             case 0x0A, 0x0D: PlainRowClass.lineBreak
             case 0x22: PlainRowClass.quote
             case 0x80...: PlainRowClass.nonASCII
+            case 0: PlainRowClass.nul
             default: PlainRowClass.plain
             }
         }
@@ -186,6 +188,11 @@ package final class CSVRecordReader {
             }
             let byte = start[index]
             index += 1
+            if byte == 0 {
+                // No text holds NUL: this is a binary file (or /dev/zero), and a
+                // header or cell of NULs would otherwise grow without end.
+                throw error("a NUL byte (0x00): CSV is text, and this looks like a binary file", at: position.location)
+            }
             if byte >= 0x80 || utf8.pending > 0 {
                 if utf8.pending == 0 { utf8SequenceStart = (offset, position.location, byte) }
                 if !utf8.accept(byte) { throw invalidUTF8() }
@@ -218,7 +225,7 @@ package final class CSVRecordReader {
     /// Whether rows may take `readPlainRow` (not with an odd delimiter, see `init`).
     private let readsPlainRows: Bool
     private enum PlainRowClass {
-        static let plain: UInt8 = 0, delimiter: UInt8 = 1, lineBreak: UInt8 = 2, quote: UInt8 = 3, nonASCII: UInt8 = 4
+        static let plain: UInt8 = 0, delimiter: UInt8 = 1, lineBreak: UInt8 = 2, quote: UInt8 = 3, nonASCII: UInt8 = 4, nul: UInt8 = 5
     }
 
     /// Reads a row that starts at `start` (a row start, at column 1) and lies
@@ -294,7 +301,7 @@ package final class CSVRecordReader {
             let carriageReturn = word ^ (ones &* 0x0D)
             let quote = word ^ (ones &* 0x22)
             let flagged = (((delimiter &- ones) & ~delimiter) | ((lineFeed &- ones) & ~lineFeed)
-                | ((carriageReturn &- ones) & ~carriageReturn) | ((quote &- ones) & ~quote) | word) & highs
+                | ((carriageReturn &- ones) & ~carriageReturn) | ((quote &- ones) & ~quote) | ((word &- ones) & ~word) | word) & highs
             if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
             index += 8
         }

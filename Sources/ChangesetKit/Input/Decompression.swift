@@ -19,10 +19,29 @@ enum InputCompression: String, Sendable, CaseIterable {
 
     /// The compression the first bytes announce, if they start with a signature.
     /// No UTF-8 text starts with either (0x8B and 0xB5 can only continue a
-    /// character), so a text input is never taken for a compressed one.
+    /// character, and a zstd skippable frame's 0x2A follows 0x5_ only in
+    /// text that starts with a letter P to _ and a star, then 0x4D 0x18, a
+    /// control character), so a text input is never taken for a compressed one.
     init?(signature bytes: some Collection<UInt8>) {
-        guard let compression = Self.allCases.first(where: { bytes.starts(with: $0.signature) }) else { return nil }
-        self = compression
+        if let compression = Self.allCases.first(where: { bytes.starts(with: $0.signature) }) {
+            self = compression
+        } else if Self.isZstdSkippableFrame(Array(bytes.prefix(4))) {
+            self = .zstd
+        } else {
+            return nil
+        }
+    }
+
+    /// A zstd skippable frame's magic number, 0x184D2A50 to 0x184D2A5F (little
+    /// endian), which `pzstd` and others put before the first frame.
+    static func isZstdSkippableFrame(_ start: [UInt8]) -> Bool {
+        start.count >= 4 && start[0] & 0xF0 == 0x50 && start[1] == 0x2A && start[2] == 0x4D && start[3] == 0x18
+    }
+
+    /// Whether `start` could be the beginning of a signature (more bytes would tell).
+    static func couldStart(_ start: [UInt8]) -> Bool {
+        allCases.contains { $0.signature.starts(with: start) }
+            || [0x50, 0x2A, 0x4D, 0x18].starts(with: start.enumerated().map { $0.offset == 0 ? $0.element & 0xF0 : $0.element })
     }
 
     /// The bytes every member (gzip) or frame (zstd) starts with.
@@ -174,6 +193,8 @@ final class ZstdDecoder: StreamDecoder {
     /// libzstd's last answer: 0 exactly when the last frame ended and was flushed.
     private var pending = 0
     private var signatureSeen = 0
+    private var startSeen: [UInt8] = []
+    private var startChecked = false
 
     init(source: String) throws {
         self.source = source
@@ -194,12 +215,17 @@ final class ZstdDecoder: StreamDecoder {
         guard !input.isEmpty else { return }
         // The first frame's signature, checked here to say what a misnamed file is not;
         // libzstd checks every later frame's.
+        // (A skippable frame may come first; libzstd reads and skips it.)
         let signature = InputCompression.zstd.signature
         while signatureSeen < signature.count, signatureSeen - consumed < input.count {
-            if input[signatureSeen - consumed] != signature[signatureSeen] {
-                throw invalid("it does not start with the zstd signature 28 b5 2f fd")
-            }
+            startSeen.append(input[signatureSeen - consumed])
             signatureSeen += 1
+        }
+        if !startChecked && startSeen.count == signature.count {
+            startChecked = true
+            if startSeen != signature && !InputCompression.isZstdSkippableFrame(startSeen) {
+                throw invalid("it does not start with the zstd signature 28 b5 2f fd, nor with a skippable frame")
+            }
         }
         var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
         var outBuffer: ZSTD_outBuffer
@@ -245,54 +271,5 @@ final class ZstdDecoder: StreamDecoder {
 
     private func invalid(_ reason: String) -> InputError {
         InputError(source: source, location: nil, message: "invalid zstd data (\(reason))")
-    }
-}
-
-enum Decompression {
-    /// Decompresses `prefix` (bytes already read from `descriptor`) and then
-    /// the rest of `descriptor`, a chunk at a time, into a temporary file in
-    /// `$TMPDIR` (else /tmp) that is unlinked at once: it holds the decompressed
-    /// bytes for the run, to be read in chunks and again by byte range like any
-    /// file, and disappears with its descriptor, even on a crash. Returns that
-    /// descriptor. Memory use is a few buffers, whatever the size.
-    static func toTemporaryFile(
-        _ compression: InputCompression, from descriptor: Int32, prefix: [UInt8], source: String
-    ) throws -> Int32 {
-        let decoder = try compression.decoder(source: source)
-        let directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-        var template = Array("\(directory)/changeset-XXXXXX".utf8CString)
-        let file = mkstemp(&template)
-        guard file >= 0 else { throw temporaryFileError(source, directory) }
-        unlink(template)
-        var keep = false
-        defer { if !keep { close(file) } }
-
-        let write: (UnsafeRawBufferPointer) throws -> Void = { piece in
-            var done = 0
-            while done < piece.count {
-                let wrote = Foundation.write(file, piece.baseAddress! + done, piece.count - done)
-                if wrote < 0 && errno == EINTR { continue }
-                if wrote < 0 { throw temporaryFileError(source, directory) }
-                done += wrote
-            }
-        }
-        try prefix.withUnsafeBytes { try decoder.decode($0, output: write) }
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 8)
-        defer { chunk.deallocate() }
-        while true {
-            let got = Foundation.read(descriptor, chunk.baseAddress!, chunk.count)
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { throw InputFile.systemError(source, "cannot read") }
-            if got == 0 { break }
-            try decoder.decode(UnsafeRawBufferPointer(rebasing: chunk[0..<got]), output: write)
-        }
-        try decoder.finish()
-        keep = true
-        return file
-    }
-
-    private static func temporaryFileError(_ source: String, _ directory: String) -> InputError {
-        InputError(source: source, location: nil, message: "cannot write the decompressed data to a temporary file in "
-            + "\(directory): \(String(cString: strerror(errno))) (TMPDIR names another directory)")
     }
 }

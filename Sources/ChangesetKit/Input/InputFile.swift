@@ -21,16 +21,24 @@ public enum InputFormat: String, Sendable, CaseIterable {
 /// An input's bytes, for the whole run, so changed records can be read again
 /// by byte range: a regular file, read in chunks and again with `pread`
 /// (never mapped: a file truncated under a mapping would crash the process),
-/// or bytes held in memory (standard input, which cannot be read twice).
-/// A gzip or zstd input is decompressed, as a stream, into an unlinked
-/// temporary file, which is then read like any file (see `Decompression`).
+/// or bytes held in memory (tests, and callers that have them already).
+/// Standard input, a pipe, a device and a gzip or zstd input are a stream:
+/// read once, as the reader asks for them, so invalid bytes stop the run as
+/// soon as they arrive (`/dev/zero` fails at its first byte, a gzip bomb at
+/// its first megabyte), and copied as they go by into an unlinked temporary
+/// file, which is then read again like any file. Memory stays a chunk,
+/// whatever the stream's length.
 public final class InputBytes: @unchecked Sendable {
     private enum Storage {
         case memory(UnsafeMutableRawBufferPointer, count: Int)
         case file(descriptor: Int32, path: String, size: Int, modified: timespec)
+        case stream(InputStream)
     }
 
-    private let storage: Storage
+    // Changes once, from `.stream` to `.file`, when the one pass over a
+    // stream ends; that pass comes before any read by range (the readers
+    // read an input whole before anything reads it again), on one thread.
+    private var storage: Storage
 
     private init(_ storage: Storage) {
         self.storage = storage
@@ -40,6 +48,7 @@ public final class InputBytes: @unchecked Sendable {
         switch storage {
         case .memory(let buffer, _): buffer.deallocate()
         case .file(let descriptor, _, _, _): close(descriptor)
+        case .stream: break
         }
     }
 
@@ -49,12 +58,35 @@ public final class InputBytes: @unchecked Sendable {
         self.init(.memory(storage, count: bytes.count))
     }
 
-    /// The number of bytes.
+    /// The number of bytes. A stream not yet read is read to its end first
+    /// (into its temporary file; nothing checks it on the way); if that
+    /// fails, 0, and every later read throws the failure.
     public var count: Int {
         switch storage {
-        case .memory(_, let count): count
-        case .file(_, _, let size, _): size
+        case .memory(_, let count): return count
+        case .file(_, _, let size, _): return size
+        case .stream:
+            if (try? drain()) == nil { return 0 }
+            return self.count
         }
+    }
+
+    /// The size when it is known without reading: nil for a stream not read yet.
+    var knownCount: Int? {
+        if case .stream = storage { return nil }
+        return count
+    }
+
+    /// Whether there are no bytes at all (a stream's first bytes tell, without reading it whole).
+    public var isEmpty: Bool {
+        if case .stream(let stream) = storage { return stream.head.isEmpty && stream.ended }
+        return count == 0
+    }
+
+    /// Up to `length` bytes from the start, without reading a stream past its first chunk.
+    func leading(_ length: Int) throws -> [UInt8] {
+        if case .stream(let stream) = storage { return Array(stream.head.prefix(length)) }
+        return try copy(0..<min(count, length))
     }
 
     /// A copy of the bytes in `range`. Throws when a file no longer has them.
@@ -91,19 +123,31 @@ public final class InputBytes: @unchecked Sendable {
                 guard got > 0 else { throw InputFile.changed(path) }
                 done += got
             }
+        case .stream:
+            try drain()
+            try read(offset, into: buffer)
         }
+    }
+
+    /// Reads a stream to its end, into its temporary file, without a reader.
+    private func drain() throws {
+        try forEachChunk { _ in }
     }
 
     /// Hands the bytes to `feed` in order, in chunks of `standardSize` (8 MiB);
     /// `wantsMore` asks for a bigger next chunk (doubling) while a token longer
     /// than a chunk runs on, so a huge token is never re-read more than a few
     /// times. The buffer is one chunk: memory stays flat however big the file.
+    /// A stream is read here, once; afterwards it is its temporary file.
     func forEachChunk(
         _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int = 8 << 20, wantsMore: () -> Bool = { false }
     ) throws {
         switch storage {
         case .memory(let memory, let count):
             try feed(UnsafeRawBufferPointer(rebasing: memory[0..<count]))
+        case .stream(let stream):
+            let copy = try stream.pass(feed, standardSize: standardSize, wantsMore: wantsMore)
+            storage = .file(descriptor: copy.descriptor, path: copy.path, size: copy.size, modified: copy.modified)
         case .file(let descriptor, let path, let size, let modified):
             let standard = standardSize
             var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(size, standard), alignment: 8)
@@ -136,15 +180,15 @@ public final class InputBytes: @unchecked Sendable {
     /// any file; decompressed when `.gz`/`.zst` or the first bytes say so.
     public static func contents(of path: String) throws -> InputBytes {
         path == "-"
-            ? try readStream(FileHandle.standardInput.fileDescriptor, name: InputFile.standardInputName, compression: nil)
+            ? try stream(STDIN_FILENO, closing: false, name: InputFile.standardInputName, compression: nil, status: nil)
             : try open(path)
     }
 
-    /// Opens a file for reading in chunks; a pipe or device is read through
-    /// into memory. A compressed file is decompressed first: its extension
+    /// Opens a file for reading in chunks; a pipe, a device or a compressed
+    /// file is a stream (see the type). A compressed file's extension
     /// (`.gz`, `.zst`) decides, else its first bytes.
     static func open(_ path: String) throws -> InputBytes {
-        let descriptor = Foundation.open(path, O_RDONLY)
+        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.systemError(path, "cannot open") }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
@@ -157,8 +201,7 @@ public final class InputBytes: @unchecked Sendable {
         }
         let named = InputCompression(pathExtension: (path as NSString).pathExtension)
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            defer { close(descriptor) }
-            return try readStream(descriptor, name: path, compression: named)
+            return try stream(descriptor, closing: true, name: path, compression: named, status: nil)
         }
         var compression = named
         if compression == nil {
@@ -170,77 +213,227 @@ public final class InputBytes: @unchecked Sendable {
             }
             compression = InputCompression(signature: start.prefix(got))
         }
-        guard let compression else {
+        guard compression != nil else {
             return InputBytes(.file(descriptor: descriptor, path: path, size: Int(status.st_size), modified: status.st_mtim))
         }
-        defer { close(descriptor) }
-        let bytes = try decompressed(compression, from: descriptor, prefix: [], name: path)
-        // As for a plain file: data rewritten while it was read gives no trustworthy result.
-        var after = stat()
-        if fstat(descriptor, &after) != 0 || after.st_size != status.st_size
-            || after.st_mtim.tv_sec != status.st_mtim.tv_sec || after.st_mtim.tv_nsec != status.st_mtim.tv_nsec {
-            throw InputFile.changed(path)
-        }
-        return bytes
+        return try stream(descriptor, closing: true, name: path, compression: compression, status: status)
     }
 
-    /// Standard input, a pipe or a device, read once: decompressed when
-    /// `compression` (from the name) or the first bytes say so, else held in memory.
-    static func readStream(_ descriptor: Int32, name: String, compression named: InputCompression?) throws -> InputBytes {
-        if let named { return try decompressed(named, from: descriptor, prefix: [], name: name) }
-        var start: [UInt8] = []
-        var byte: UInt8 = 0
-        // A pipe may deliver the signature a byte at a time.
-        while start.count < InputCompression.longestSignature {
-            let got = Foundation.read(descriptor, &byte, 1)
-            if got < 0 && errno == EINTR { continue }
-            if got < 0 { throw InputFile.systemError(name, "cannot read") }
-            if got == 0 { break }
-            start.append(byte)
-            if !InputCompression.allCases.contains(where: { $0.signature.starts(with: start) }) { break }
-        }
-        if let compression = InputCompression(signature: start) {
-            return try decompressed(compression, from: descriptor, prefix: start, name: name)
-        }
-        return try readAll(descriptor, prefix: start, name: name)
-    }
-
-    /// The decompressed bytes, in an unlinked temporary file read like any file;
-    /// messages name the input as the user did.
-    private static func decompressed(
-        _ compression: InputCompression, from descriptor: Int32, prefix: [UInt8], name: String
+    /// A stream over `descriptor`, its first chunk read already (for a look
+    /// at the format); decompressed when `compression` (from the name) or its
+    /// first bytes say so. `status`: a regular file's, checked again at the end.
+    private static func stream(
+        _ descriptor: Int32, closing: Bool, name: String, compression named: InputCompression?, status: stat?
     ) throws -> InputBytes {
-        let file = try Decompression.toTemporaryFile(compression, from: descriptor, prefix: prefix, source: name)
-        var status = stat()
-        guard fstat(file, &status) == 0 else {
-            close(file)
-            throw InputFile.systemError(name, "cannot read the decompressed data")
-        }
-        return InputBytes(.file(descriptor: file, path: name, size: Int(status.st_size), modified: status.st_mtim))
+        let source = try InputStream(descriptor: descriptor, closing: closing, name: name, compression: named, status: status)
+        try source.readHead()
+        return InputBytes(.stream(source))
+    }
+}
+
+/// A stream's one pass: raw bytes from a descriptor, through a decoder when
+/// compressed, to the reader in chunks and to an unlinked temporary file
+/// (removed with its descriptor, even on a crash) for reading again.
+private final class InputStream {
+    let descriptor: Int32
+    let closing: Bool
+    let name: String
+    /// nil until the first bytes are seen, when the name does not say.
+    var decoder: (any StreamDecoder)?
+    var decided: Bool
+    let status: stat?
+    /// The (decoded) bytes read before the pass: its first chunk.
+    private(set) var head: [UInt8] = []
+    private(set) var ended = false
+    private var raw = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
+
+    static let headSize = 1 << 16
+
+    init(descriptor: Int32, closing: Bool, name: String, compression: InputCompression?, status: stat?) throws {
+        self.descriptor = descriptor
+        self.closing = closing
+        self.name = name
+        self.status = status
+        decoder = try compression?.decoder(source: name)
+        decided = compression != nil
     }
 
-    /// Everything `descriptor` holds after `prefix` (bytes already read from it), in memory.
-    static func readAll(_ descriptor: Int32, prefix: [UInt8] = [], name: String) throws -> InputBytes {
-        var storage = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 8)
-        prefix.withUnsafeBytes { storage.copyMemory(from: $0) }
-        var count = prefix.count
-        while true {
-            if count == storage.count {
-                let larger = UnsafeMutableRawBufferPointer.allocate(byteCount: storage.count * 2, alignment: 8)
-                larger.copyMemory(from: UnsafeRawBufferPointer(storage))
-                storage.deallocate()
-                storage = larger
+    deinit {
+        raw.deallocate()
+        if closing { close(descriptor) }
+    }
+
+    /// Settles the compression (from the first bytes, when the name did not)
+    /// and reads (and decodes) until `head` holds a chunk or the stream ends.
+    func readHead() throws {
+        if !decided {
+            // A pipe may deliver a signature a byte at a time: read until it is whole or cannot be one.
+            var start: [UInt8] = []
+            var rawEnded = false
+            while start.count < InputCompression.longestSignature, InputCompression.couldStart(start) {
+                let got = try readRaw()
+                if got == 0 {
+                    rawEnded = true
+                    break
+                }
+                start += UnsafeRawBufferPointer(rebasing: raw[0..<got])
             }
-            let got = Foundation.read(descriptor, storage.baseAddress! + count, storage.count - count)
-            if got < 0 {
-                if errno == EINTR { continue }
-                storage.deallocate()
-                throw InputFile.systemError(name, "cannot read")
+            decided = true
+            if let compression = InputCompression(signature: start) { decoder = try compression.decoder(source: name) }
+            try start.withUnsafeBytes { try decode($0) { head.append(contentsOf: $0) } }
+            if rawEnded {
+                ended = true
+                try decoder?.finish()
             }
-            if got == 0 { break }
-            count += got
         }
-        return InputBytes(.memory(storage, count: count))
+        while head.count < Self.headSize && !ended {
+            let got = try readRaw()
+            if got == 0 {
+                try readMore(nil, emit: { _ in })
+                break
+            }
+            // Compressed bytes a slice at a time, so a bomb's first megabyte
+            // (gigabytes decoded) stops at the head; the rest waits in `leftover`.
+            var start = 0
+            while start < got && head.count < Self.headSize {
+                let end = decoder == nil ? got : min(got, start + 512)
+                try decode(UnsafeRawBufferPointer(rebasing: raw[start..<end])) { head.append(contentsOf: $0) }
+                start = end
+            }
+            leftover = Array(UnsafeRawBufferPointer(rebasing: raw[start..<got]))
+        }
+    }
+
+    /// Raw bytes read but not decoded yet (see `readHead`).
+    private var leftover: [UInt8] = []
+
+    /// One read(2) into `raw`; the count, 0 at the end.
+    private func readRaw() throws -> Int {
+        var got: Int
+        repeat {
+            got = Foundation.read(descriptor, raw.baseAddress!, raw.count)
+        } while got < 0 && errno == EINTR
+        if got < 0 { throw InputFile.systemError(name, "cannot read") }
+        return got
+    }
+
+    /// Reads once (unless `got` says what was read) and hands on what that
+    /// decodes to; sets `ended` at the end.
+    private func readMore(_ got: Int? = nil, emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        let got = try got ?? readRaw()
+        if got == 0 {
+            ended = true
+            try decoder?.finish()
+            return
+        }
+        try decode(UnsafeRawBufferPointer(rebasing: raw[0..<got]), emit)
+    }
+
+    private func decode(_ bytes: UnsafeRawBufferPointer, _ emit: (UnsafeRawBufferPointer) throws -> Void) throws {
+        if let decoder { try decoder.decode(bytes, output: emit) } else { try emit(bytes) }
+    }
+
+    /// The pass: every byte to `feed` (in chunks of `standardSize`, bigger
+    /// while `wantsMore`) and to the temporary file, which it returns.
+    func pass(
+        _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int, wantsMore: () -> Bool
+    ) throws -> (descriptor: Int32, path: String, size: Int, modified: timespec) {
+        // One pass only: after a failure part of the stream is gone.
+        if let failure { throw failure }
+        do {
+            return try passOnce(feed, standardSize: standardSize, wantsMore: wantsMore)
+        } catch {
+            failure = error
+            throw error
+        }
+    }
+
+    private var failure: (any Error)?
+
+    private func passOnce(
+        _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int, wantsMore: () -> Bool
+    ) throws -> (descriptor: Int32, path: String, size: Int, modified: timespec) {
+        let spill = try TemporaryCopy(source: name)
+        var pending = head
+        head = []
+        var target = standardSize
+        func flush() throws {
+            try pending.withUnsafeBytes { bytes in
+                try spill.append(bytes)
+                try feed(bytes)
+            }
+            pending.removeAll(keepingCapacity: target <= standardSize)
+            target = wantsMore() ? target * 2 : standardSize
+        }
+        // Flushed as pieces arrive: a decoder may make gigabytes of one read.
+        func take(_ piece: UnsafeRawBufferPointer) throws {
+            pending.append(contentsOf: piece)
+            if pending.count >= target { try flush() }
+        }
+        if pending.count >= target { try flush() }
+        if !leftover.isEmpty {
+            let held = leftover
+            leftover = []
+            try held.withUnsafeBytes { try decode($0, take) }
+        }
+        while !ended {
+            try readMore(emit: take)
+        }
+        if !pending.isEmpty { try flush() }
+        // As for a plain file: data rewritten while it was read gives no trustworthy result.
+        if let status {
+            var after = stat()
+            if fstat(descriptor, &after) != 0 || after.st_size != status.st_size
+                || after.st_mtim.tv_sec != status.st_mtim.tv_sec || after.st_mtim.tv_nsec != status.st_mtim.tv_nsec {
+                throw InputFile.changed(name)
+            }
+        }
+        return try spill.finish()
+    }
+}
+
+/// The unlinked temporary file a stream is copied into as it is read.
+private final class TemporaryCopy {
+    private var descriptor: Int32
+    private let source: String
+    private let directory: String
+    private var size = 0
+
+    init(source: String) throws {
+        self.source = source
+        directory = ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+        var template = Array("\(directory)/changeset-XXXXXX".utf8CString)
+        descriptor = mkstemp(&template)
+        guard descriptor >= 0 else { throw Self.failure(source, directory) }
+        unlink(template)
+    }
+
+    deinit {
+        if descriptor >= 0 { close(descriptor) }
+    }
+
+    func append(_ bytes: UnsafeRawBufferPointer) throws {
+        var done = 0
+        while done < bytes.count {
+            let wrote = Foundation.write(descriptor, bytes.baseAddress! + done, bytes.count - done)
+            if wrote < 0 && errno == EINTR { continue }
+            if wrote < 0 { throw Self.failure(source, directory) }
+            done += wrote
+        }
+        size += bytes.count
+    }
+
+    /// The file, handed over (its descriptor is the caller's to close).
+    func finish() throws -> (descriptor: Int32, path: String, size: Int, modified: timespec) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw InputFile.systemError(source, "cannot read the temporary copy") }
+        defer { descriptor = -1 }
+        return (descriptor, source, size, status.st_mtim)
+    }
+
+    private static func failure(_ source: String, _ directory: String) -> InputError {
+        InputError(source: source, location: nil, message: "cannot write a temporary copy of this input (read once, "
+            + "as it arrives) in \(directory): \(String(cString: strerror(errno))) (TMPDIR names another directory)")
     }
 }
 
@@ -260,9 +453,12 @@ public struct InputFile: Sendable {
     public static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
         let name = path == "-" ? standardInputName : path
         let bytes = try InputBytes.contents(of: path)
+        let start = try bytes.leading(1 << 16)
+        if let encoding = ForeignEncoding(start) {
+            throw InputError(source: name, location: SourceLocation(line: 1, column: 1), message: encoding.message)
+        }
         var fileFormat = format ?? (path == "-" ? nil : formatOfName(path))
         if fileFormat == nil {
-            let start = try bytes.copy(0..<min(bytes.count, 1 << 16))
             fileFormat = start.withUnsafeBytes { sniff($0, recordsAt: recordsAt) }
         }
         return InputFile(name: name, bytes: bytes, format: fileFormat!)
@@ -315,13 +511,13 @@ public struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options)
-            reader.expectedInputSize = bytes.count
+            reader.expectedInputSize = bytes.knownCount
             try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: delimiter ?? (format == .tsv ? 0x09 : UInt8(ascii: ",")), options: options)
-            reader.expectedInputSize = bytes.count
+            reader.expectedInputSize = bytes.knownCount
             try bytes.forEachChunk(reader.feed)
             return try reader.finish()
         }

@@ -80,3 +80,30 @@ struct LinePosition {
 
 /// The UTF-8 byte order mark; readers skip it at the start of a file.
 let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+/// Text that is not UTF-8 but UTF-16 or UTF-32, told by a byte order mark or
+/// by the zero bytes of ASCII characters in the first bytes, so the error
+/// says what the file is instead of pointing at a bad byte or a NUL.
+struct ForeignEncoding {
+    let name: String
+
+    init?(_ start: [UInt8]) {
+        let b = start + [UInt8](repeating: 0xAA, count: max(0, 4 - start.count))  // 0xAA: neither zero nor a mark
+        switch (b[0], b[1], b[2], b[3]) {
+        case (0xFF, 0xFE, 0, 0): name = "UTF-32LE"
+        case (0, 0, 0xFE, 0xFF): name = "UTF-32BE"
+        case (0xFF, 0xFE, _, _): name = "UTF-16LE"
+        case (0xFE, 0xFF, _, _): name = "UTF-16BE"
+        case (let c, 0, 0, 0) where c != 0 && start.count >= 4: name = "UTF-32LE"
+        case (0, 0, 0, let c) where c != 0: name = "UTF-32BE"
+        case (let c, 0, let d, 0) where c != 0 && d != 0: name = "UTF-16LE"
+        case (0, let c, 0, let d) where c != 0 && d != 0: name = "UTF-16BE"
+        default: return nil
+        }
+    }
+
+    var message: String {
+        "this is \(name) text (\(name.hasPrefix("UTF-16") ? "two" : "four") bytes a character), not UTF-8; "
+            + "changeset reads UTF-8: convert it first, e.g. iconv -f \(name) -t UTF-8"
+    }
+}

@@ -51,7 +51,7 @@ public struct DatasetMerge: Sendable {
         let datasets = try Dataset.read(inputs) { side, input in
             let delimiter = delimiterOption ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
             // An empty BASE (git's add/add merge has none) is a snapshot without records.
-            if side == 0 && input.bytes.count == 0 {
+            if side == 0 && input.bytes.isEmpty {
                 return Dataset(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
                                records: RecordTable(), delimiter: delimiter)
             }
