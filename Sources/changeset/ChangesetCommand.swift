@@ -14,6 +14,7 @@ enum ChangesetMain {
     static func main() {
         // A closed pipe is an error code from write(2), not a signal that kills us.
         signal(SIGPIPE, SIG_IGN)
+        TemporaryFiles.removeOnSignals()
         occupyClosedStandardDescriptors()
         limitMallocArenas()
         var arguments = Array(CommandLine.arguments.dropFirst())

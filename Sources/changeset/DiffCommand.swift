@@ -59,10 +59,11 @@ struct DiffCommand: ParsableCommand {
         valueName: "expr"))
     var assertions: [String] = []
 
-    @Option(help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html).", valueName: "n"))
+    // `.unconditional`: `--width -1` is a value to refuse with a reason, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html).", valueName: "n"))
     var width: Int?
 
-    @Option(help: ArgumentHelp("List at most this many changes of each kind in markdown (default 50) and html (default 1000); 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many changes of each kind in markdown (default 50) and html (default 1000); 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
     var limit: Int?
 
     @Flag(help: "Print only the counts (text and json formats).")

@@ -97,6 +97,7 @@ final class OutputSink: TextOutputStream {
             throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        TemporaryFiles.register(temporary)
         return OutputSink(descriptor: descriptor, destination: target, temporaryPath: temporary)
     }
 
@@ -161,6 +162,7 @@ final class OutputSink: TextOutputStream {
             umask(mask)
             fchmod(descriptor, 0o666 & ~mask)
         }
+        defer { TemporaryFiles.unregister(temporaryPath) }
         if fsync(descriptor) != 0 || close(descriptor) != 0 || rename(temporaryPath, destination) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)
@@ -176,5 +178,52 @@ final class OutputSink: TextOutputStream {
         }
         close(descriptor)
         unlink(temporaryPath)
+        TemporaryFiles.unregister(temporaryPath)
+    }
+}
+
+/// The temporary files being written (`-o`'s, before their rename), removed
+/// when SIGINT, SIGTERM or SIGHUP ends the run; the signal then ends the
+/// process as it would have (its status says which signal). The handler may
+/// only make async-signal-safe calls, so the paths are kept as C strings in
+/// fixed slots it can walk without allocating or locking.
+enum TemporaryFiles {
+    private static let slotCount = 8
+    // Written by the main thread only, read by the signal handler.
+    nonisolated(unsafe) private static var slots = [UnsafeMutablePointer<CChar>?](repeating: nil, count: slotCount)
+        .withUnsafeBufferPointer { buffer -> UnsafeMutablePointer<UnsafeMutablePointer<CChar>?> in
+            let pointer = UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>.allocate(capacity: slotCount)
+            pointer.initialize(from: buffer.baseAddress!, count: slotCount)
+            return pointer
+        }
+
+    /// Installs the handlers (once, at start).
+    static func removeOnSignals() {
+        for signal in [SIGINT, SIGTERM, SIGHUP] {
+            var action = sigaction()
+            action.__sigaction_handler.sa_handler = { received in
+                for index in 0..<TemporaryFiles.slotCount {
+                    if let path = TemporaryFiles.slots[index] { unlink(path) }
+                }
+                Foundation.signal(received, SIG_DFL)
+                raise(received)
+            }
+            sigemptyset(&action.sa_mask)
+            sigaction(signal, &action, nil)
+        }
+    }
+
+    static func register(_ path: String) {
+        guard let index = (0..<slotCount).first(where: { slots[$0] == nil }) else { return }
+        slots[index] = strdup(path)
+    }
+
+    static func unregister(_ path: String) {
+        for index in 0..<slotCount {
+            if let held = slots[index], String(cString: held) == path {
+                slots[index] = nil
+                free(held)
+            }
+        }
     }
 }

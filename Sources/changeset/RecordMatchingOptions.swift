@@ -16,7 +16,7 @@ struct RecordMatchingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The array inside a JSON document that holds the records, as a path (data.items).", valueName: "path"))
     var recordsAt: String?
 
-    @Option(help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
     var delimiter: String?
 
     @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
@@ -37,7 +37,11 @@ struct RecordMatchingOptions: ParsableArguments {
     func validate() throws {
         for text in rename { _ = try RecordMatchingOptions.parseRename(text) }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
-            throw ValidationError("--delimiter must be one ASCII character, not \"\(delimiter)\"")
+            throw ValidationError("--delimiter must be one ASCII character, not \"\(VisibleText.datum(delimiter))\"")
+        }
+        if delimiter == "\"" { throw ValidationError("--delimiter cannot be \", CSV's quote character") }
+        if let delimiter, ["\n", "\r", "\u{0}"].contains(delimiter) {
+            throw ValidationError("--delimiter cannot be a line break or NUL")
         }
     }
 

@@ -30,6 +30,8 @@ extension Comparison {
         let updates = fingerprintsTell ? changeset.updates.map { ResolvedUpdate(update: $0, fields: []) } : try resolveUpdates()
         var counts = summary(updates)
         counts.fieldCounts = []
+        try old.input.bytes.checkUnchanged()
+        try new.input.bytes.checkUnchanged()
         return counts
     }
 
@@ -116,6 +118,9 @@ extension Comparison {
                            fields: update.fields)
                 })
             }
+            // Everything shown was read again by now: from the files as they were compared?
+            try comparison.old.input.bytes.checkUnchanged()
+            try comparison.new.input.bytes.checkUnchanged()
         })
     }
 

@@ -96,6 +96,8 @@ extension Comparison {
                 try body(.updated(old: update.old.item, new: update.new.item, record: resolved.0, fields: resolved.1,
                                   line: new.records.line(update.element.row)))
             }
+            try old.input.bytes.checkUnchanged()
+            try new.input.bytes.checkUnchanged()
         }
         return Replay(
             old: old.summary, new: new.summary,

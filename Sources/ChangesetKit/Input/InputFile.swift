@@ -129,6 +129,20 @@ public final class InputBytes: @unchecked Sendable {
         }
     }
 
+    /// Throws when the file is no longer as it was read (its size or its
+    /// modification time changed): records read again since may not be the
+    /// ones compared. Called once everything has been read again, since one
+    /// check per record would double the system calls of reading records again.
+    public func checkUnchanged() throws {
+        guard case .file(let descriptor, let path, let size, let modified) = storage else { return }
+        var status = stat()
+        if fstat(descriptor, &status) != 0 || Int(status.st_size) != size
+            || status.st_mtim.tv_sec != modified.tv_sec || status.st_mtim.tv_nsec != modified.tv_nsec {
+            throw InputError(source: path, location: nil, message: "the file changed while it was being compared; "
+                + "the result is void (standard output may hold part of it; -o FILE writes all or nothing)")
+        }
+    }
+
     /// Reads a stream to its end, into its temporary file, without a reader.
     private func drain() throws {
         try forEachChunk { _ in }
