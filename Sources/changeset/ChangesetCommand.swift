@@ -193,7 +193,12 @@ enum InputGuard {
     private static func identity(_ path: String) -> String? {
         var status = stat()
         if stat(path, &status) == 0 { return "\(status.st_dev):\(status.st_ino)" }
-        let url = URL(fileURLWithPath: path)
+        var url = URL(fileURLWithPath: path)
+        // A link to a file not written yet: the file it will write.
+        for _ in 0..<8 {
+            guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
+            url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
+        }
         guard let directory = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
         defer { free(directory) }
         return String(cString: directory) + "/" + url.lastPathComponent

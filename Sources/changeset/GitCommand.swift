@@ -296,6 +296,11 @@ struct GitMergeDriverCommand: ParsableCommand {
         var matching = self.matching
         matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
         let label = path ?? ours
+        if let marked = [base, ours, theirs].first(where: { GitFileContent.hasConflictMarkers($0, size: markerSize ?? 7) }) {
+            // Marker lines would be read as records and merged away as data.
+            throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
+                                          reason: "\(marked == ours ? "ours" : marked == theirs ? "theirs" : "the base") holds conflict markers"))
+        }
         guard matching.id != nil else {
             // Records matched by content cannot tell an edit from a replacement.
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
@@ -379,6 +384,11 @@ struct GitDiffCommand: ParsableCommand {
         var matching = self.matching
         matching.id = GitAttributes.id(for: newPath, given: matching.id)
         let format = matching.inputFormat ?? GitAttributes.format(of: newPath)
+        if GitFileContent.isBinary(oldFile) || GitFileContent.isBinary(newFile) {
+            // As git says it: a binary file is not shown.
+            sink.write("Binary files a/\(path) and b/\(newPath) differ\n")
+            return
+        }
         if oldFile == "/dev/null" || newFile == "/dev/null" {
             let file = oldFile == "/dev/null" ? newFile : oldFile
             let what = oldFile == "/dev/null" ? "new file" : "deleted file"
@@ -408,5 +418,32 @@ struct GitDiffCommand: ParsableCommand {
     /// `diff -u` of the two files, labelled with the repository paths.
     private func lineDiff(_ old: String, _ new: String, path: String, newPath: String) -> String {
         Subprocess.run("diff", ["-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new], showingErrors: false)?.output ?? ""
+    }
+}
+
+/// What git itself looks for in a file before merging or showing it.
+enum GitFileContent {
+    /// git's rule: a NUL byte in the first 8000 bytes makes a file binary.
+    static func isBinary(_ path: String) -> Bool {
+        guard path != "/dev/null", let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let start = (try? handle.read(upToCount: 8000)) ?? Data()
+        return start.contains(0)
+    }
+
+    /// Whether a line of the file starts with a conflict marker of `size`
+    /// (`<<<<<<<`, `=======` or `>>>>>>>`, alone or followed by a space).
+    static func hasConflictMarkers(_ path: String, size: Int) -> Bool {
+        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        let markers = ["<", "=", ">"].map { Array(String(repeating: $0, count: size).utf8) }
+        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            var line = Array(line)
+            if line.last == 0x0D { line.removeLast() }
+            for marker in markers where line.starts(with: marker) {
+                let rest = line.dropFirst(marker.count)
+                if rest.isEmpty || rest.first == 0x20 { return true }
+            }
+        }
+        return false
     }
 }

@@ -77,7 +77,7 @@ import Testing
         let missing = scratch.appendingPathComponent("missing").path
         let refused = try changeset(["compressed/old.json.gz", "catalog/new.json", "--id", "id"], environment: ["TMPDIR": missing])
         #expect(refused.status == 2 && refused.stdout.isEmpty, "\(refused)")
-        #expect(refused.stderr == "changeset: compressed/old.json.gz: cannot write the decompressed data to a temporary file in "
+        #expect(refused.stderr == "changeset: compressed/old.json.gz: cannot write a temporary copy of this input (read once, as it arrives) in "
             + "\(missing): No such file or directory (TMPDIR names another directory)\n")
     }
 

@@ -147,11 +147,11 @@ import Testing
     @Test func dataThatIsNotWhatTheNameSaysIsRefused() throws {
         let json = try Self.catalog("old.json")
         #expect(failure(json, .gzip) == "test: invalid gzip data (it does not start with the gzip signature 1f 8b)")
-        #expect(failure(json, .zstd) == "test: invalid zstd data (it does not start with the zstd signature 28 b5 2f fd)")
+        #expect(failure(json, .zstd) == "test: invalid zstd data (it does not start with the zstd signature 28 b5 2f fd, nor with a skippable frame)")
         // A signature cut between chunks is checked all the same.
         #expect(failure([0x1F, 0x00], .gzip, chunkSize: 1) == "test: invalid gzip data (it does not start with the gzip signature 1f 8b)")
         #expect(failure([0x28, 0xB5, 0x2F, 0x00], .zstd, chunkSize: 1)
-            == "test: invalid zstd data (it does not start with the zstd signature 28 b5 2f fd)")
+            == "test: invalid zstd data (it does not start with the zstd signature 28 b5 2f fd, nor with a skippable frame)")
     }
 
     @Test func bytesAfterTheLastMemberOrFrameAreRefused() throws {
