@@ -51,7 +51,7 @@ public enum DisplayText {
         let oldCharacters = Array(old)
         let newCharacters = Array(new)
         var common = 0
-        while common < oldCharacters.count, common < newCharacters.count, oldCharacters[common] == newCharacters[common] {
+        while common < oldCharacters.count, common < newCharacters.count, sameCharacter(oldCharacters[common], newCharacters[common]) {
             common += 1
         }
         // Keep a quarter of the width as context before the change.

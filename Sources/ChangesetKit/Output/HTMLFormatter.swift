@@ -121,18 +121,18 @@ public struct HTMLFormatter {
         if change.kind.isSectionChange {
             id = DisplayText.section(change.section)
         } else {
-            id = change.id.map(DisplayText.id) ?? change.record.map { DisplayText.cut(DisplayText.value($0), width: 60) } ?? ""
+            id = change.id.map(DisplayText.id) ?? change.record.map { DisplayText.shownValue($0, width: 60) } ?? ""
         }
         var details = ""
         switch change.kind {
         case .deleted, .inserted, .moved:
             if let record = change.record {
-                details = "<code class=\"record\">\(HTMLFormatter.escape(DisplayText.cut(DisplayText.value(record), width: width * 2)))</code>"
+                details = "<code class=\"record\">\(HTMLFormatter.escape(DisplayText.shownValue(record, width: width * 2)))</code>"
             }
         case .updated:
             details = "<table class=\"fields\">"
             for field in change.fields {
-                let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
+                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
                 let (oldMarked, newMarked) = HTMLFormatter.marked(old, new)
                 details += "<tr><th>\(HTMLFormatter.escape(DisplayText.visible(field.path.description)))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
             }

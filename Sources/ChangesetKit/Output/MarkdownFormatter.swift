@@ -84,21 +84,21 @@ public struct MarkdownFormatter {
         func place(_ place: Place?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
         func line(_ place: Place?) -> String { place?.line.map(String.init) ?? "" }
         let id = change.id.map { MarkdownPage.code(DisplayText.id($0)) }
-            ?? change.record.map { MarkdownPage.code(DisplayText.cut(DisplayText.value($0), width: 40)) } ?? ""
+            ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? ""
         switch change.kind {
         case .sectionDeleted, .sectionInserted, .sectionMoved:
             let position = change.kind == .sectionMoved ? "\(change.old!.index) → \(change.new!.index)" : "\((change.old ?? change.new)!.index)"
             return "| \(MarkdownPage.code(DisplayText.section(change.section))) | \(position) |\n"
         case .deleted, .inserted:
             let at = change.kind == .deleted ? change.old : change.new
-            let record = change.record.map { MarkdownPage.code(DisplayText.cut(DisplayText.value($0), width: width)) } ?? ""
+            let record = change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: width)) } ?? ""
             return "| \(id) | \(place(at)) | \(line(at)) | \(record) |\n"
         case .moved:
             return "| \(id) | \(place(change.old)) | \(place(change.new)) | \(line(change.old)) → \(line(change.new)) |\n"
         case .updated:
             var rows = ""
             for (index, field) in change.fields.enumerated() {
-                let (old, new) = DisplayText.cutAround(DisplayText.value(field.old), DisplayText.value(field.new), width: width)
+                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
                 let first = index == 0
                 rows += "| \(first ? id : "") | \(first ? line(change.new) : "") | \(MarkdownPage.code(DisplayText.visible(field.path.description))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new)) |\n"
             }

@@ -25,7 +25,7 @@ public struct MergeConflictFormatter {
         conflicts.map { conflict in
             let id = byID ? "id " + DisplayText.id(RecordKey.parts(MergeKey.identity(conflict.key))) : "record"
             let resolution = resolvedBy.map { " (resolved with --prefer \($0.rawValue))" } ?? ""
-            func show(_ value: Value?) -> String { DisplayText.cut(DisplayText.value(value), width: width) }
+            func show(_ value: Value?) -> String { DisplayText.shownValue(value, width: width) }
             switch conflict.kind {
             case .field:
                 let path = conflict.path?.description ?? ""

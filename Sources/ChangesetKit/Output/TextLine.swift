@@ -63,9 +63,9 @@ struct TextLine {
             bytes.removeLast(shown - (limit - 1))
             add("…")
         } else {
-            let text = String(decoding: bytes[start...], as: UTF8.self)
+            let json = Array(bytes[start...])
             bytes.removeLast(shown)
-            add(DisplayText.cut(DisplayText.visible(text), width: width))
+            add(DisplayText.shownText(json, width: width))
         }
     }
 
@@ -84,10 +84,10 @@ struct TextLine {
            isPrintableASCII(from: start, count: oldEnd - start), isPrintableASCII(from: newStart, count: bytes.count - newStart) {
             return
         }
-        let oldText = DisplayText.visible(String(decoding: bytes[start..<oldEnd], as: UTF8.self))
-        let newText = DisplayText.visible(String(decoding: bytes[newStart...], as: UTF8.self))
+        let oldJSON = Array(bytes[start..<oldEnd])
+        let newJSON = Array(bytes[newStart...])
         bytes.removeLast(bytes.count - start)
-        let (shownOld, shownNew) = DisplayText.cutAround(oldText, newText, width: width)
+        let (shownOld, shownNew) = DisplayText.shownPair(oldJSON, newJSON, width: width)
         add(shownOld)
         add(" -> ")
         add(shownNew)

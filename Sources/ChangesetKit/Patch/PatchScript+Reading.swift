@@ -14,6 +14,8 @@ extension PatchScript {
             }
             whole.append(contentsOf: chunk)
             if !lead.sawHeader, let line = lead.check(whole) {
+                // The parser says what is wrong, as it would of the whole file.
+                _ = try whole.withUnsafeBytes { try parse($0, source: source) }
                 throw InputError(source: source, location: SourceLocation(line: line, column: 1),
                                  message: "not a changeset patch: a patch starts with a \"changeset-patch\" line (made by --format patch)")
             }
