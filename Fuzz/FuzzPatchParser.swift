@@ -1,8 +1,9 @@
 // libFuzzer target patch-parser: PatchScript.parse on arbitrary bytes.
 // Errors are expected. Bugs: crashes, hangs, sanitizer reports; a parsed
-// patch whose `text` does not parse back to the same script; and a crash in
-// replaying the parsed operations on a base of the declared size (replay must
-// throw, not trap, on operations that do not fit).
+// patch whose `text` does not parse back to the same script, or parses
+// without its `end` line; and a crash in replaying the parsed operations on a
+// base of the declared size (replay must throw, not trap, on operations that
+// do not fit).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -25,6 +26,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     found.resultLine = 0
     if found != expected {
         fatalError("a parsed patch's text parses to a different script:\nfirst:  \(expected)\nsecond: \(found)")
+    }
+    // Cut short (its `end` line gone), the same text must be refused.
+    let cut = Array(text.utf8.dropLast(PatchScript.trailerText.utf8.count))
+    if (try? cut.withUnsafeBytes({ try PatchScript.parse($0, source: "cut.patch") })) != nil {
+        fatalError("a patch without its end line parses\ntext (hex): \(hex(cut))")
     }
 
     // Replay the operations on a base of the count the header declares

@@ -31,6 +31,9 @@ public struct Replay: Sendable {
     public var new: InputSummary
     /// The base snapshot's fingerprint (every record's full content, in order).
     public var base: SnapshotFingerprint
+    /// With `.records`: the fingerprint of the snapshot `apply` builds from
+    /// the patch, in the base's format (see `Comparison.resultFingerprint`).
+    public var result: SnapshotFingerprint?
     /// JSON: the `--records-at` path of the base document.
     public var recordsAt: FieldPath?
     /// CSV/TSV base: its delimiter when not the default one.
@@ -99,16 +102,100 @@ extension Comparison {
             try old.input.bytes.checkUnchanged()
             try new.input.bytes.checkUnchanged()
         }
+        let base = try SnapshotFingerprint.records(of: old, readWith: records)
+        let columns = !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil
+        let baseColumns = old.input.format.isJSON ? nil : old.records.fieldNames ?? []
         return Replay(
             old: old.summary, new: new.summary,
-            base: try SnapshotFingerprint(of: old, readWith: records),
+            base: SnapshotFingerprint(of: base),
+            result: detail == .records ? try resultFingerprint(flat, base: base, csvColumns: baseColumns.map { columns ?? $0 }) : nil,
             recordsAt: old.input.format == .json ? records.recordsAt : nil,
             delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
-            columns: !old.input.format.isJSON && !new.input.format.isJSON ? new.records.fieldNames : nil,
-            baseColumns: old.input.format.isJSON ? nil : old.records.fieldNames ?? [],
+            columns: columns,
+            baseColumns: baseColumns,
             deleted: flat.deletions.map(\.at.item).sorted(),
             moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
             inserted: flat.insertions.map(\.at.item),
             steps: steps)
+    }
+}
+
+extension Comparison {
+    /// The fingerprint of the snapshot `changeset apply` builds from this
+    /// comparison's patch, read as its base is (`SnapshotFingerprint`): each
+    /// record the patch carries (inserted, or updated) as the base's format
+    /// holds it, and the base's own record wherever the patch leaves one
+    /// alone. `apply` works it out the same way from the patch and refuses a
+    /// patch whose result differs (see `PatchApplier`).
+    ///
+    /// `base` is OLD as its fingerprint reads it; `csvColumns` the header of
+    /// a CSV or TSV result (nil for JSON).
+    func resultFingerprint(_ flat: Changeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?) throws -> SnapshotFingerprint {
+        let records = options.records
+        let wholeRecordMode = SnapshotFingerprint.options(for: old.input.format, recordsAt: nil).mode
+        // Both sides held alike (JSON and JSON, or CSV and CSV) and compared
+        // whole: then NEW's own fingerprint is the result's. A record the patch
+        // leaves alone has the fingerprint of its NEW counterpart (that is
+        // what made it unchanged), and a record it carries is written with the
+        // content NEW's reader hashed. (`PatchResultFingerprintTests` checks the
+        // two ways agree.)
+        if old.input.format.isJSON == new.input.format.isJSON && records.ignore.isEmpty && records.only.isEmpty
+            && records.section == nil && records.mode == wholeRecordMode && new.renames.isEmpty && !new.flattensObjects {
+            return SnapshotFingerprint(of: new.records)
+        }
+        return try resultFingerprintRecordByRecord(flat, base: base, csvColumns: csvColumns)
+    }
+
+    /// `resultFingerprint` the long way: the result replayed as slots (a base
+    /// row, or a NEW row the patch carries) by the engine's `apply`, as
+    /// `PatchApplier` replays the patch, and each slot's fingerprint worked
+    /// out. Carried records are read again, once, on every core.
+    func resultFingerprintRecordByRecord(
+        _ flat: Changeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?
+    ) throws -> SnapshotFingerprint {
+        enum Slot {
+            case base(Int)
+            case carried(newRow: Int)
+        }
+        // The patch's operations, as `PatchFormatter` writes them: a record
+        // that moved and changed travels with its move, not as an update.
+        let updatedOld = Set(flat.updates.map(\.old.item))
+        let movedOld = Set(flat.moves.map(\.from.item))
+        var slots = Changeset<Int, Slot>()
+        slots.oldSectionCount = 1
+        slots.newSectionCount = 1
+        slots.oldCount = flat.oldCount
+        slots.newCount = flat.newCount
+        slots.deletions = flat.deletions.map { .init(at: $0.at) }
+        slots.insertions = flat.insertions.map { .init(at: $0.at, element: .carried(newRow: $0.element.row)) }
+        slots.moves = flat.moves.map {
+            .init(from: $0.from, to: $0.to, element: updatedOld.contains($0.from.item) ? .carried(newRow: $0.element.row) : .base($0.from.item),
+                  isAcrossSections: false)
+        }
+        slots.updates = flat.updates.filter { !movedOld.contains($0.old.item) }.map {
+            .init(old: $0.old, new: $0.old, element: .carried(newRow: $0.element.row))
+        }
+        // In file order a record's old index is its row.
+        let result = try slots.apply(to: (0..<base.count).map(Slot.base))
+
+        let old = self.old
+        let new = self.new
+        let baseColumns = base.fieldNames ?? []
+        let fingerprints = try OrderedConcurrentMap.map(result) { slot -> UInt64 in
+            switch slot {
+            case .base(let row):
+                guard let csvColumns, csvColumns != baseColumns else { return base.fingerprints[row] }
+                // Under another header, `apply` writes the row's cells by column name.
+                let cells = try old.input.bytes.withBytes(in: base.byteRange(row)) {
+                    try CSVRecordReader.cells(of: $0, delimiter: old.delimiter)
+                }
+                let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
+                return HeldRecordFingerprint.csv(cells: csvColumns.map { byName[$0] ?? "" }, columns: csvColumns)
+            case .carried(let row):
+                let record = try new.value(ofRecord: row)
+                return csvColumns.map { HeldRecordFingerprint.csv(record, columns: $0) } ?? HeldRecordFingerprint.json(record)
+            }
+        }
+        return SnapshotFingerprint(recordFingerprints: fingerprints)
     }
 }

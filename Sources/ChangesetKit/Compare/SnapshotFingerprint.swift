@@ -1,8 +1,9 @@
 /// A fingerprint of a whole snapshot, as data: every record's full content
 /// (no `--ignore`, `--only` or `--section`), in order. A patch carries the
-/// fingerprint of the snapshot it was made from, and `apply` refuses a base
-/// whose fingerprint differs. Key order and whitespace do not change it;
-/// any change of a value or of record order does.
+/// fingerprint of the snapshot it was made from and of the one it builds;
+/// `apply` refuses a base whose fingerprint differs, and a patch whose
+/// result would differ. Key order and whitespace do not change it; any
+/// change of a value or of record order does.
 public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible {
     public var records: Int
     public var hash: UInt64
@@ -19,20 +20,31 @@ public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible 
     }
 
     public init(of table: RecordTable) {
+        self.init(recordFingerprints: table.fingerprints)
+    }
+
+    /// The fingerprint of a snapshot whose records, in order, have these
+    /// fingerprints (as its reader, with `options(for:recordsAt:)`, has them).
+    public init(recordFingerprints: some Collection<UInt64>) {
         var hash: UInt64 = 0x736E_6170_7368_6F74
-        for fingerprint in table.fingerprints { hash = StableHash.combine(hash, fingerprint) }
-        self.init(records: table.count, hash: StableHash.combine(hash, UInt64(table.count)))
+        for fingerprint in recordFingerprints { hash = StableHash.combine(hash, fingerprint) }
+        self.init(records: recordFingerprints.count, hash: StableHash.combine(hash, UInt64(recordFingerprints.count)))
     }
 
     /// The fingerprint of a dataset, reading it again if it was read with
     /// options that leave fields out.
     public init(of dataset: Dataset, readWith options: RecordOptions) throws {
+        self.init(of: try SnapshotFingerprint.records(of: dataset, readWith: options))
+    }
+
+    /// The dataset's records as its fingerprint sees them: its own table when
+    /// it was read that way, else the file read again.
+    static func records(of dataset: Dataset, readWith options: RecordOptions) throws -> RecordTable {
         let plain = SnapshotFingerprint.options(for: dataset.input.format, recordsAt: options.recordsAt)
         if options.ignore.isEmpty && options.only.isEmpty && options.section == nil && options.mode == plain.mode {
-            self.init(of: dataset.records)
-        } else {
-            self.init(of: try dataset.input.readRecords(plain, delimiter: dataset.delimiter))
+            return dataset.records
         }
+        return try dataset.input.readRecords(plain, delimiter: dataset.delimiter)
     }
 
     /// Sixteen hex digits.

@@ -1,6 +1,8 @@
 /// The `patch` format: a `PatchScript` that `changeset apply` replays on
 /// OLD to rebuild NEW. It follows the files' record order (sections play no
-/// part) and is written one line at a time, never held whole.
+/// part) and is written one line at a time, never held whole: the header
+/// (with the fingerprints of the base and of the result, both known before
+/// the first operation), the operations, and the `end` line.
 public struct PatchFormatter {
     public init() {}
 
@@ -8,10 +10,14 @@ public struct PatchFormatter {
         public var description: String
     }
 
+    /// Writes the patch of `replay`, which must have been made with `.records`.
     public func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
+        guard let result = replay.result else {
+            throw PatchFormatter.Unsupported(description: "--format patch: the replay carries no result fingerprint (make it with .records)")
+        }
         let script = PatchScript(
             baseFormat: replay.old.format, base: replay.base, recordsAt: replay.recordsAt, delimiter: replay.delimiter,
-            columns: replay.columns, resultCount: replay.new.records, operations: [])
+            columns: replay.columns, result: result, operations: [])
         output.write(script.headerText)
         // A CSV snapshot can only be given values for its columns.
         let columns = replay.baseColumns.map { Set(replay.columns ?? $0) }
@@ -37,5 +43,6 @@ public struct PatchFormatter {
                 if let record { output.write(PatchScript.line(.update(old: old, record: try text(record, line: line)))) }
             }
         }
+        output.write(PatchScript.trailerText)
     }
 }

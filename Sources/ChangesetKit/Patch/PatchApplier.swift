@@ -4,6 +4,12 @@ import Foundation
 /// from and writes the result in the base's format. JSON and NDJSON records
 /// the patch leaves alone are copied byte for byte; with `--records-at`, only
 /// the records array of the document is rewritten.
+///
+/// Nothing is written unless every check passes, in this order: the base is
+/// the snapshot the patch names (`base` line), the operations fit it and add
+/// up to the `result` count, and the result they build has the `result`
+/// fingerprint (so an edited, added or dropped line is refused; a patch cut
+/// short never parses, see `PatchScript`).
 public enum PatchApplier {
     /// One record of the result: a base record kept, or one from the patch.
     enum Element {
@@ -31,6 +37,21 @@ public enum PatchApplier {
         }
         let result = try replay(patch, baseCount: table.count, patchSource: patchSource)
         let dataset = Dataset(input: base, records: table, delimiter: delimiter)
+        // Checked before the first byte goes out, so a refused patch writes
+        // nothing, to a file or to standard output. Worked out from the
+        // result's records, not from its bytes held back until the check (in
+        // memory, or in a temporary file copied afterwards): the records are
+        // at hand (the parsed patch, the base's table), so memory grows with
+        // the number of records, not with the size of the output, and nothing
+        // is written twice.
+        let built = try fingerprint(of: result, patch: patch, base: dataset, patchSource: patchSource)
+        guard built == patch.result else {
+            throw InputError(
+                source: patchSource, location: patch.resultLine > 0 ? SourceLocation(line: patch.resultLine, column: 1) : nil,
+                message: "the patch does not build the snapshot this line states (\(patch.result.records) records with fingerprint "
+                    + "\(patch.result)); its records give \(built.records) with fingerprint \(built): the patch was edited or "
+                    + "damaged after it was made; nothing was written")
+        }
         switch base.format {
         case .json:
             let container = table.containerRange ?? 0..<0
@@ -130,6 +151,68 @@ public enum PatchApplier {
         }
     }
 
+    /// The result's fingerprint as `PatchScript.result` states it (the
+    /// written snapshot read as the base is): a record copied as it is keeps
+    /// the base's fingerprint; any other is the fingerprint of what is about
+    /// to be written, as the base's format holds it (`HeldRecordFingerprint`).
+    /// A CSV record with a field the header lacks is refused here, before
+    /// anything is written.
+    static func fingerprint(of result: [Element], patch: PatchScript, base: Dataset, patchSource: String) throws -> SnapshotFingerprint {
+        var fingerprints: [UInt64] = []
+        fingerprints.reserveCapacity(result.count)
+        switch base.input.format {
+        case .json, .ndjson:
+            for element in result {
+                switch element {
+                case .base(let row): fingerprints.append(base.records.fingerprints[row])
+                case .record(let json): fingerprints.append(HeldRecordFingerprint.json(try value(ofRecord: json)))
+                }
+            }
+        case .csv, .tsv:
+            let baseColumns = base.records.fieldNames ?? []
+            let columns = patch.columns ?? baseColumns
+            for (index, element) in result.enumerated() {
+                switch element {
+                case .base(let row) where columns == baseColumns: fingerprints.append(base.records.fingerprints[row])
+                case .base(let row):
+                    fingerprints.append(HeldRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
+                case .record(let json):
+                    let cells = try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)
+                    fingerprints.append(HeldRecordFingerprint.csv(cells: cells, columns: columns))
+                }
+            }
+        }
+        return SnapshotFingerprint(recordFingerprints: fingerprints)
+    }
+
+    /// A record of the patch (checked when the patch was parsed) as a value.
+    static func value(ofRecord json: String) throws -> Value {
+        try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
+    }
+
+    /// A base row's cells placed under `columns` (another header than the
+    /// base's): each cell under its column's name, empty under a new column.
+    static func cells(ofBaseRow row: Int, in base: Dataset, columns: [String]) throws -> [String] {
+        let baseColumns = base.records.fieldNames ?? []
+        let cells = try base.input.bytes.copy(base.records.byteRange(row)).withUnsafeBytes {
+            try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
+        }
+        let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
+        return columns.map { byName[$0] ?? "" }
+    }
+
+    /// A patch record's cells under `columns`: each member's `Value.cellText`,
+    /// empty for a column it lacks. A member that is not a column is an error.
+    static func cells(ofRecord json: String, columns: [String], index: Int, patchSource: String) throws -> [String] {
+        guard case .object(let members) = try value(ofRecord: json) else { return columns.map { _ in "" } }
+        for member in members where !columns.contains(where: { ExactText.same($0, member.name) }) {
+            throw InputError(
+                source: patchSource, location: nil,
+                message: "record \(index) of the result has a field \"\(VisibleText.datum(member.name))\" that is not a column of the CSV output")
+        }
+        return columns.map { column in CSVField.cell(members.first { ExactText.same($0.name, column) }?.value) }
+    }
+
     static func text(_ element: Element, in base: Dataset) throws -> String {
         switch element {
         case .base(let row): String(decoding: try base.input.bytes.copy(base.records.byteRange(row)), as: UTF8.self)
@@ -150,21 +233,9 @@ public enum PatchApplier {
                 output.write(try text(element, in: base) + "\n")
             case .base(let row):
                 // The header changed: place the base row's cells under the new columns.
-                let cells = try base.input.bytes.copy(base.records.byteRange(row)).withUnsafeBytes {
-                    try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
-                }
-                let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
-                output.write(CSVField.row(columns.map { byName[$0] ?? "" }, delimiter: delimiter))
+                output.write(CSVField.row(try cells(ofBaseRow: row, in: base, columns: columns), delimiter: delimiter))
             case .record(let json):
-                let value = try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
-                guard case .object(let members) = value else { continue }
-                for member in members where !columns.contains(member.name) {
-                    throw InputError(
-                        source: patchSource, location: nil,
-                        message: "record \(index) of the result has a field \"\(VisibleText.datum(member.name))\" that is not a column of the CSV output")
-                }
-                let cells = columns.map { column in CSVField.cell(members.first { $0.name == column }?.value) }
-                output.write(CSVField.row(cells, delimiter: delimiter))
+                output.write(CSVField.row(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource), delimiter: delimiter))
             }
         }
     }
@@ -172,17 +243,9 @@ public enum PatchApplier {
 
 /// Writing CSV fields (RFC 4180).
 enum CSVField {
-    /// The text a CSV cell holds for a value: strings and numbers as they
-    /// are, `true`/`false`, empty for null or a missing field, JSON for
-    /// arrays and objects.
+    /// The text a CSV cell holds for a value (`Value.cellText`), empty for a missing field.
     static func cell(_ value: Value?) -> String {
-        switch value {
-        case nil, .null?: ""
-        case .string(let text)?: text
-        case .number(let text)?: text
-        case .bool(let flag)?: flag ? "true" : "false"
-        case let other?: other.jsonText
-        }
+        value?.cellText ?? ""
     }
 
     /// One row and its line break. A row of one empty field is written `""`:

@@ -5,16 +5,17 @@ import Foundation
 /// Grammar (one item per line; lines end with LF; `#` starts a comment line;
 /// blank lines are ignored):
 ///
-///     changeset-patch 1
+///     changeset-patch 2
 ///     base FORMAT COUNT FINGERPRINT      the snapshot the patch applies to
 ///     [records-at PATH]                  JSON: the records array in the document
 ///     [delimiter JSON-STRING]            CSV/TSV: a delimiter other than the default
 ///     [columns JSON-ARRAY]               CSV/TSV output: the header to write
-///     result COUNT                       records after the patch
+///     result COUNT FINGERPRINT           the snapshot the patch builds
 ///     delete OLD
 ///     insert NEW RECORD
 ///     move OLD NEW [RECORD]              RECORD when the moved record also changed
 ///     update OLD RECORD
+///     end                                the last line: nothing but comments after it
 ///
 /// FORMAT is json, ndjson, csv or tsv; COUNT a record count; FINGERPRINT 16
 /// hex digits (see `SnapshotFingerprint`); RECORD a JSON object on one line,
@@ -22,8 +23,19 @@ import Foundation
 /// the result; the operations follow UIKit's batch-update rules: deletions,
 /// updates and move sources name base positions, insertions and move targets
 /// result positions.
+///
+/// The `result` fingerprint is the one the `base` line uses, of the snapshot
+/// `apply` writes, read as the base is (its format's rules, the same
+/// `records-at`, `columns` as its header): `apply` works it out before it
+/// writes anything and refuses a patch whose records build another result
+/// (an edited, added or dropped line). A patch without its `end` line was cut
+/// short, and is refused. Version 1 had neither; it is refused with a request
+/// to make the patch again.
 public struct PatchScript: Equatable, Sendable {
-    public static let header = "changeset-patch 1"
+    /// The format version this changeset writes and reads.
+    public static let version = 2
+    public static let header = "changeset-patch \(version)"
+    public static let endLine = "end"
 
     public enum Operation: Equatable, Sendable {
         case delete(old: Int)
@@ -37,7 +49,8 @@ public struct PatchScript: Equatable, Sendable {
     public var recordsAt: FieldPath?
     public var delimiter: UInt8?
     public var columns: [String]?
-    public var resultCount: Int
+    /// The snapshot the patch builds: its record count and fingerprint.
+    public var result: SnapshotFingerprint
     public var operations: [Operation]
     /// Where each operation stands in the patch file (1-based lines), for errors; empty for a patch made in memory.
     public var operationLines: [Int] = []
@@ -46,16 +59,19 @@ public struct PatchScript: Equatable, Sendable {
 
     public init(
         baseFormat: InputFormat, base: SnapshotFingerprint, recordsAt: FieldPath? = nil, delimiter: UInt8? = nil,
-        columns: [String]? = nil, resultCount: Int, operations: [Operation]
+        columns: [String]? = nil, result: SnapshotFingerprint, operations: [Operation]
     ) {
         self.baseFormat = baseFormat
         self.base = base
         self.recordsAt = recordsAt
         self.delimiter = delimiter
         self.columns = columns
-        self.resultCount = resultCount
+        self.result = result
         self.operations = operations
     }
+
+    /// The number of records in the result.
+    public var resultCount: Int { result.records }
 
     /// The header lines, up to and including `result`.
     public var headerText: String {
@@ -70,9 +86,12 @@ public struct PatchScript: Equatable, Sendable {
         if let columns {
             text += "columns " + Value.array(columns.map { .string($0) }).jsonText + "\n"
         }
-        text += "result \(resultCount)\n"
+        text += "result \(result.records) \(result)\n"
         return text
     }
+
+    /// The last line, after the operations.
+    public static var trailerText: String { endLine + "\n" }
 
     public static func line(_ operation: Operation) -> String {
         switch operation {
@@ -85,7 +104,7 @@ public struct PatchScript: Equatable, Sendable {
     }
 
     public var text: String {
-        operations.reduce(headerText) { $0 + PatchScript.line($1) }
+        operations.reduce(headerText) { $0 + PatchScript.line($1) } + PatchScript.trailerText
     }
 
     // MARK: Parsing
@@ -103,7 +122,18 @@ public struct PatchScript: Equatable, Sendable {
             InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
         }
         guard let first = lines.first, first.text == PatchScript.header else {
-            throw fail(lines.first?.number ?? 1, 1, "not a changeset patch: the first line must be \"\(PatchScript.header)\"")
+            let line = lines.first?.number ?? 1
+            if let first = lines.first, first.text.hasPrefix("changeset-patch "),
+                let version = Int(first.text.dropFirst("changeset-patch ".count)), version >= 1 {
+                if version < PatchScript.version {
+                    throw fail(line, 1, "this patch was made by an older changeset (patch format \(version)): it has no fingerprint "
+                        + "of its result, so a cut or edited copy could not be told from a whole one; make the patch again "
+                        + "with this changeset (changeset OLD NEW --format patch)")
+                }
+                throw fail(line, 1, "this patch was made by a newer changeset (patch format \(version)); this one reads format "
+                    + "\(PatchScript.version)")
+            }
+            throw fail(line, 1, "not a changeset patch: the first line must be \"\(PatchScript.header)\"")
         }
         lines.removeFirst()
 
@@ -112,13 +142,15 @@ public struct PatchScript: Equatable, Sendable {
         var recordsAt: FieldPath?
         var delimiter: UInt8?
         var columns: [String]?
-        var resultCount: Int?
+        var result: SnapshotFingerprint?
         var resultLine = 0
         var operations: [Operation] = []
         var operationLines: [Int] = []
+        var endLine: Int?
 
         for line in lines {
             var fields = PatchFields(line.text, line: line.number, source: source)
+            if let endLine { throw fail(line.number, 1, "text after the \"\(PatchScript.endLine)\" line (line \(endLine))") }
             let keyword = try fields.word("a keyword")
             switch keyword {
             case "base":
@@ -127,13 +159,8 @@ public struct PatchScript: Equatable, Sendable {
                 guard let format = InputFormat(rawValue: formatWord) else {
                     throw fields.failure(at: fields.lastStart, "unknown base format \"\(formatWord)\" (json, ndjson, csv or tsv)")
                 }
-                let count = try fields.count("the base record count")
-                let hashText = try fields.word("the base fingerprint")
-                guard hashText.count == 16, let hash = UInt64(hashText, radix: 16) else {
-                    throw fields.failure(at: fields.lastStart, "the base fingerprint must be 16 hex digits")
-                }
                 baseFormat = format
-                base = SnapshotFingerprint(records: count, hash: hash)
+                base = try fields.fingerprint("base")
             case "records-at":
                 let text = try fields.rest("a path")
                 do { recordsAt = try FieldPath(parsing: text) } catch { throw fields.failure(at: fields.lastStart, "\(error)") }
@@ -155,10 +182,13 @@ public struct PatchScript: Equatable, Sendable {
                     return text
                 }
             case "result":
-                resultCount = try fields.count("the result record count")
+                guard result == nil else { throw fail(line.number, 1, "a second \"result\" line") }
+                result = try fields.fingerprint("result")
                 resultLine = line.number
+            case PatchScript.endLine:
+                endLine = line.number
             case "delete", "insert", "move", "update":
-                guard base != nil, resultCount != nil else {
+                guard base != nil, result != nil else {
                     throw fail(line.number, 1, "\"\(keyword)\" before the \"base\" and \"result\" lines")
                 }
                 operationLines.append(line.number)
@@ -180,13 +210,18 @@ public struct PatchScript: Equatable, Sendable {
             }
             try fields.expectEnd()
         }
+        // Before anything else is missed: a patch cut short lacks the rest too.
+        guard endLine != nil else {
+            throw fail(lines.last?.number ?? first.number, 1, "the patch ends here without its \"\(PatchScript.endLine)\" line: "
+                + "it was cut short, and the rest of the change is missing")
+        }
         guard let baseFormat, let base else {
             throw fail((lines.last?.number ?? 1), 1, "the patch has no \"base\" line")
         }
-        guard let resultCount else { throw fail((lines.last?.number ?? 1), 1, "the patch has no \"result\" line") }
+        guard let result else { throw fail((lines.last?.number ?? 1), 1, "the patch has no \"result\" line") }
         var script = PatchScript(
             baseFormat: baseFormat, base: base, recordsAt: recordsAt, delimiter: delimiter, columns: columns,
-            resultCount: resultCount, operations: operations)
+            result: result, operations: operations)
         script.operationLines = operationLines
         script.resultLine = resultLine
         return script
@@ -236,6 +271,16 @@ private struct PatchFields {
             throw failure(at: lastStart, "expected \(what), found \"\(text)\"")
         }
         return value
+    }
+
+    /// `COUNT FINGERPRINT` of the `base` or `result` line.
+    mutating func fingerprint(_ line: String) throws -> SnapshotFingerprint {
+        let count = try count("the \(line) record count")
+        let hashText = try word("the \(line) fingerprint")
+        guard hashText.count == 16, hashText.allSatisfy({ $0.isASCII && $0.isHexDigit }), let hash = UInt64(hashText, radix: 16) else {
+            throw failure(at: lastStart, "the \(line) fingerprint must be 16 hex digits")
+        }
+        return SnapshotFingerprint(records: count, hash: hash)
     }
 
     mutating func rest(_ what: String) throws -> String {
