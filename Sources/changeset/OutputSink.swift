@@ -116,6 +116,13 @@ final class OutputSink: TextOutputStream {
 
     func write(_ string: String) {
         guard trouble == nil else { return }
+        if string.utf8.count >= 1 << 16 {
+            // A long text (a huge value) goes out from its own bytes, not copied into the buffer first.
+            flush()
+            var string = string
+            string.withUTF8 { writeAll(UnsafeRawBufferPointer($0)) }
+            return
+        }
         buffer.append(contentsOf: string.utf8)
         if buffer.count >= 1 << 16 { flush() }
     }
@@ -128,9 +135,14 @@ final class OutputSink: TextOutputStream {
 
     func flush() {
         guard trouble == nil else { return }
+        buffer.withUnsafeBytes { writeAll($0) }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    private func writeAll(_ bytes: UnsafeRawBufferPointer) {
         var offset = 0
-        while offset < buffer.count {
-            let written = buffer.withUnsafeBytes { Foundation.write(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count && trouble == nil {
+            let written = Foundation.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 trouble = errno == EPIPE ? .brokenPipe : .writeFailed("cannot write \(destination): \(String(cString: strerror(errno)))")
@@ -138,7 +150,6 @@ final class OutputSink: TextOutputStream {
             }
             offset += written
         }
-        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Finishes the output: flushes, and for a file, syncs it and renames it into place.

@@ -279,18 +279,20 @@ public struct Comparison: Sendable {
         let known = (old.count > 0 || old.fieldNames != nil) && (new.count > 0 || new.fieldNames != nil)
         guard known else { return SchemaChanges() }
         let mixed = (old.fieldNames == nil) != (new.fieldNames == nil)
-        func names(_ table: RecordTable) -> Set<String> {
-            var names = Set(table.schema)
+        // Names match by their bytes (`ExactText`), as fingerprints do.
+        func names(_ table: RecordTable) -> Set<ExactTextKey> {
+            var names = Set(table.schema.map(ExactTextKey.init))
             if mixed && table.fieldNames != nil {
-                for name in table.schema { names.insert(String(name.prefix { $0 != "." })) }
+                for name in table.schema { names.insert(ExactTextKey(String(name.prefix { $0 != "." }))) }
             }
             return names
         }
         let oldNames = names(old)
         let newNames = names(new)
-        func fields(_ table: RecordTable, without others: Set<String>) -> [SchemaField] {
+        func fields(_ table: RecordTable, without others: Set<ExactTextKey>) -> [SchemaField] {
             zip(table.schema, table.schemaValueCounts).filter { name, _ in
-                !others.contains(name) && !(mixed && table.fieldNames != nil && others.contains(String(name.prefix { $0 != "." })))
+                !others.contains(ExactTextKey(name))
+                    && !(mixed && table.fieldNames != nil && others.contains(ExactTextKey(String(name.prefix { $0 != "." }))))
             }.map { SchemaField(path: FieldPath([$0.0]), records: $0.1) }
         }
         return SchemaChanges(added: fields(new, without: oldNames), removed: fields(old, without: newNames))

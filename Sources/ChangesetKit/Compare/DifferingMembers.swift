@@ -22,8 +22,8 @@ struct DifferingMembers {
         self.old = old
         self.new = new
         if let oldNames = old.records.fieldNames, let newNames = new.records.fieldNames {
-            let newColumns = Dictionary(newNames.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
-            newColumnOfOldColumn = oldNames.map { newColumns[$0] ?? -1 }
+            let newColumns = Dictionary(newNames.enumerated().map { (ExactTextKey($1), $0) }, uniquingKeysWith: { first, _ in first })
+            newColumnOfOldColumn = oldNames.map { newColumns[ExactTextKey($0)] ?? -1 }
         } else {
             newColumnOfOldColumn = []
         }

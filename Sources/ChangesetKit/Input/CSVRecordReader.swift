@@ -419,7 +419,7 @@ package final class CSVRecordReader {
 
     private func readHeader() throws {
         var names: [String] = []
-        var seen: [String: Int] = [:]
+        var seen: [ExactTextKey: Int] = [:]
         // CSV has no nesting: a path names the column whose name is its names joined by dots.
         let rules = FieldRules(options, flat: true)
         var found: [FieldPath] = []
@@ -430,9 +430,9 @@ package final class CSVRecordReader {
                 found.append(contentsOf: options.renames.filter { $0.new.flatName == name }.map(\.new))
                 name = String(decoding: renamed, as: UTF8.self)
             }
-            if let first = seen.updateValue(index, forKey: name) {
+            if let first = seen.updateValue(index, forKey: ExactTextKey(name)) {
                 throw error(
-                    "duplicate column name \"\(name)\" in the header (also column \(first + 1))"
+                    "duplicate column name \"\(VisibleText.datum(name))\" in the header (also column \(first + 1))"
                         + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames ? ", after --rename read one column as the other" : ""),
                     at: fieldLocations[index])
             }

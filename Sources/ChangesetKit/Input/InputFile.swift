@@ -109,6 +109,27 @@ public final class InputBytes: @unchecked Sendable {
         return try body(UnsafeRawBufferPointer(buffer))
     }
 
+    /// The text of the bytes in `range`, handed to `body` in pieces of at
+    /// most about `pieceSize` bytes, each cut where a UTF-8 sequence starts:
+    /// a record of any size is copied through a piece's worth of memory.
+    package func forEachPiece(in range: Range<Int>, pieceSize: Int = 1 << 20, _ body: (String) throws -> Void) throws {
+        var start = range.lowerBound
+        while start < range.upperBound {
+            let length = min(pieceSize + 4, range.upperBound - start)
+            let text: (String, Int) = try withBytes(in: start..<(start + length)) { bytes in
+                var end = bytes.count
+                if start + end < range.upperBound {
+                    end = min(end, pieceSize)
+                    while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+                    if end == 0 { end = min(bytes.count, pieceSize) }
+                }
+                return (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self), end)
+            }
+            try body(text.0)
+            start += text.1
+        }
+    }
+
     /// Fills `buffer` with the bytes from `offset` on.
     private func read(_ offset: Int, into buffer: UnsafeMutableRawBufferPointer) throws {
         switch storage {

@@ -148,8 +148,8 @@ public struct MergeWriter {
             return String(decoding: try ours.input.bytes.copy(ours.records.byteRange(row)), as: UTF8.self) + "\n"
         }
         guard case .object(let members) = try value(source) else { return CSVField.row([], delimiter: ours.delimiter) }
-        let byName = Dictionary(members.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
-        return CSVField.row(columns.map { CSVField.cell(byName[$0]) }, delimiter: ours.delimiter)
+        let byName = Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
+        return CSVField.row(columns.map { CSVField.cell(byName[ExactTextKey($0)]) }, delimiter: ours.delimiter)
     }
 
     /// The result's columns (by the names the readers gave them).
@@ -157,21 +157,25 @@ public struct MergeWriter {
         let base = merge.base.records.fieldNames ?? []
         let ours = merge.ours.records.fieldNames ?? []
         let theirs = merge.theirs.records.fieldNames ?? []
-        let baseSet = Set(base), oursSet = Set(ours), theirsSet = Set(theirs)
-        var columns = ours.filter { !(baseSet.contains($0) && !theirsSet.contains($0)) }
-        let removed = ours.filter { baseSet.contains($0) && !theirsSet.contains($0) }
+        // Names match by their bytes (`ExactText`), as the readers' do.
+        let baseSet = Set(base.map(ExactTextKey.init)), oursSet = Set(ours.map(ExactTextKey.init)), theirsSet = Set(theirs.map(ExactTextKey.init))
+        func holds(_ set: Set<ExactTextKey>, _ name: String) -> Bool { set.contains(ExactTextKey(name)) }
+        func holds(_ list: [String], _ name: String) -> Bool { list.contains { ExactText.same($0, name) } }
+        func position(_ name: String, in list: [String]) -> Int? { list.firstIndex { ExactText.same($0, name) } }
+        var columns = ours.filter { !(holds(baseSet, $0) && !holds(theirsSet, $0)) }
+        let removed = ours.filter { holds(baseSet, $0) && !holds(theirsSet, $0) }
         var previous: String?
         for column in theirs {
-            if !baseSet.contains(column) && !oursSet.contains(column) && !columns.contains(column) {
-                columns.insert(column, at: previous.flatMap { columns.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            if !holds(baseSet, column) && !holds(oursSet, column) && !holds(columns, column) {
+                columns.insert(column, at: previous.flatMap { position($0, in: columns) }.map { $0 + 1 } ?? 0)
             }
             previous = column
         }
         // A removed column stays while a record still holds a value in it,
         // and so does any other column a merged record holds.
-        var kept = Set<String>()
+        var kept = Set<ExactTextKey>()
         // Only a column THEIRS has and the result lacks can be held by THEIRS's records.
-        let theirsHoldsOthers = theirs.contains { !columns.contains($0) }
+        let theirsHoldsOthers = theirs.contains { !holds(columns, $0) }
         for record in merge.result.records {
             let versions: [Source]
             switch record {
@@ -182,15 +186,15 @@ public struct MergeWriter {
                 guard theirsHoldsOthers else { continue }
                 let theirsValue = try value(.theirsRow(row))
                 guard case .object(let members) = theirsValue else { continue }
-                let baseMembers: [String: Value]
+                let baseMembers: [ExactTextKey: Value]
                 if let baseRow = merge.baseRow(ofTheirs: row), case .object(let old) = try merge.base.value(ofRecord: baseRow) {
-                    baseMembers = Dictionary(old.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+                    baseMembers = Dictionary(old.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
                 } else {
                     baseMembers = [:]
                 }
-                for member in members where !member.value.isEmptyText && !columns.contains(member.name) {
-                    if let old = baseMembers[member.name], old.isEquivalent(to: member.value, mode: .text) { continue }
-                    kept.insert(member.name)
+                for member in members where !member.value.isEmptyText && !holds(columns, member.name) {
+                    if let old = baseMembers[ExactTextKey(member.name)], old.isEquivalent(to: member.value, mode: .text) { continue }
+                    kept.insert(ExactTextKey(member.name))
                 }
                 continue
             case .merged(let value): versions = [.value(value)]
@@ -198,16 +202,16 @@ public struct MergeWriter {
             }
             for version in versions {
                 guard case .object(let members) = try value(version) else { continue }
-                for member in members where !member.value.isEmptyText && !columns.contains(member.name) {
-                    kept.insert(member.name)
+                for member in members where !member.value.isEmptyText && !holds(columns, member.name) {
+                    kept.insert(ExactTextKey(member.name))
                 }
             }
         }
         // Each goes after the column that precedes it in its own header.
         for header in [ours, theirs] {
-            for (index, column) in header.enumerated() where kept.contains(column) && !columns.contains(column) {
-                let anchor = header[..<index].last { columns.contains($0) }
-                columns.insert(column, at: anchor.flatMap { columns.firstIndex(of: $0) }.map { $0 + 1 } ?? 0)
+            for (index, column) in header.enumerated() where holds(kept, column) && !holds(columns, column) {
+                let anchor = header[..<index].last { holds(columns, $0) }
+                columns.insert(column, at: anchor.flatMap { position($0, in: columns) }.map { $0 + 1 } ?? 0)
             }
         }
         return columns

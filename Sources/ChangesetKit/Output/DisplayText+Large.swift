@@ -13,17 +13,17 @@ extension DisplayText {
         guard let value else { return "(absent)" }
         var json: [UInt8] = []
         value.writeJSON(into: &json)
-        return shownText(json, width: width)
+        return json.withUnsafeBytes { shownText($0, width: width) }
     }
 
     /// `cut(visible(text), width:)` for JSON text given as bytes.
-    static func shownText(_ json: [UInt8], width: Int) -> String {
+    static func shownText(_ json: UnsafeRawBufferPointer, width: Int) -> String {
         guard width > 0 else { return visible(String(decoding: json, as: UTF8.self)) }
         let width = max(width, minimumWidth)
         var length = (width + 2) * 16
         while length < json.count {
             let end = scalarStart(json, atOrBefore: length)
-            let visibleStart = visible(String(decoding: json[..<end], as: UTF8.self))
+            let visibleStart = visible(String(decoding: UnsafeRawBufferPointer(rebasing: json[..<end]), as: UTF8.self))
             // One character more than shown, and one for a cluster the slice's end may have split.
             if visibleStart.count > width + 1 { return cut(visibleStart, width: width) }
             length *= 2
@@ -37,11 +37,11 @@ extension DisplayText {
         var oldJSON: [UInt8] = [], newJSON: [UInt8] = []
         if let old { old.writeJSON(into: &oldJSON) } else { oldJSON = Array("(absent)".utf8) }
         if let new { new.writeJSON(into: &newJSON) } else { newJSON = Array("(absent)".utf8) }
-        return shownPair(oldJSON, newJSON, width: width)
+        return oldJSON.withUnsafeBytes { old in newJSON.withUnsafeBytes { new in shownPair(old, new, width: width) } }
     }
 
     /// `cutAround(visible(old), visible(new), width:)` for JSON text given as bytes.
-    static func shownPair(_ old: [UInt8], _ new: [UInt8], width: Int) -> (String, String) {
+    static func shownPair(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, width: Int) -> (String, String) {
         func whole() -> (String, String) {
             cutAround(visible(String(decoding: old, as: UTF8.self)), visible(String(decoding: new, as: UTF8.self)), width: width)
         }
@@ -56,8 +56,8 @@ extension DisplayText {
             let from = common > reach ? scalarStart(old, atOrBefore: common - reach) : 0
             let oldEnd = scalarStart(old, atOrBefore: min(old.count, common + reach))
             let newEnd = scalarStart(new, atOrBefore: min(new.count, common + reach))
-            let oldText = visible(String(decoding: old[from..<oldEnd], as: UTF8.self))
-            let newText = visible(String(decoding: new[from..<newEnd], as: UTF8.self))
+            let oldText = visible(String(decoding: UnsafeRawBufferPointer(rebasing: old[from..<oldEnd]), as: UTF8.self))
+            let newText = visible(String(decoding: UnsafeRawBufferPointer(rebasing: new[from..<newEnd]), as: UTF8.self))
             if let shown = window(oldText, newText, width: width, cutBefore: from > 0,
                                   cutAfter: (oldEnd < old.count, newEnd < new.count)) {
                 return shown
@@ -103,7 +103,7 @@ extension DisplayText {
     }
 
     /// The start of the UTF-8 sequence at or before `offset` (so a cut never splits one).
-    private static func scalarStart(_ bytes: [UInt8], atOrBefore offset: Int) -> Int {
+    private static func scalarStart(_ bytes: UnsafeRawBufferPointer, atOrBefore offset: Int) -> Int {
         var index = min(offset, bytes.count)
         while index > 0 && index < bytes.count && bytes[index] & 0xC0 == 0x80 { index -= 1 }
         return index

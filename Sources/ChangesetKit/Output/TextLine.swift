@@ -63,9 +63,9 @@ struct TextLine {
             bytes.removeLast(shown - (limit - 1))
             add("…")
         } else {
-            let json = Array(bytes[start...])
+            let text = bytes.withUnsafeBytes { DisplayText.shownText(UnsafeRawBufferPointer(rebasing: $0[start...]), width: width) }
             bytes.removeLast(shown)
-            add(DisplayText.shownText(json, width: width))
+            add(text)
         }
     }
 
@@ -84,10 +84,10 @@ struct TextLine {
            isPrintableASCII(from: start, count: oldEnd - start), isPrintableASCII(from: newStart, count: bytes.count - newStart) {
             return
         }
-        let oldJSON = Array(bytes[start..<oldEnd])
-        let newJSON = Array(bytes[newStart...])
+        let (shownOld, shownNew) = bytes.withUnsafeBytes {
+            DisplayText.shownPair(UnsafeRawBufferPointer(rebasing: $0[start..<oldEnd]), UnsafeRawBufferPointer(rebasing: $0[newStart...]), width: width)
+        }
         bytes.removeLast(bytes.count - start)
-        let (shownOld, shownNew) = DisplayText.shownPair(oldJSON, newJSON, width: width)
         add(shownOld)
         add(" -> ")
         add(shownNew)

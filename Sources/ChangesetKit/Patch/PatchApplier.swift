@@ -58,14 +58,14 @@ public enum PatchApplier {
             output.write(String(decoding: try base.bytes.copy(0..<container.lowerBound), as: UTF8.self))
             output.write(result.isEmpty ? "[" : "[\n")
             for (index, element) in result.enumerated() {
-                output.write(try text(element, in: dataset))
+                try write(element, in: dataset, to: &output)
                 output.write(index + 1 < result.count ? ",\n" : "\n")
             }
             output.write("]")
             output.write(String(decoding: try base.bytes.copy(container.upperBound..<base.bytes.count), as: UTF8.self))
         case .ndjson:
             for element in result {
-                output.write(try text(element, in: dataset))
+                try write(element, in: dataset, to: &output)
                 output.write("\n")
             }
         case .csv, .tsv:
@@ -213,6 +213,14 @@ public enum PatchApplier {
         return columns.map { column in CSVField.cell(members.first { ExactText.same($0.name, column) }?.value) }
     }
 
+    /// An element's text written out; a base record is copied in pieces, not made one String.
+    static func write(_ element: Element, in base: Dataset, to output: inout some TextOutputStream) throws {
+        switch element {
+        case .base(let row): try base.input.bytes.forEachPiece(in: base.records.byteRange(row)) { output.write($0) }
+        case .record(let json): output.write(json)
+        }
+    }
+
     static func text(_ element: Element, in base: Dataset) throws -> String {
         switch element {
         case .base(let row): String(decoding: try base.input.bytes.copy(base.records.byteRange(row)), as: UTF8.self)
@@ -230,7 +238,8 @@ public enum PatchApplier {
         for (index, element) in result.enumerated() {
             switch element {
             case .base where columns == baseColumns:
-                output.write(try text(element, in: base) + "\n")
+                try write(element, in: base, to: &output)
+                output.write("\n")
             case .base(let row):
                 // The header changed: place the base row's cells under the new columns.
                 output.write(CSVField.row(try cells(ofBaseRow: row, in: base, columns: columns), delimiter: delimiter))

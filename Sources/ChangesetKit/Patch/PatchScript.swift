@@ -228,19 +228,31 @@ public struct PatchScript: Equatable, Sendable {
     }
 }
 
-/// Splits one patch line into its fields, keeping columns for errors.
+/// Splits one patch line into its fields, keeping columns for errors. It
+/// works on the line's UTF-8 bytes (fields are split at ASCII spaces): a
+/// record line of hundreds of megabytes as Characters cost 16 bytes a byte.
+/// Columns count code points, as `SourceLocation` does, and are counted only
+/// for an error.
 private struct PatchFields {
-    let characters: [Character]
+    let bytes: [UInt8]
     let line: Int
     let source: String
     var index = 0
-    var lastStart = 1
+    /// The byte where the last field read starts.
+    var lastStartByte = 0
 
     init(_ text: Substring, line: Int, source: String) {
-        characters = Array(text)
+        bytes = Array(text.utf8)
         self.line = line
         self.source = source
     }
+
+    /// The 1-based column of the byte at `offset`.
+    func column(_ offset: Int) -> Int {
+        bytes[..<min(offset, bytes.count)].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+    }
+
+    var lastStart: Int { column(lastStartByte) }
 
     func failure(at column: Int, _ message: String) -> InputError {
         InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
@@ -248,27 +260,27 @@ private struct PatchFields {
 
     var isAtEnd: Bool {
         var probe = index
-        while probe < characters.count && characters[probe] == " " { probe += 1 }
-        return probe == characters.count
+        while probe < bytes.count && bytes[probe] == 0x20 { probe += 1 }
+        return probe == bytes.count
     }
 
     mutating func skipSpaces() {
-        while index < characters.count && characters[index] == " " { index += 1 }
-        lastStart = index + 1
+        while index < bytes.count && bytes[index] == 0x20 { index += 1 }
+        lastStartByte = index
     }
 
     mutating func word(_ what: String) throws -> String {
         skipSpaces()
-        guard index < characters.count else { throw failure(at: index + 1, "expected \(what)") }
+        guard index < bytes.count else { throw failure(at: column(index), "expected \(what)") }
         let start = index
-        while index < characters.count && characters[index] != " " { index += 1 }
-        return String(characters[start..<index])
+        while index < bytes.count && bytes[index] != 0x20 { index += 1 }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
     mutating func count(_ what: String) throws -> Int {
         let text = try word(what)
         guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
-            throw failure(at: lastStart, "expected \(what), found \"\(text)\"")
+            throw failure(at: lastStart, "expected \(what), found \"\(VisibleText.datum(text))\"")
         }
         return value
     }
@@ -283,18 +295,22 @@ private struct PatchFields {
         return SnapshotFingerprint(records: count, hash: hash)
     }
 
-    mutating func rest(_ what: String) throws -> String {
+    /// The bytes from the next field to the end of the line.
+    private mutating func restBytes(_ what: String) throws -> Range<Int> {
         skipSpaces()
-        guard index < characters.count else { throw failure(at: index + 1, "expected \(what)") }
-        defer { index = characters.count }
-        return String(characters[index...])
+        guard index < bytes.count else { throw failure(at: column(index), "expected \(what)") }
+        defer { index = bytes.count }
+        return index..<bytes.count
+    }
+
+    mutating func rest(_ what: String) throws -> String {
+        String(decoding: bytes[try restBytes(what)], as: UTF8.self)
     }
 
     mutating func json(_ what: String) throws -> Value {
-        let text = try rest(what)
-        var bytes = Array(text.utf8)
+        let range = try restBytes(what)
         do {
-            return try bytes.withUnsafeMutableBytes { try JSONValueReader.read(UnsafeRawBufferPointer($0)) }
+            return try bytes.withUnsafeBytes { try JSONValueReader.read(UnsafeRawBufferPointer(rebasing: $0[range])) }
         } catch {
             throw failure(at: lastStart, "expected \(what)")
         }
@@ -304,11 +320,14 @@ private struct PatchFields {
     /// bad patch fails before anything is written.
     mutating func record() throws -> String {
         // Whitespace around the object is no part of the record (nor a CR before the line's LF).
-        let text = String(try rest("a record (a JSON object)").trimmingCharacters(in: CharacterSet(charactersIn: " \t\r")))
+        var range = try restBytes("a record (a JSON object)")
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0D]
+        while let first = range.first, blank.contains(bytes[first]) { range = (first + 1)..<range.upperBound }
+        while let last = range.last, blank.contains(bytes[last]) { range = range.lowerBound..<(range.upperBound - 1) }
         let reader = JSONRecordReader(source: source, layout: .lines, options: RecordOptions())
         let table: RecordTable
         do {
-            try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+            try bytes.withUnsafeBytes { try reader.feed(UnsafeRawBufferPointer(rebasing: $0[range])) }
             table = try reader.finish()
         } catch let problem as InputError {
             let column = lastStart - 1 + (problem.location?.column ?? 1)
@@ -316,11 +335,11 @@ private struct PatchFields {
             throw failure(at: column, "invalid record: \(message)")
         }
         guard table.count == 1 else { throw failure(at: lastStart, "invalid record: expected one JSON object") }
-        return text
+        return String(decoding: bytes[range], as: UTF8.self)
     }
 
     mutating func expectEnd() throws {
         skipSpaces()
-        guard index == characters.count else { throw failure(at: index + 1, "unexpected text at the end of the line") }
+        guard index == bytes.count else { throw failure(at: column(index), "unexpected text at the end of the line") }
     }
 }
