@@ -290,3 +290,21 @@ import Testing
         #expect(quote.status == 2 && quote.stderr.hasPrefix("changeset: --delimiter cannot be \", CSV's quote character\n"), "\(quote)")
     }
 }
+
+/// Column names that look alike but differ in bytes (é as U+00E9 and as e U+0301) are two columns.
+@Suite struct LookAlikeNameTests {
+    @Test func lookAlikeColumnsStayTwoColumnsInAMergeAndADiff() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("id\n1\n".utf8).write(to: scratch.appendingPathComponent("base.csv"))
+        try Data([UInt8]("id,".utf8) + [0xC3, 0xA9] + Array("\n1,x\n".utf8)).write(to: scratch.appendingPathComponent("ours.csv"))
+        try Data([UInt8]("id,e".utf8) + [0xCC, 0x81] + Array("\n1,\n2,y\n".utf8)).write(to: scratch.appendingPathComponent("theirs.csv"))
+        let merged = try changeset(["merge", "base.csv", "ours.csv", "theirs.csv", "--id", "id"], in: scratch)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(Array(merged.stdout.utf8) == Array("id,e".utf8) + [0xCC, 0x81, 0x2C, 0xC3, 0xA9] + Array("\n1,,x\n2,y,\n".utf8), "\(merged)")
+        try Data([UInt8]("id,e".utf8) + [0xCC, 0x81] + Array("\n2,y\n".utf8)).write(to: scratch.appendingPathComponent("d1.csv"))
+        try Data([UInt8]("id,".utf8) + [0xC3, 0xA9] + Array("\n2,y\n".utf8)).write(to: scratch.appendingPathComponent("d2.csv"))
+        let diff = try changeset(["d1.csv", "d2.csv", "--id", "id", "--stat"], in: scratch)
+        #expect(diff.status == 1 && diff.stdout.contains("schema: added"), "\(diff)")
+    }
+}
