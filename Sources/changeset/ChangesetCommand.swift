@@ -17,7 +17,8 @@ enum ChangesetMain {
         TemporaryFiles.removeOnSignals()
         occupyClosedStandardDescriptors()
         limitMallocArenas()
-        var arguments = Array(CommandLine.arguments.dropFirst())
+        // From the raw bytes, so a file name that is not UTF-8 can still be opened (see FileSystemPath).
+        var arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileSystemPath.string(cString: $0) } }
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
             Diagnostics.writeStandardError(DiffCommand.helpMessage())
@@ -149,7 +150,7 @@ enum InputGuard {
     static func refuseOverwriting(_ output: String, inputs: [String], option: String = "-o") throws {
         var target = stat()
         // An output that does not exist yet cannot be an input.
-        guard stat(output, &target) == 0 else { return }
+        guard stat(FileSystemPath.bytes(output), &target) == 0 else { return }
         if let input = input(sameAs: target, in: inputs) {
             Diagnostics.report("\(option) \(output) names \(describe(input)); refusing to overwrite it (nothing was written)")
             throw ExitCode(ExitStatus.trouble)
@@ -183,7 +184,7 @@ enum InputGuard {
     private static func input(sameAs target: stat, in inputs: [String]) -> String? {
         inputs.first { input in
             var source = stat()
-            let found = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(input, &source) == 0
+            let found = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(FileSystemPath.bytes(input), &source) == 0
             return found && (source.st_mode & S_IFMT) == S_IFREG && source.st_dev == target.st_dev && source.st_ino == target.st_ino
         }
     }
@@ -192,16 +193,16 @@ enum InputGuard {
     /// (symbolic links followed), else its directory's real path and its name.
     private static func identity(_ path: String) -> String? {
         var status = stat()
-        if stat(path, &status) == 0 { return "\(status.st_dev):\(status.st_ino)" }
+        if stat(FileSystemPath.bytes(path), &status) == 0 { return "\(status.st_dev):\(status.st_ino)" }
         var url = URL(fileURLWithPath: path)
         // A link to a file not written yet: the file it will write.
         for _ in 0..<8 {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
             url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
-        guard let directory = realpath(url.deletingLastPathComponent().path, nil) else { return nil }
+        guard let directory = realpath(FileSystemPath.bytes(url.deletingLastPathComponent().path), nil) else { return nil }
         defer { free(directory) }
-        return String(cString: directory) + "/" + url.lastPathComponent
+        return FileSystemPath.string(cString: directory) + "/" + url.lastPathComponent
     }
 }
 

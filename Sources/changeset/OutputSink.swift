@@ -1,4 +1,5 @@
 import ArgumentParser
+import ChangesetKit
 import Foundation
 
 /// Where the command writes its result: standard output, or a file that
@@ -78,25 +79,28 @@ final class OutputSink: TextOutputStream {
             return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
         }
         var target = path
-        if let resolved = realpath(path, nil) {
-            target = String(cString: resolved)
+        if let resolved = realpath(FileSystemPath.bytes(path), nil) {
+            target = FileSystemPath.string(cString: resolved)
             free(resolved)
             var status = stat()
-            if stat(target, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
-                let descriptor = open(target, O_WRONLY | O_TRUNC | O_CLOEXEC)
+            if stat(FileSystemPath.bytes(target), &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
+                let descriptor = open(FileSystemPath.bytes(target), O_WRONLY | O_TRUNC | O_CLOEXEC)
                 guard descriptor >= 0 else {
                     throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
                 }
                 return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
             }
         }
-        let url = URL(fileURLWithPath: target)
-        var template = Array(url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).changeset-XXXXXX").path.utf8CString)
+        // `.NAME.changeset-XXXXXX` beside the target (by name, not through URL, which would not keep a name that is not UTF-8).
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        var template = FileSystemPath.bytes(directory + "." + name + ".changeset-XXXXXX")
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        let temporary = template.withUnsafeBufferPointer { FileSystemPath.string(cString: $0.baseAddress!) }
         TemporaryFiles.register(temporary)
         return OutputSink(descriptor: descriptor, destination: target, temporaryPath: temporary)
     }
@@ -166,7 +170,7 @@ final class OutputSink: TextOutputStream {
         // A file replaced keeps its permissions; a new one gets the usual
         // ones (mkstemp makes it private).
         var existing = stat()
-        if stat(destination, &existing) == 0 {
+        if stat(FileSystemPath.bytes(destination), &existing) == 0 {
             fchmod(descriptor, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)
@@ -174,9 +178,9 @@ final class OutputSink: TextOutputStream {
             fchmod(descriptor, 0o666 & ~mask)
         }
         defer { TemporaryFiles.unregister(temporaryPath) }
-        if fsync(descriptor) != 0 || close(descriptor) != 0 || rename(temporaryPath, destination) != 0 {
+        if fsync(descriptor) != 0 || close(descriptor) != 0 || rename(FileSystemPath.bytes(temporaryPath), FileSystemPath.bytes(destination)) != 0 {
             let reason = String(cString: strerror(errno))
-            unlink(temporaryPath)
+            unlink(FileSystemPath.bytes(temporaryPath))
             throw Trouble.writeFailed("cannot write \(destination): \(reason)")
         }
     }
@@ -188,7 +192,7 @@ final class OutputSink: TextOutputStream {
             return
         }
         close(descriptor)
-        unlink(temporaryPath)
+        unlink(FileSystemPath.bytes(temporaryPath))
         TemporaryFiles.unregister(temporaryPath)
     }
 }
@@ -226,12 +230,12 @@ enum TemporaryFiles {
 
     static func register(_ path: String) {
         guard let index = (0..<slotCount).first(where: { slots[$0] == nil }) else { return }
-        slots[index] = strdup(path)
+        slots[index] = strdup(FileSystemPath.bytes(path))
     }
 
     static func unregister(_ path: String) {
         for index in 0..<slotCount {
-            if let held = slots[index], String(cString: held) == path {
+            if let held = slots[index], FileSystemPath.string(cString: held) == path {
                 slots[index] = nil
                 free(held)
             }

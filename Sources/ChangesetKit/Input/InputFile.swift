@@ -223,7 +223,7 @@ public final class InputBytes: @unchecked Sendable {
     /// file is a stream (see the type). A compressed file's extension
     /// (`.gz`, `.zst`) decides, else its first bytes.
     static func open(_ path: String) throws -> InputBytes {
-        let descriptor = Foundation.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Foundation.open(FileSystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw InputFile.systemError(path, "cannot open") }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
