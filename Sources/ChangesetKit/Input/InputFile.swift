@@ -156,12 +156,17 @@ public final class InputBytes: @unchecked Sendable {
     /// check per record would double the system calls of reading records again.
     public func checkUnchanged() throws {
         guard case .file(let descriptor, let path, let size, let modified) = storage else { return }
-        var status = stat()
-        if fstat(descriptor, &status) != 0 || Int(status.st_size) != size
-            || status.st_mtim.tv_sec != modified.tv_sec || status.st_mtim.tv_nsec != modified.tv_nsec {
+        if !InputBytes.isUnchanged(descriptor, size: size, modified: modified) {
             throw InputError(source: path, location: nil, message: "the file changed while it was being compared; "
                 + "the result is void (standard output may hold part of it; -o FILE writes all or nothing)")
         }
+    }
+
+    /// Whether the file open as `descriptor` still has the size and modification time it had.
+    static func isUnchanged(_ descriptor: Int32, size: Int, modified: timespec) -> Bool {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 && Int(status.st_size) == size
+            && status.st_mtim.tv_sec == modified.tv_sec && status.st_mtim.tv_nsec == modified.tv_nsec
     }
 
     /// Reads a stream to its end, into its temporary file, without a reader.
@@ -203,11 +208,7 @@ public final class InputBytes: @unchecked Sendable {
                 chunk = wantsMore() ? chunk * 2 : standard
             }
             // A file that grew, shrank or was rewritten while it was read gives no trustworthy result.
-            var status = stat()
-            if fstat(descriptor, &status) != 0 || Int(status.st_size) != size
-                || status.st_mtim.tv_sec != modified.tv_sec || status.st_mtim.tv_nsec != modified.tv_nsec {
-                throw InputFile.changed(path)
-            }
+            if !InputBytes.isUnchanged(descriptor, size: size, modified: modified) { throw InputFile.changed(path) }
         }
     }
 
@@ -416,12 +417,8 @@ private final class InputStream {
         }
         if !pending.isEmpty { try flush() }
         // As for a plain file: data rewritten while it was read gives no trustworthy result.
-        if let status {
-            var after = stat()
-            if fstat(descriptor, &after) != 0 || after.st_size != status.st_size
-                || after.st_mtim.tv_sec != status.st_mtim.tv_sec || after.st_mtim.tv_nsec != status.st_mtim.tv_nsec {
-                throw InputFile.changed(name)
-            }
+        if let status, !InputBytes.isUnchanged(descriptor, size: Int(status.st_size), modified: status.st_mtim) {
+            throw InputFile.changed(name)
         }
         return try spill.finish()
     }
