@@ -154,7 +154,7 @@ public final class InputBytes: @unchecked Sendable {
     /// modification time changed): records read again since may not be the
     /// ones compared. Called once everything has been read again, since one
     /// check per record would double the system calls of reading records again.
-    public func checkUnchanged() throws {
+    package func checkUnchanged() throws {
         guard case .file(let descriptor, let path, let size, let modified) = storage else { return }
         if !InputBytes.isUnchanged(descriptor, size: size, modified: modified) {
             throw InputError(source: path, location: nil, message: "the file changed while it was being compared; "

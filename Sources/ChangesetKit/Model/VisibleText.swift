@@ -42,11 +42,11 @@ public enum VisibleText {
     }
 
     /// How many characters of one datum (a name, an id, a value) a message quotes.
-    public static let messageDatumLimit = 80
+    package static let messageDatumLimit = 80
 
     /// `text` for a message: cut to `limit` characters (then `…`) before it
     /// is escaped, so a 500 MB column name costs 80 characters, not a copy.
-    public static func datum(_ text: Substring, limit: Int = messageDatumLimit) -> String {
+    package static func datum(_ text: Substring, limit: Int = messageDatumLimit) -> String {
         // At most 4 bytes a character: a prefix of that many bytes holds the
         // characters kept, whatever they are, without walking the rest.
         let utf8 = text.utf8
@@ -55,16 +55,16 @@ public enum VisibleText {
         return escaped(cut)
     }
 
-    public static func datum(_ text: String, limit: Int = messageDatumLimit) -> String {
+    package static func datum(_ text: String, limit: Int = messageDatumLimit) -> String {
         datum(Substring(text), limit: limit)
     }
 
     /// How many names a message lists before it says how many more there are.
-    public static let messageListLimit = 12
+    package static let messageListLimit = 12
 
     /// `names` for a message: each cut and escaped, at most `limit` of them,
     /// then `… and N more`.
-    public static func list(_ names: some Collection<String>, limit: Int = messageListLimit, separator: String = ", ") -> String {
+    package static func list(_ names: some Collection<String>, limit: Int = messageListLimit, separator: String = ", ") -> String {
         let shown = names.prefix(limit).map { datum($0) }.joined(separator: separator)
         return names.count > limit ? shown + "\(separator)… and \(names.count - limit) more" : shown
     }
