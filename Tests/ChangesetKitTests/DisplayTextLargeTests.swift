@@ -41,6 +41,16 @@ struct DisplayTextLargeTests {
         }
     }
 
+    @Test func versionsThatLookAlikeAreShownWithTheirCodePoints() {
+        let shown = DisplayText.shownPair(.string("café"), .string("cafe\u{301}"), width: 120)
+        #expect(shown.0 == "\"caf\\u00E9\"" && shown.1 == "\"cafe\\u0301\"", "\(shown)")
+        var line = TextLine(color: false)
+        line.addValues(.string("café"), .string("cafe\u{301}"), width: 120)
+        #expect(line.text == "\"caf\\u00E9\" -> \"cafe\\u0301\"", "\(line.text)")
+        // Versions that differ visibly keep their characters.
+        #expect(DisplayText.shownPair(.string("café"), .string("cafè"), width: 120) == ("\"café\"", "\"cafè\""))
+    }
+
     @Test func aChangeOfNormalisationIsShownWhereItIs() {
         let (nfc, nfd) = ("abc café def", "abc cafe\u{301} def")
         let (old, new) = DisplayText.cutAround(String(repeating: "x", count: 200) + nfc, String(repeating: "x", count: 200) + nfd, width: 20)

@@ -40,8 +40,32 @@ extension DisplayText {
         return oldJSON.withUnsafeBytes { old in newJSON.withUnsafeBytes { new in shownPair(old, new, width: width) } }
     }
 
-    /// `cutAround(visible(old), visible(new), width:)` for JSON text given as bytes.
+    /// `cutAround(visible(old), visible(new), width:)` for JSON text given as
+    /// bytes; two versions that would look the same but differ in their bytes
+    /// (another Unicode normalisation) are shown with every character past
+    /// ASCII escaped, so the difference can be seen.
     static func shownPair(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, width: Int) -> (String, String) {
+        let shown = cutPair(old, new, width: width)
+        guard shown.0 == shown.1, !ExactText.same(shown.0, shown.1) else { return shown }
+        return (escapingNonASCII(shown.0), escapingNonASCII(shown.1))
+    }
+
+    /// `text` with each code point past ASCII written as `\uXXXX` (or `\UXXXXXXXX`).
+    static func escapingNonASCII(_ text: String) -> String {
+        var output = ""
+        for scalar in text.unicodeScalars {
+            if scalar.isASCII || scalar == "…" {
+                output.unicodeScalars.append(scalar)
+            } else {
+                let hex = String(scalar.value, radix: 16, uppercase: true)
+                let digits = scalar.value > 0xFFFF ? 8 : 4
+                output += (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
+            }
+        }
+        return output
+    }
+
+    private static func cutPair(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, width: Int) -> (String, String) {
         func whole() -> (String, String) {
             cutAround(visible(String(decoding: old, as: UTF8.self)), visible(String(decoding: new, as: UTF8.self)), width: width)
         }
