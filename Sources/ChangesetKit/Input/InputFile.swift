@@ -305,51 +305,53 @@ private final class InputStream {
         if !decided {
             // A pipe may deliver a signature a byte at a time: read until it is whole or cannot be one.
             var start: [UInt8] = []
-            var rawEnded = false
             while start.count < InputCompression.longestSignature, InputCompression.couldStart(start) {
                 let got = try readRaw()
-                if got == 0 {
-                    rawEnded = true
-                    break
-                }
+                if got == 0 { break }
                 start += UnsafeRawBufferPointer(rebasing: raw[0..<got])
             }
             decided = true
             if let compression = InputCompression(signature: start) { decoder = try compression.decoder(source: name) }
-            try start.withUnsafeBytes { try decode($0) { head.append(contentsOf: $0) } }
-            if rawEnded {
-                ended = true
-                try decoder?.finish()
-            }
+            try start.withUnsafeBytes { try absorbIntoHead($0) }
         }
         while head.count < Self.headSize && !ended {
             let got = try readRaw()
             if got == 0 {
-                try readMore(nil, emit: { _ in })
+                try readMore(0, emit: { _ in })
                 break
             }
-            // Compressed bytes a slice at a time, so a bomb's first megabyte
-            // (gigabytes decoded) stops at the head; the rest waits in `leftover`.
-            var start = 0
-            while start < got && head.count < Self.headSize {
-                let end = decoder == nil ? got : min(got, start + 512)
-                try decode(UnsafeRawBufferPointer(rebasing: raw[start..<end])) { head.append(contentsOf: $0) }
-                start = end
-            }
-            leftover = Array(UnsafeRawBufferPointer(rebasing: raw[start..<got]))
+            try absorbIntoHead(UnsafeRawBufferPointer(rebasing: raw[0..<got]))
         }
+    }
+
+    /// Decodes `bytes` into `head` until it holds a chunk; the rest waits in
+    /// `leftover`. Compressed bytes go a slice at a time, so a bomb's first
+    /// megabyte (gigabytes decoded) stops at the head.
+    private func absorbIntoHead(_ bytes: UnsafeRawBufferPointer) throws {
+        var start = 0
+        while start < bytes.count && head.count < Self.headSize {
+            let end = decoder == nil ? bytes.count : min(bytes.count, start + 512)
+            try decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end])) { head.append(contentsOf: $0) }
+            start = end
+        }
+        leftover += UnsafeRawBufferPointer(rebasing: bytes[start...])
     }
 
     /// Raw bytes read but not decoded yet (see `readHead`).
     private var leftover: [UInt8] = []
 
+    /// Whether read(2) said the end (a terminal would wait again if asked twice).
+    private var sawEnd = false
+
     /// One read(2) into `raw`; the count, 0 at the end.
     private func readRaw() throws -> Int {
+        if sawEnd { return 0 }
         var got: Int
         repeat {
             got = Foundation.read(descriptor, raw.baseAddress!, raw.count)
         } while got < 0 && errno == EINTR
         if got < 0 { throw InputFile.systemError(name, "cannot read") }
+        sawEnd = got == 0
         return got
     }
 
