@@ -169,6 +169,17 @@ enum InputGuard {
         }
     }
 
+    /// Refuses (exit 2) when standard output is the file `option` names: the
+    /// result written there would be replaced by that option's own file.
+    static func refuseStandardOutput(onto path: String, option: String) throws {
+        var output = stat(), named = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, (output.st_mode & S_IFMT) == S_IFREG,
+              stat(FileSystemPath.bytes(path), &named) == 0, output.st_dev == named.st_dev, output.st_ino == named.st_ino
+        else { return }
+        Diagnostics.report("standard output is \(path), the file \(option) names; give two files (nothing was written)")
+        throw ExitCode(ExitStatus.trouble)
+    }
+
     /// Refuses (exit 2) two options that name one file, however spelled,
     /// whether or not it exists yet: the second result would replace the first.
     static func refuseSameFile(_ first: (option: String, path: String), _ second: (option: String, path: String)) throws {

@@ -128,7 +128,11 @@ struct GitSetupCommand: ParsableCommand {
         // `git config --global ...`: the scope goes after the subcommand.
         let scope = global ? ["--global"] : []
         let attributesPath = try attributesFile()
-        let existing = FileManager.default.contents(atPath: attributesPath).map { [UInt8]($0) } ?? []
+        let readable = FileManager.default.contents(atPath: attributesPath)
+        if readable == nil && FileManager.default.fileExists(atPath: attributesPath) {
+            throw Git.Failure(description: "cannot read \(attributesPath); it was left as it is")
+        }
+        let existing = readable.map { [UInt8]($0) } ?? []
         var attributes = GitAttributesFile(existing)
         var removed = 0
         if remove {
@@ -406,7 +410,7 @@ struct GitDiffCommand: ParsableCommand {
             let report = try Comparison.run(oldPath: oldFile, newPath: newFile, options: options).report()
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {
-            sink.write("not compared record by record: \(error)\n")
+            sink.write("not compared record by record: \(VisibleText.escaped(String(describing: error).prefix(Diagnostics.messageLimit).description))\n")
             sink.write(lineDiff(oldFile, newFile, path: path, newPath: newPath))
         }
     }
@@ -423,27 +427,42 @@ struct GitDiffCommand: ParsableCommand {
 
 /// What git itself looks for in a file before merging or showing it.
 enum GitFileContent {
-    /// git's rule: a NUL byte in the first 8000 bytes makes a file binary.
+    /// git's rule: a NUL byte in the first 8000 bytes makes a file binary;
+    /// but a gzip or zstd file is a compressed dataset, read as such.
     static func isBinary(_ path: String) -> Bool {
         guard path != "/dev/null", let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        let start = (try? handle.read(upToCount: 8000)) ?? Data()
-        return start.contains(0)
+        let start = [UInt8]((try? handle.read(upToCount: 8000)) ?? Data())
+        return start.contains(0) && !InputCompression.isCompressed(start)
     }
 
     /// Whether a line of the file starts with a conflict marker of `size`
     /// (`<<<<<<<`, `=======` or `>>>>>>>`, alone or followed by a space).
+    /// Read a megabyte at a time, so memory does not grow with the file.
     static func hasConflictMarkers(_ path: String, size: Int) -> Bool {
-        guard let data = FileManager.default.contents(atPath: path) else { return false }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
         let markers = ["<", "=", ">"].map { Array(String(repeating: $0, count: size).utf8) }
-        for line in data.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            var line = Array(line)
-            if line.last == 0x0D { line.removeLast() }
-            for marker in markers where line.starts(with: marker) {
-                let rest = line.dropFirst(marker.count)
-                if rest.isEmpty || rest.first == 0x20 { return true }
+        // Of each line, only its first size + 1 bytes and its length matter.
+        var start: [UInt8] = []
+        var length = 0
+        func isMarker() -> Bool {
+            guard start.count >= size, markers.contains(where: { start.starts(with: $0) }) else { return false }
+            if length == size { return true }
+            return start[size] == 0x20 || (start[size] == 0x0D && length == size + 1)
+        }
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            for byte in chunk {
+                if byte == 0x0A {
+                    if isMarker() { return true }
+                    start.removeAll(keepingCapacity: true)
+                    length = 0
+                } else {
+                    if start.count <= size { start.append(byte) }
+                    length += 1
+                }
             }
         }
-        return false
+        return length > 0 && isMarker()
     }
 }

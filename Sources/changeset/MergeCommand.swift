@@ -61,6 +61,7 @@ struct MergeCommand: ParsableCommand {
         if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs, option: "--conflicts") }
         if let conflicts, let output { try InputGuard.refuseSameFile(("-o", output), ("--conflicts", conflicts)) }
         if output == nil { try InputGuard.refuseStandardOutputOntoInput(inputs) }
+        if output == nil, let conflicts { try InputGuard.refuseStandardOutput(onto: conflicts, option: "--conflicts") }
         let status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
                                         conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
         throw ExitCode(status)

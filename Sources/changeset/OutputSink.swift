@@ -212,9 +212,17 @@ enum TemporaryFiles {
             return pointer
         }
 
-    /// Installs the handlers (once, at start).
+    /// Installs the handlers (once, at start), except for a signal the
+    /// parent set to be ignored (`nohup`, a background job's SIGINT): that
+    /// one stays ignored, as it would be without changeset's own handling.
     static func removeOnSignals() {
+        // The slots exist before any handler can run (their first use allocates).
+        _ = slots
         for signal in [SIGINT, SIGTERM, SIGHUP] {
+            var current = sigaction()
+            sigaction(signal, nil, &current)
+            // SIG_IGN is the handler 1.
+            if unsafeBitCast(current.__sigaction_handler, to: Int.self) == 1 { continue }
             var action = sigaction()
             action.__sigaction_handler.sa_handler = { received in
                 for index in 0..<TemporaryFiles.slotCount {
@@ -233,11 +241,12 @@ enum TemporaryFiles {
         slots[index] = strdup(FileSystemPath.bytes(path))
     }
 
+    /// Takes `path` out of the slots. Its copy is not freed: a handler on
+    /// another thread may be reading it, and a run registers a few at most.
     static func unregister(_ path: String) {
         for index in 0..<slotCount {
             if let held = slots[index], FileSystemPath.string(cString: held) == path {
                 slots[index] = nil
-                free(held)
             }
         }
     }

@@ -5,11 +5,11 @@ import Testing
 /// from, each through the real binary as a user runs it.
 @Suite struct FaultTests {
     /// Runs a shell script in `directory`; `$CHANGESET` is the binary.
-    func shell(_ script: String, in directory: URL, timeout: Int = 60) throws -> CommandResult {
+    func shell(_ script: String, in directory: URL, timeout: Int = 60, shell: String = "/bin/sh") throws -> CommandResult {
         var environment = ProcessInfo.processInfo.environment
         environment["CHANGESET"] = changesetBinary.path
         environment["NO_COLOR"] = nil
-        return try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["\(timeout)", "/bin/sh", "-c", script],
+        return try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["\(timeout)", shell, "-c", script],
                               in: directory, environment: environment)
     }
 
@@ -236,11 +236,13 @@ import Testing
         try write("[{\"id\":1}]", "n.json", in: scratch)
         for signal in ["INT", "TERM", "HUP"] {
             // OLD is a FIFO whose writer stays silent: the run waits with -o's temporary file open.
+            // (A signal ignored when the run starts stays ignored, as for nohup; `env --default-signal` makes sure
+            // none is, whatever the test runner and the shell's background job ignore.)
             let script = """
-                rm -f fifo; mkfifo fifo; (sleep 10 > fifo &) ; "$CHANGESET" fifo n.json --id id -o out.json & pid=$!
+                set -m; rm -f fifo; mkfifo fifo; (sleep 10 > fifo &) ; env --default-signal=INT,TERM,HUP "$CHANGESET" fifo n.json --id id -o out.json & pid=$!
                 sleep 1; ls -a | grep -c changeset- ; kill -\(signal) $pid; wait $pid; echo "status $?"; ls -a | grep -c changeset-
                 """
-            let result = try shell(script, in: scratch)
+            let result = try shell(script, in: scratch, shell: "/bin/bash")
             let numbers = result.stdout.split(separator: "\n")
             let expected = ["INT": "130", "TERM": "143", "HUP": "129"][signal]!
             #expect(numbers == ["1", "status \(expected)", "0"], "\(signal): \(result)")
@@ -294,6 +296,46 @@ import Testing
         let result = try shell(script, in: scratch)
         #expect(result.stdout == "status 1\n1 inserted, 1 deleted, 0 updated, 0 moved, 0 unchanged\nstatus 2\n", "\(result)")
         #expect(result.stderr.contains("names the input old\\U0010FFE9.json"), "\(result)")
+    }
+
+    @Test func aSignalTheParentIgnoredStaysIgnored() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try write("[{\"id\":1}]", "n.json", in: scratch)
+        // nohup's way: SIGHUP ignored before the run starts; the run goes on and writes its result.
+        let script = """
+            rm -f fifo; mkfifo fifo
+            env --default-signal=INT,TERM --ignore-signal=HUP "$CHANGESET" fifo n.json --id id -o out.json & pid=$!
+            sleep 1; kill -HUP $pid; sleep 1; kill -0 $pid && echo alive
+            printf '[{"id":1}]' > fifo; wait $pid; echo "status $?"; cat out.json
+            """
+        let result = try shell(script, in: scratch)
+        #expect(result.stdout == "alive\nstatus 0\n0 inserted, 0 deleted, 0 updated, 0 moved, 1 unchanged\n", "\(result)")
+    }
+
+    @Test func standardOutputOntoTheConflictsFileIsRefused() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try write("id,v\n1,1\n", "base.csv", in: scratch)
+        try write("id,v\n1,2\n", "ours.csv", in: scratch)
+        try write("id,v\n1,3\n", "theirs.csv", in: scratch)
+        try write("keep\n", "c.json", in: scratch)
+        let result = try shell("\"$CHANGESET\" merge base.csv ours.csv theirs.csv --id id --prefer ours --conflicts c.json 1<>c.json", in: scratch)
+        #expect(result.status == 2 && result.stderr.contains("the file --conflicts names"), "\(result)")
+        #expect(try String(contentsOf: scratch.appendingPathComponent("c.json"), encoding: .utf8) == "keep\n")
+    }
+
+    @Test func gitDiffReadsACompressedDatasetAsADataset() throws {
+        let result = try changeset(["git-diff", "data.json.gz", "compressed/old.json.gz", "1111111", "100644", "catalog/new.json", "2222222", "100644", "--id", "id"])
+        #expect(result.status == 0 && !result.stdout.contains("Binary files") && result.stdout.contains("updated"), "\(result)")
+    }
+
+    @Test func anIdColumnSpelledInAnotherNormalisationIsNotFound() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data([UInt8]("cafe".utf8) + [0xCC, 0x81] + Array(",v\n1,1\n".utf8)).write(to: scratch.appendingPathComponent("a.csv"))
+        let result = try changeset(["a.csv", "a.csv", "--id", "caf\u{E9}"], in: scratch)
+        #expect(result.status == 2 && result.stderr.contains("column for --id"), "\(result)")
     }
 
     @Test func negativeCountsAndUnusableDelimitersAreRefusedWithAReason() throws {

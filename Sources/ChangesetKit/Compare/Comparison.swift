@@ -195,7 +195,7 @@ public struct Comparison: Sendable {
         schema.renamed = options.records.renames.filter { new.records.fieldsFound.contains($0.new) }
         self.schema = schema
         var reportRules = fieldRules
-        reportRules.schemaOnly = Set((schema.added + schema.removed).map(\.path.flatName))
+        reportRules.schemaOnly = Set((schema.added + schema.removed).map { ExactTextKey($0.path.flatName) })
         self.reportRules = reportRules
         differingMembers = DifferingMembers(old: old, new: new)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)

@@ -440,10 +440,10 @@ package final class CSVRecordReader {
         }
         fieldLocations = []
         let headerLocation = rowLocation
-        for path in options.id where !names.contains(path.flatName) {
+        for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
             throw error("no \"\(VisibleText.datum(path.flatName))\" column for --id; the columns are: \(VisibleText.list(names))", at: headerLocation)
         }
-        if let section = options.section, !names.contains(section.flatName) {
+        if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
             throw error("no \"\(VisibleText.datum(section.flatName))\" column for --section; the columns are: \(VisibleText.list(names))", at: headerLocation)
         }
         for name in names {

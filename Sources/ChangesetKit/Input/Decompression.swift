@@ -5,7 +5,7 @@ internal import CZstd
 import Foundation
 
 /// A compression an input may come in.
-enum InputCompression: String, Sendable, CaseIterable {
+package enum InputCompression: String, Sendable, CaseIterable {
     case gzip, zstd
 
     /// The compression a file name's last extension names: `.gz` or `.zst`.
@@ -36,6 +36,12 @@ enum InputCompression: String, Sendable, CaseIterable {
     /// endian), which `pzstd` and others put before the first frame.
     static func isZstdSkippableFrame(_ start: [UInt8]) -> Bool {
         start.count >= 4 && start[0] & 0xF0 == 0x50 && start[1] == 0x2A && start[2] == 0x4D && start[3] == 0x18
+    }
+
+    /// Whether `start` (a file's first bytes) is a gzip or zstd input: such a
+    /// file is a dataset to read, however binary its bytes look.
+    package static func isCompressed(_ start: [UInt8]) -> Bool {
+        InputCompression(signature: start) != nil
     }
 
     /// Whether `start` could be the beginning of a signature (more bytes would tell).

@@ -263,7 +263,7 @@ extension JSONRecordReader {
             guard let token = currentTokenStart() else { return 0 }
             let name = String(decoding: bytes, as: UTF8.self)
             let renamed = hasRenames && options.renames.contains { $0.old.components.last == name }
-            return cancel("duplicate member name \"\(name)\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
+            return cancel("duplicate member name \"\(VisibleText.datum(name))\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
                           at: scanner.location(of: token, chunk, chunkBase))
         }
         memberNames.append(nameHash)

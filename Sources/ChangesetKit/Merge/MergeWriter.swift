@@ -65,6 +65,8 @@ public struct MergeWriter {
                 }
             }
         }
+        // Records were copied and read again by byte range: from the files as they were merged?
+        for side in [merge.base, merge.ours, merge.theirs] { try side.input.bytes.checkUnchanged() }
     }
 
     /// OURS's line ending (CR LF or LF), which the result keeps.

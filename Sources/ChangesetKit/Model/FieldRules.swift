@@ -38,7 +38,7 @@ package struct FieldRules: Sendable {
     let onlyMode: Bool
     /// Top-level fields only one snapshot's schema has: reported once as
     /// schema changes, never per record (report comparisons only).
-    var schemaOnly: Set<String> = []
+    var schemaOnly: Set<ExactTextKey> = []
 
     static let root: Int32 = 0
     static let none: Int32 = -1
@@ -189,7 +189,7 @@ package struct FieldRules: Sendable {
         for (depth, var name) in path.enumerated() {
             // The name's own UTF-8, not an Array of it: this runs for each field of each changed record.
             let child = name.withUTF8 { self.child(of: node, name: UnsafeRawBufferPointer($0)) }
-            if depth == 0 && schemaOnly.contains(name) { return .skip }
+            if depth == 0 && schemaOnly.contains(ExactTextKey(name)) { return .skip }
             let role = self.role(child)
             if let role, role.ignored || role.isSection { return .skip }
             if depth == path.count - 1 {

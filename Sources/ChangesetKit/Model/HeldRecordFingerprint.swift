@@ -30,7 +30,7 @@ enum HeldRecordFingerprint {
     /// member the header lacks is not held; callers refuse such a record.
     static func csv(_ record: Value, columns: [String]) -> UInt64 {
         guard case .object(let members) = record else { return csv(cells: columns.map { _ in "" }, columns: columns) }
-        return csv(cells: columns.map { column in members.first { $0.name == column }?.value.cellText ?? "" }, columns: columns)
+        return csv(cells: columns.map { column in members.first { ExactText.same($0.name, column) }?.value.cellText ?? "" }, columns: columns)
     }
 
     /// A CSV or TSV row: `cells[i]` under `columns[i]`, as the CSV reader

@@ -95,7 +95,7 @@ public indirect enum Value: Sendable, Equatable {
     /// to `name`; the value itself when there is no such member.
     public func renamingMember(at path: [String], to name: String) -> Value {
         guard case .object(var members) = self, let first = path.first,
-            let index = members.firstIndex(where: { $0.name == first })
+            let index = members.firstIndex(where: { ExactText.same($0.name, first) })
         else { return self }
         if path.count == 1 {
             members[index].name = name

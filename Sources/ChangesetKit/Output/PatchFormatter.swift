@@ -20,12 +20,12 @@ public struct PatchFormatter {
             columns: replay.columns, result: result, operations: [])
         output.write(script.headerText)
         // A CSV snapshot can only be given values for its columns.
-        let columns = replay.baseColumns.map { Set(replay.columns ?? $0) }
+        let columns = replay.baseColumns.map { Set((replay.columns ?? $0).map(ExactTextKey.init)) }
         func text(_ record: Value, line: Int) throws -> String {
-            if let columns, case .object(let members) = record, let extra = members.first(where: { !columns.contains($0.name) }) {
+            if let columns, case .object(let members) = record, let extra = members.first(where: { !columns.contains(ExactTextKey($0.name)) }) {
                 throw PatchFormatter.Unsupported(description:
                     "--format patch: the record at line \(line) of \(replay.new.name) has a field "
-                    + "\"\(extra.name)\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
+                    + "\"\(VisibleText.datum(extra.name))\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
             }
             return record.jsonText
         }

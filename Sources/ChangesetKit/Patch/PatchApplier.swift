@@ -71,6 +71,8 @@ public enum PatchApplier {
         case .csv, .tsv:
             try writeCSV(result, patch: patch, base: dataset, patchSource: patchSource, output: &output)
         }
+        // Base records were copied by byte range after the fingerprint check: from the file as it was checked?
+        try base.bytes.checkUnchanged()
     }
 
     /// The result's records, in order: the patch's operations, checked
