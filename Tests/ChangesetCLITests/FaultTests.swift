@@ -338,6 +338,14 @@ import Testing
         #expect(result.status == 2 && result.stderr.contains("column for --id"), "\(result)")
     }
 
+    @Test func aHighSurrogateEscapeFollowedByAPlainCharacterIsRefused() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try write("{\"id\":1,\"s\":\"\\ud83d?\\ude00\"}\n", "b.ndjson", in: scratch)
+        let result = try changeset(["b.ndjson", "b.ndjson", "--id", "id"], in: scratch)
+        #expect(result.status == 2 && result.stderr.hasPrefix("changeset: b.ndjson:1:14: unpaired surrogate escape in string"), "\(result)")
+    }
+
     @Test func negativeCountsAndUnusableDelimitersAreRefusedWithAReason() throws {
         let width = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id", "--width", "-1"])
         #expect(width.status == 2 && width.stderr.hasPrefix("changeset: --width must be 0 (no limit) or at least 8, not -1\n"), "\(width)")

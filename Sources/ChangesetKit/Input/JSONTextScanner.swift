@@ -214,6 +214,12 @@ struct JSONTextScanner {
             case .inString:
                 // The common case: plain string bytes.
                 let index = Self.stringStop.withUnsafeBufferPointer { Self.plainStringEnd(bytes, from: offset, upTo: end, stops: $0) }
+                if let high = highSurrogateStart, index > offset {
+                    // A plain character after a high surrogate escape: it has no low half (found by the diff-apply fuzz target).
+                    offset = index
+                    unpairedSurrogate(at: high, chunk, chunkBase)
+                    return
+                }
                 offset = index
                 guard index < end else { return }
                 let byte = bytes[index]
