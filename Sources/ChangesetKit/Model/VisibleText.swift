@@ -19,15 +19,19 @@ public enum VisibleText {
         var output = ""
         for scalar in text.unicodeScalars {
             if isInvisible(scalar) {
-                // \u and four digits, or \U and eight past U+FFFF, so an escape never runs into what follows.
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                let digits = scalar.value > 0xFFFF ? 8 : 4
-                output += (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
+                output += escape(scalar)
             } else {
                 output.unicodeScalars.append(scalar)
             }
         }
         return output
+    }
+
+    /// `\u` and four hex digits, or `\U` and eight past U+FFFF, so an escape never runs into what follows.
+    static func escape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        let digits = scalar.value > 0xFFFF ? 8 : 4
+        return (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
     }
 
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {

@@ -57,9 +57,7 @@ extension DisplayText {
             if scalar.isASCII || scalar == "…" {
                 output.unicodeScalars.append(scalar)
             } else {
-                let hex = String(scalar.value, radix: 16, uppercase: true)
-                let digits = scalar.value > 0xFFFF ? 8 : 4
-                output += (digits == 8 ? "\\U" : "\\u") + String(repeating: "0", count: digits - hex.count) + hex
+                output += VisibleText.escape(scalar)
             }
         }
         return output
