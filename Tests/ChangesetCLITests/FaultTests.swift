@@ -196,6 +196,16 @@ import Testing
         #expect(ids.stdout.hasPrefix("1 inserted, 1 deleted, 0 updated"), "\(ids)")
         let merged = try changeset(["merge", "base.csv", "ours.csv", "theirs.csv", "--id", "id"], in: scratch)
         #expect(merged.status == 0 && merged.stdout.split(separator: "\n").count == 3, "\(merged)")
+        // Section names too: records whose section changed its normalisation moved to another section,
+        // and two spellings in one file are two sections.
+        let nfc = "café".precomposedStringWithCanonicalMapping, nfd = "café".decomposedStringWithCanonicalMapping
+        try write("id,s\n1,\(nfc)\n2,\(nfc)\n", "old-sections.csv", in: scratch)
+        try write("id,s\n1,\(nfc)\n2,\(nfd)\n", "new-sections.csv", in: scratch)
+        let sections = try changeset(["old-sections.csv", "new-sections.csv", "--id", "id", "--section", "s", "--format", "json"], in: scratch)
+        #expect(sections.status == 1, "\(sections)")
+        #expect(try run("jq", ["-c", "[.changes[] | .kind]"], input: sections.stdout) == "[\"section-inserted\",\"moved\"]\n", "\(sections)")
+        let quietSections = try changeset(["old-sections.csv", "new-sections.csv", "--id", "id", "--section", "s", "-q"], in: scratch)
+        #expect(quietSections.status == 1)
     }
 
     @Test func aFileChangedWhileTheReportReadsItAgainIsTrouble() throws {

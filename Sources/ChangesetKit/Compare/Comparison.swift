@@ -109,8 +109,36 @@ public struct RecordRef: Identifiable, Equatable, Sendable {
 
 /// A section's name: the section field's text, or nil for records whose
 /// section field is missing or null (and for the one section of a run
-/// without `--section`).
-public typealias SectionName = String?
+/// without `--section`). Names are the same when their bytes are
+/// (`ExactText`), as ids are: `"é"` as U+00E9 and as `e` U+0301 name two
+/// sections.
+public struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+    public let text: String?
+
+    public init(_ text: String?) {
+        self.text = text
+    }
+
+    public init(stringLiteral text: String) {
+        self.text = text
+    }
+
+    public init(nilLiteral: ()) {
+        self.text = nil
+    }
+
+    public static func == (a: SectionName, b: SectionName) -> Bool {
+        switch (a.text, b.text) {
+        case (nil, nil): true
+        case let (a?, b?): ExactText.same(a, b)
+        default: false
+        }
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(text.map(ExactTextKey.init))
+    }
+}
 
 /// Everything a run needs to know besides the two files.
 public struct ComparisonOptions: Sendable {
@@ -307,7 +335,7 @@ public struct Comparison: Sendable {
         guard !table.sections.isEmpty else {
             return [Section(id: nil, elements: (0..<table.count).map(ref))]
         }
-        var sections = table.sectionNames.map { Section<SectionName, RecordRef>(id: $0, elements: []) }
+        var sections = table.sectionNames.map { Section<SectionName, RecordRef>(id: SectionName($0), elements: []) }
         for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(ref(row)) }
         if sorted { sections.sort { SectionOrder.precedes($0.id, $1.id) } }
         return sections
@@ -335,7 +363,7 @@ public struct Comparison: Sendable {
         // is a move), but a replay must carry it: here it is part of the content.
         func refs(_ sections: [Section<SectionName, RecordRef>]) -> [RecordRef] {
             sections.flatMap { section in
-                let name = StableHash.string(section.id ?? "", seed: section.id == nil ? 0x6E6F_6E65 : 0x7365_6374)
+                let name = StableHash.string(section.id.text ?? "", seed: section.id.text == nil ? 0x6E6F_6E65 : 0x7365_6374)
                 return section.elements.map { RecordRef(fingerprint: StableHash.combine($0.fingerprint, name), row: $0.row) }
             }.sorted { $0.row < $1.row }
         }
@@ -377,8 +405,8 @@ public struct Comparison: Sendable {
 /// `--sort-sections`: numbers by value before text, text by Unicode scalars; the null section first.
 enum SectionOrder {
     static func precedes(_ a: SectionName, _ b: SectionName) -> Bool {
-        guard let a else { return b != nil }
-        guard let b else { return false }
+        guard let a = a.text else { return b.text != nil }
+        guard let b = b.text else { return false }
         switch (Double(a).flatMap { CanonicalNumber.isNumberLiteral(a) ? $0 : nil },
                 Double(b).flatMap { CanonicalNumber.isNumberLiteral(b) ? $0 : nil }) {
         case let (x?, y?): return x != y ? x < y : a.unicodeScalars.lexicographicallyPrecedes(b.unicodeScalars)

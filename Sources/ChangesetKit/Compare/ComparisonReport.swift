@@ -81,13 +81,13 @@ extension Comparison {
             let oldSections = comparison.oldSections
             var sectionChanges: [Change] = []
             for index in changeset.deletedSections {
-                sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id, old: Place(index: index)))
+                sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id.text, old: Place(index: index)))
             }
             for inserted in changeset.insertedSections {
-                sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id, new: Place(index: inserted.index)))
+                sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id.text, new: Place(index: inserted.index)))
             }
             for move in comparison.reportedSectionMoves {
-                sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id,
+                sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id.text,
                                              old: Place(index: move.from), new: Place(index: move.to)))
             }
             try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
@@ -143,7 +143,7 @@ extension Comparison {
 
     private static func place(_ path: ElementPath, in sections: [Section<SectionName, RecordRef>], records: RecordTable, sectioned: Bool) -> Place {
         let ref = sections[path.section].elements[path.item]
-        return Place(section: sectioned ? sections[path.section].id : nil, index: path.item, line: records.line(ref.row))
+        return Place(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
     }
 
     /// A record's id parts, or nil when records are matched by content.

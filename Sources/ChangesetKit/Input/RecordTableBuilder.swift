@@ -15,7 +15,7 @@ struct RecordTableBuilder {
         table.keyIndex = keyIndex
         return table
     }
-    private var sectionIndex: [String?: Int32] = [:]
+    private var sectionIndex: [SectionName: Int32] = [:]
     /// The keys' bytes so far, to size the key arena from the first records.
     private var keyBytes = 0
 
@@ -134,14 +134,14 @@ struct RecordTableBuilder {
             let position: Int32
             // Few sections, many records: a short scan of the names seen
             // before hashing every record's section into a dictionary.
-            if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(of: name) {
+            if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(where: { SectionName($0) == SectionName(name) }) {
                 position = Int32(index)
-            } else if let known = sectionIndex[name] {
+            } else if let known = sectionIndex[SectionName(name)] {
                 position = known
             } else {
                 position = Int32(records.sectionNames.count)
                 records.sectionNames.append(name)
-                sectionIndex[name] = position
+                sectionIndex[SectionName(name)] = position
             }
             records.sections.append(position)
         }
