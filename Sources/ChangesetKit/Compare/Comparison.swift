@@ -107,39 +107,6 @@ public struct RecordRef: Identifiable, Equatable, Sendable {
     }
 }
 
-/// A section's name: the section field's text, or nil for records whose
-/// section field is missing or null (and for the one section of a run
-/// without `--section`). Names are the same when their bytes are
-/// (`ExactText`), as ids are: `"é"` as U+00E9 and as `e` U+0301 name two
-/// sections.
-public struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
-    public let text: String?
-
-    public init(_ text: String?) {
-        self.text = text
-    }
-
-    public init(stringLiteral text: String) {
-        self.text = text
-    }
-
-    public init(nilLiteral: ()) {
-        self.text = nil
-    }
-
-    public static func == (a: SectionName, b: SectionName) -> Bool {
-        switch (a.text, b.text) {
-        case (nil, nil): true
-        case let (a?, b?): ExactText.same(a, b)
-        default: false
-        }
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(text.map(ExactTextKey.init))
-    }
-}
-
 /// Everything a run needs to know besides the two files.
 public struct ComparisonOptions: Sendable {
     public var records = RecordOptions()
