@@ -35,12 +35,12 @@ private func input(_ name: String, _ bytes: [UInt8]) -> InputFile {
     return InputFile(name: name, bytes: InputBytes(copying: bytes), format: format)
 }
 
-private func dataset(_ input: InputFile, _ options: ComparisonOptions) throws -> Dataset {
+private func dataset(_ input: InputFile, _ options: ComparisonOptions) throws -> Snapshot {
     let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
-    return Dataset(input: input, records: try input.readRecords(options.records, delimiter: delimiter), delimiter: delimiter)
+    return Snapshot(input: input, records: try input.readRecords(options.records, delimiter: delimiter), delimiter: delimiter)
 }
 
-private func roundTrip(_ old: Dataset, _ new: Dataset, options: ComparisonOptions, inputs: ([UInt8], [UInt8])) {
+private func roundTrip(_ old: Snapshot, _ new: Snapshot, options: ComparisonOptions, inputs: ([UInt8], [UInt8])) {
     let mode = "\(old.input.format.rawValue) -> \(new.input.format.rawValue), id \(options.records.id)"
     func fail(_ what: String, _ detail: String) -> Never {
         fatalError("diff-apply (\(mode)): \(what)\n\(detail)\nOLD (hex): \(hex(inputs.0))\nNEW (hex): \(hex(inputs.1))")
@@ -72,7 +72,7 @@ private func roundTrip(_ old: Dataset, _ new: Dataset, options: ComparisonOption
         fail("the patch does not apply to OLD", "\(error)\npatch:\n\(patch)")
     }
     let resultInput = InputFile(name: "result", bytes: InputBytes(copying: Array(output.utf8)), format: old.input.format)
-    let result: Dataset
+    let result: Snapshot
     do { result = try dataset(resultInput, options) } catch {
         fail("the result of applying the patch does not read", "\(error)\npatch:\n\(patch)\nresult:\n\(output)")
     }

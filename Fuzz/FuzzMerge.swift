@@ -98,9 +98,9 @@ struct MergeInputs {
 struct MergeCheck {
     let inputs: MergeInputs
     let options: MergeOptions
-    let base: Dataset
-    let ours: Dataset
-    let theirs: Dataset
+    let base: Snapshot
+    let ours: Snapshot
+    let theirs: Snapshot
     /// Whether BASE is empty (a snapshot without records that cannot stand in for OURS or THEIRS).
     let baseIsEmpty: Bool
 
@@ -113,13 +113,13 @@ struct MergeCheck {
         options.records.appliesRenames = true
         self.inputs = inputs
         self.options = options
-        func read(_ side: Int, _ name: String) throws -> Dataset {
+        func read(_ side: Int, _ name: String) throws -> Snapshot {
             let format = inputs.texts[side].isEmpty && side == 0 ? inputs.formats[1] : inputs.formats[side]
             let input = InputFile(name: name, bytes: InputBytes(copying: inputs.texts[side]), format: format)
             let delimiter: UInt8 = format == .tsv ? 0x09 : UInt8(ascii: ",")
             // An empty BASE (git's add/add merge has none) is a snapshot without records.
-            if side == 0 && input.bytes.isEmpty { return Dataset(input: input, records: RecordTable(), delimiter: delimiter) }
-            return Dataset(input: input, records: try input.readRecords(options.records, delimiter: delimiter), delimiter: delimiter)
+            if side == 0 && input.bytes.isEmpty { return Snapshot(input: input, records: RecordTable(), delimiter: delimiter) }
+            return Snapshot(input: input, records: try input.readRecords(options.records, delimiter: delimiter), delimiter: delimiter)
         }
         guard let base = try? read(0, "base"), let ours = try? read(1, "ours"), let theirs = try? read(2, "theirs") else { return nil }
         self.base = base
@@ -138,7 +138,7 @@ struct MergeCheck {
     }
 
     /// merge(b, o, t) with `prefer`; the three have read, so an error here is a bug.
-    func merge(_ b: Dataset, _ o: Dataset, _ t: Dataset, prefer: MergePreference? = nil, label: String) -> DatasetMerge {
+    func merge(_ b: Snapshot, _ o: Snapshot, _ t: Snapshot, prefer: MergePreference? = nil, label: String) -> DatasetMerge {
         var options = options
         options.prefer = prefer
         do {
@@ -260,7 +260,7 @@ struct MergeCheck {
                      from: "theirs[\(row)] less the cells OURS's removal of their columns left out")
     }
 
-    func checkLaw(_ merge: DatasetMerge, equals side: Dataset, law: String) {
+    func checkLaw(_ merge: DatasetMerge, equals side: Snapshot, law: String) {
         let expected = entries(of: side.records, from: side.input.name)
         let found = entries(of: merge)
         let same = merge.result.conflicts.isEmpty && found.count == expected.count

@@ -129,7 +129,7 @@ import Testing
         let recordsAt: FieldPath? = name.hasPrefix("nested") ? FieldPath(["data", "items"]) : nil
         let delimiter: UInt8 = input.format == .tsv ? 0x09 : UInt8(ascii: ",")
         let table = try input.readRecords(SnapshotFingerprint.options(for: input.format, recordsAt: recordsAt), delimiter: delimiter)
-        let dataset = Dataset(input: input, records: table, delimiter: delimiter)
+        let dataset = Snapshot(input: input, records: table, delimiter: delimiter)
         #expect(table.count > 0)
         for row in 0..<table.count {
             let value = try dataset.value(ofRecord: row)

@@ -1,81 +1,5 @@
 import Dispatch
 
-/// One side of a comparison: an input and the records read from it.
-public struct Dataset: Sendable {
-    public let input: InputFile
-    public let records: RecordTable
-    public let delimiter: UInt8
-    /// `--rename` pairs this side's reader applied (the new side's): a record
-    /// read again gets the same names the fingerprints saw.
-    public var renames: [Rename] = []
-    /// A JSON side compared with a CSV one: nested objects are read again as
-    /// dotted names (`{"meta":{"key":1}}` as `{"meta.key":1}`), the CSV
-    /// side's column names for the same fields.
-    public var flattensObjects = false
-
-    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
-        self.input = input
-        self.records = records
-        self.delimiter = delimiter
-        self.renames = renames
-        self.flattensObjects = flattensObjects
-    }
-
-    /// The full record at `row`, read again from its byte range. CSV rows
-    /// become objects keyed by column; a cell that is a number literal is a
-    /// number (its text unchanged), any other cell a string.
-    public func value(ofRecord row: Int) throws -> Value {
-        try input.bytes.withBytes(in: records.byteRange(row)) { try value(parsing: $0) }
-    }
-
-    /// Reads each input on a thread of its own, as `read` says; the first
-    /// error in argument order wins.
-    static func read(_ inputs: [InputFile], _ read: @Sendable (Int, InputFile) throws -> Dataset) throws -> [Dataset] {
-        final class Slot: @unchecked Sendable { var result: Result<Dataset, Error>? }
-        let slots = inputs.map { _ in Slot() }
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { side in
-            slots[side].result = Result { try read(side, inputs[side]) }
-        }
-        return try slots.map { try $0.result!.get() }
-    }
-
-    /// The input as a report names it.
-    public var summary: InputSummary {
-        InputSummary(name: input.name, format: input.format, records: records.count)
-    }
-
-    /// A record from its bytes (see `value(ofRecord:)`).
-    func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
-        switch input.format {
-        case .json, .ndjson:
-            var value = try JSONValueReader.readRecord(bytes)
-            if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
-            return flattensObjects ? value.flattened() : value
-        case .csv, .tsv:
-            let names = records.fieldNames ?? []
-            let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: names.count)
-            guard cells.count == names.count else {
-                throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
-            }
-            return .object(zip(names, cells).map { name, cell in
-                Value.Member(name: name, value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: bytes[cell])))
-            })
-        }
-    }
-
-    /// A CSV cell read again, from its bytes in the row (quotes and all): a
-    /// number literal is a number (its text unchanged), any other cell a string.
-    static func cellValue(_ rawCell: UnsafeRawBufferPointer) -> Value {
-        guard rawCell.first == 0x22 else {
-            // Unquoted: the bytes are the text, checked before any String is made.
-            let text = String(decoding: rawCell, as: UTF8.self)
-            return CanonicalNumber.isNumberLiteral(rawCell) ? .number(text) : .string(text)
-        }
-        let text = CSVRecordReader.text(ofRawCell: rawCell)
-        return CanonicalNumber.isNumberLiteral(text) ? .number(text) : .string(text)
-    }
-}
-
 /// What the engine sees of a record: its fingerprint and its row in its
 /// table (the id stays in the table). Two refs are `==` when their
 /// fingerprints are, so the engine calls a matched pair with different
@@ -126,8 +50,8 @@ public struct ComparisonOptions: Sendable {
 
 /// Two datasets compared: the changeset and what the formatters need to show it.
 public struct Comparison: Sendable {
-    public let old: Dataset
-    public let new: Dataset
+    public let old: Snapshot
+    public let new: Snapshot
     public let options: ComparisonOptions
     public let oldSections: [Section<SectionName, RecordRef>]
     public let newSections: [Section<SectionName, RecordRef>]
@@ -163,23 +87,23 @@ public struct Comparison: Sendable {
     /// Reads two inputs on two threads; the first error in argument order wins.
     public static func readConcurrently(
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
-    ) throws -> (Dataset, Dataset) {
+    ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
-        let datasets = try Dataset.read(inputs) { side, input in
+        let datasets = try Snapshot.read(inputs) { side, input in
             let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
             // Renames are the new side's: it reads NEW's names as OLD's.
             var records = options.records
             records.appliesRenames = side == 1
             let table = try input.readRecords(records, delimiter: delimiter)
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
-            return Dataset(input: input, records: table, delimiter: delimiter,
+            return Snapshot(input: input, records: table, delimiter: delimiter,
                            renames: side == 1 && input.format.isJSON ? records.renames : [],
                            flattensObjects: mixed && input.format.isJSON)
         }
         return (datasets[0], datasets[1])
     }
 
-    public init(old: Dataset, new: Dataset, options: ComparisonOptions) throws {
+    public init(old: Snapshot, new: Snapshot, options: ComparisonOptions) throws {
         self.old = old
         self.new = new
         self.options = options

@@ -147,7 +147,7 @@ extension Comparison {
     }
 
     /// A record's id parts, or nil when records are matched by content.
-    func id(_ ref: RecordRef, _ dataset: Dataset) -> [String]? {
+    func id(_ ref: RecordRef, _ dataset: Snapshot) -> [String]? {
         dataset.records.keys.isEmpty ? nil : RecordKey.parts(dataset.records.keys[ref.row])
     }
 }

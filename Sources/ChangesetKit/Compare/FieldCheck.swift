@@ -7,9 +7,9 @@ public struct FieldCheckError: Error, Equatable, CustomStringConvertible {
 }
 
 enum FieldCheck {
-    static func check(_ options: RecordOptions, old: Dataset, new: Dataset) throws {
+    static func check(_ options: RecordOptions, old: Snapshot, new: Snapshot) throws {
         // A side with no records (and no CSV header) knows no fields: it can neither confirm nor refute.
-        func knowsFields(_ side: Dataset) -> Bool { side.records.count > 0 || side.records.fieldNames != nil }
+        func knowsFields(_ side: Snapshot) -> Bool { side.records.count > 0 || side.records.fieldNames != nil }
         let sides = "\(old.input.name) or \(new.input.name)"
         guard knowsFields(old) || knowsFields(new) else { return }
         let names = Array(Set(old.records.schema + new.records.schema))
@@ -33,7 +33,7 @@ enum FieldCheck {
 
     /// The same check for a merge's three snapshots: a field counts when any
     /// of them has it, and a rename's old and new names must each occur in one.
-    static func check(_ options: RecordOptions, snapshots: [Dataset]) throws {
+    static func check(_ options: RecordOptions, snapshots: [Snapshot]) throws {
         let knowing = snapshots.filter { $0.records.count > 0 || $0.records.fieldNames != nil }
         guard !knowing.isEmpty else { return }
         let sides = snapshots.map(\.input.name).joined(separator: ", ")

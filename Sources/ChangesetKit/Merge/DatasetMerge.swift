@@ -16,9 +16,9 @@ public struct MergeOptions: Sendable {
 /// `ThreeWayMerge` for the rules). The result is written in OURS's format by
 /// `MergeWriter`.
 public struct DatasetMerge: Sendable {
-    public let base: Dataset
-    public let ours: Dataset
-    public let theirs: Dataset
+    public let base: Snapshot
+    public let ours: Snapshot
+    public let theirs: Snapshot
     public let options: MergeOptions
     public let result: MergeResult
     /// BASE's rows by key, and THEIRS's keys by row.
@@ -48,21 +48,21 @@ public struct DatasetMerge: Sendable {
         options.records.appliesRenames = true
         let records = options.records
         let delimiterOption = options.delimiter
-        let datasets = try Dataset.read(inputs) { side, input in
+        let datasets = try Snapshot.read(inputs) { side, input in
             let delimiter = delimiterOption ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
             // An empty BASE (git's add/add merge has none) is a snapshot without records.
             if side == 0 && input.bytes.isEmpty {
-                return Dataset(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
+                return Snapshot(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
                                records: RecordTable(), delimiter: delimiter)
             }
             let table = try input.readRecords(records, delimiter: delimiter)
-            return Dataset(input: input, records: table, delimiter: delimiter,
+            return Snapshot(input: input, records: table, delimiter: delimiter,
                            renames: input.format.isJSON ? records.renames : [])
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
     }
 
-    public init(base: Dataset, ours: Dataset, theirs: Dataset, options: MergeOptions) throws {
+    public init(base: Snapshot, ours: Snapshot, theirs: Snapshot, options: MergeOptions) throws {
         self.base = base
         self.ours = ours
         self.theirs = theirs
@@ -101,7 +101,7 @@ public struct DatasetMerge: Sendable {
     }
 
     /// A JSON document's bytes before and after its records array, when the records are inside one.
-    static func documentAround(_ dataset: Dataset) throws -> [UInt8]? {
+    static func documentAround(_ dataset: Snapshot) throws -> [UInt8]? {
         guard dataset.input.format == .json, let container = dataset.records.containerRange,
             container.count < dataset.input.bytes.count
         else { return nil }
@@ -113,7 +113,7 @@ public struct DatasetMerge: Sendable {
     /// numbered by occurrence when ids repeat) and versions (the fingerprint,
     /// with the section's name when there are sections: a record that moved
     /// to another section has changed).
-    static func snapshot(_ dataset: Dataset, options: RecordOptions) -> MergeSnapshot {
+    static func snapshot(_ dataset: Snapshot, options: RecordOptions) -> MergeSnapshot {
         let table = dataset.records
         var keys: [String] = []
         keys.reserveCapacity(table.count)

@@ -26,71 +26,99 @@ public struct MergeWriter {
 
     /// Writes the result. Unresolved conflicts need `markers`: each is
     /// written as OURS's version and THEIRS's between conflict markers.
+    /// The result is OURS's file with the merge's changes in it (THEIRS's,
+    /// for a JSON document only THEIRS changed around its records): every
+    /// record and every byte between records that the merge did not change
+    /// is copied (`SnapshotWriter`); a record THEIRS changed is THEIRS's
+    /// text, one both changed is OURS's text with THEIRS's changed members
+    /// put in, in the file's style (`JSONStyle`).
     public func write(to output: inout some TextOutputStream, markers: Markers? = nil) throws {
         precondition(markers != nil || !merge.result.hasUnresolvedConflicts, "unresolved conflicts are written with markers")
         let ours = merge.ours
-        let lineEnding = try self.lineEnding()
+        let markerLines = markers.map {
+            SnapshotWriter.MarkerLines(
+                start: String(repeating: "<", count: $0.size) + " " + $0.ours, middle: String(repeating: "=", count: $0.size),
+                end: String(repeating: ">", count: $0.size) + " " + $0.theirs)
+        }
+        let records = merge.result.records
+        let sources = merge.result.sources
         switch ours.input.format {
-        case .json:
-            // The document around the records: OURS's, or THEIRS's when only THEIRS changed it.
-            let document = merge.documentFrom == .theirs ? merge.theirs : ours
-            let container = document.records.containerRange ?? 0..<0
-            let records = merge.result.records
-            output.write(String(decoding: try document.input.bytes.copy(0..<container.lowerBound), as: UTF8.self))
-            output.write(records.isEmpty ? "[" : "[\n")
-            // Records after the last one that is not a conflict take their
-            // comma in front, so that choosing a side that has no record
-            // there leaves no trailing comma.
-            let lastCertain = records.lastIndex { if case .conflict = $0 { false } else { true } }
-            for (index, record) in records.enumerated() {
-                let isLast = index + 1 == records.count
-                let leading = lastCertain.map { index > $0 } ?? false
-                let separator = isLast || (lastCertain.map { index >= $0 } ?? false) ? "\n" : ",\n"
-                try writeRecord(record, markers: markers, lineEnding: "\n", to: &output) { try (leading ? "," : "") + jsonText($0) + separator }
-            }
-            output.write("]")
-            output.write(String(decoding: try document.input.bytes.copy(container.upperBound..<document.input.bytes.count), as: UTF8.self))
-        case .ndjson:
-            for record in merge.result.records {
-                try writeRecord(record, markers: markers, lineEnding: lineEnding, to: &output) { try jsonText($0) + lineEnding }
-            }
+        case .json, .ndjson:
+            let writer = try SnapshotWriter(ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours)
+            let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer) }
+            try writer.write(written, markers: markerLines, to: &output)
         case .csv, .tsv:
+            let writer = try SnapshotWriter(ours)
             let columns = try csvColumns()
+            let oursColumns = ours.records.fieldNames ?? []
             let header = columns.map { outputName(FieldPath([$0])).flatName }
-            if try ours.input.bytes.copy(0..<min(3, ours.input.bytes.count)) == byteOrderMark { output.write("\u{FEFF}") }
-            output.write(String(CSVField.row(header, delimiter: ours.delimiter).dropLast()) + lineEnding)
-            for record in merge.result.records {
-                try writeRecord(record, markers: markers, lineEnding: lineEnding, to: &output) {
-                    String(try csvRow($0, columns: columns).dropLast()) + lineEnding
+            // OURS's header line is kept when the result's header is the same names.
+            var prefix: String?
+            if !Self.sameNames(header, oursColumns) {
+                let hasByteOrderMark = try ours.input.bytes.copy(0..<min(3, ours.input.bytes.count)) == byteOrderMark
+                prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + String(CSVField.row(header, delimiter: ours.delimiter).dropLast()) + writer.lineBreak
+            }
+            let written: [SnapshotWriter.Record] = try records.map { record in
+                switch record {
+                case .ours(let row) where Self.sameNames(columns, oursColumns): return .kept(row)
+                case .conflict(let oursValue, let theirsValue):
+                    return .alternatives(
+                        ours: try oursValue.map { String(try csvRow(.value($0), columns: columns).dropLast()) },
+                        theirs: try theirsValue.map { String(try csvRow(.value($0), columns: columns).dropLast()) })
+                default:
+                    return .text(String(try csvRow(Source(record), columns: columns).dropLast()))
                 }
             }
+            try writer.write(written, prefix: prefix, markers: markerLines, to: &output)
         }
         // Records were copied and read again by byte range: from the files as they were merged?
         for side in [merge.base, merge.ours, merge.theirs] { try side.input.bytes.checkUnchanged() }
     }
 
-    /// OURS's line ending (CR LF or LF), which the result keeps.
-    private func lineEnding() throws -> String {
-        let bytes = try merge.ours.input.bytes.copy(0..<min(merge.ours.input.bytes.count, 1 << 16))
-        guard let newline = bytes.firstIndex(of: 0x0A) else { return "\n" }
-        return newline > 0 && bytes[newline - 1] == 0x0D ? "\r\n" : "\n"
+    /// Two lists of column names, name by name by their bytes.
+    static func sameNames(_ a: [String], _ b: [String]) -> Bool {
+        a.count == b.count && zip(a, b).allSatisfy(ExactText.same)
     }
 
-    /// One record's text as `text` makes it, or a conflict's two versions between markers.
-    private func writeRecord(
-        _ record: MergedRecord, markers: Markers?, lineEnding: String, to output: inout some TextOutputStream,
-        text: (Source) throws -> String
-    ) throws {
-        guard case .conflict(let oursValue, let theirsValue) = record else {
-            output.write(try text(Source(record)))
-            return
+    /// One record of a JSON or NDJSON result, for `writer` (over OURS, or
+    /// THEIRS when the document is THEIRS's): a record of the writer's own
+    /// file is kept; any other is the other file's text, moved to the
+    /// writer's indentation, or written from its value in the writer's
+    /// style around a version's text (`JSONStyle.text(of:frame:...)`).
+    private func jsonRecord(_ record: MergedRecord, from source: (ours: Int?, theirs: Int?), writer: SnapshotWriter) throws -> SnapshotWriter.Record {
+        let style = writer.style
+        let depth = writer.recordDepth
+        /// A side's text of its record at `row`, with the indentation its lines have; nil when it cannot stand in the writer's file.
+        func version(_ side: Snapshot, _ row: Int?) throws -> ([UInt8], String)? {
+            guard let row else { return nil }
+            let text = try side.input.bytes.copy(side.records.byteRange(row))
+            // An NDJSON record is one line.
+            if writer.snapshot.input.format == .ndjson && (text.contains(0x0A) || text.contains(0x0D)) { return nil }
+            return (text, SnapshotWriter.depth(ofRecord: text))
         }
-        let markers = markers!
-        output.write(String(repeating: "<", count: markers.size) + " " + markers.ours + lineEnding)
-        if let oursValue { output.write(try text(.value(oursValue))) }
-        output.write(String(repeating: "=", count: markers.size) + lineEnding)
-        if let theirsValue { output.write(try text(.value(theirsValue))) }
-        output.write(String(repeating: ">", count: markers.size) + " " + markers.theirs + lineEnding)
+        func written(_ value: Value, frame: ([UInt8], String)?, donor: ([UInt8], String)?) -> String {
+            style.text(of: renamedForOutput(value), frame: frame?.0, frameDepth: frame?.1 ?? depth, depth: depth, donors: donor.map { [$0] } ?? [])
+        }
+        func kept(_ side: Snapshot, _ row: Int) throws -> SnapshotWriter.Record {
+            if namesStand(side) {
+                if side.input.bytes === writer.snapshot.input.bytes { return .kept(row) }
+                if let (text, textDepth) = try version(side, row) {
+                    return .text(JSONStyle.reindented(String(decoding: text, as: UTF8.self), from: textDepth, to: depth))
+                }
+            }
+            return .text(written(try side.value(ofRecord: row), frame: try version(side, row), donor: nil))
+        }
+        switch record {
+        case .ours(let row): return try kept(merge.ours, row)
+        case .theirs(let row): return try kept(merge.theirs, row)
+        case .merged(let value):
+            return .text(written(value, frame: try version(merge.ours, source.ours), donor: try version(merge.theirs, source.theirs)))
+        case .conflict(let oursValue, let theirsValue):
+            let oursVersion = try version(merge.ours, source.ours), theirsVersion = try version(merge.theirs, source.theirs)
+            return .alternatives(
+                ours: oursValue.map { written($0, frame: oursVersion ?? theirsVersion, donor: theirsVersion) },
+                theirs: theirsValue.map { written($0, frame: theirsVersion ?? oursVersion, donor: oursVersion) })
+        }
     }
 
     /// Where a record's text comes from.
@@ -104,7 +132,7 @@ public struct MergeWriter {
             case .ours(let row): self = .oursRow(row)
             case .theirs(let row): self = .theirsRow(row)
             case .merged(let value): self = .value(value)
-            case .conflict: preconditionFailure("conflicts are written by writeRecord")
+            case .conflict: preconditionFailure("a conflict is two versions, each written from its value")
             }
         }
     }
@@ -128,25 +156,13 @@ public struct MergeWriter {
     }
 
     /// A side's records go out as they are when the result names fields as that side does.
-    private func namesStand(_ side: Dataset) -> Bool {
+    private func namesStand(_ side: Snapshot) -> Bool {
         merge.renamesInResult.allSatisfy { side.records.fieldsFound.contains($0.new) }
-    }
-
-    private func jsonText(_ source: Source) throws -> String {
-        switch source {
-        case .oursRow(let row) where namesStand(merge.ours):
-            return String(decoding: try merge.ours.input.bytes.copy(merge.ours.records.byteRange(row)), as: UTF8.self)
-        // A record of a JSON array may span lines; an NDJSON record may not.
-        case .theirsRow(let row) where namesStand(merge.theirs) && (merge.ours.input.format != .ndjson || merge.theirs.input.format == .ndjson):
-            return String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self)
-        default:
-            return renamedForOutput(try value(source)).jsonText
-        }
     }
 
     private func csvRow(_ source: Source, columns: [String]) throws -> String {
         let ours = merge.ours
-        if case .oursRow(let row) = source, columns == ours.records.fieldNames ?? [] {
+        if case .oursRow(let row) = source, Self.sameNames(columns, ours.records.fieldNames ?? []) {
             return String(decoding: try ours.input.bytes.copy(ours.records.byteRange(row)), as: UTF8.self) + "\n"
         }
         guard case .object(let members) = try value(source) else { return CSVField.row([], delimiter: ours.delimiter) }

@@ -79,6 +79,10 @@ public enum MergedRecord: Sendable, Equatable {
 public struct MergeResult: Sendable {
     /// The result's records in order.
     public var records: [MergedRecord] = []
+    /// For each record of the result, the rows of OURS's and THEIRS's
+    /// versions of it (nil where a side has none): a writer keeps their text
+    /// wherever the merged value allows.
+    package var sources: [(ours: Int?, theirs: Int?)] = []
     /// Every conflict, in the result's order (resolved ones too when a
     /// preference was given).
     public var conflicts: [MergeConflict] = []
@@ -205,6 +209,12 @@ public enum ThreeWayMerge {
             switch place {
             case .ours(let row): decisionOfOurs[row]!
             case .theirs(let row): decisionOfTheirsOnly[row]!
+            }
+        }
+        result.sources = order.map { place in
+            switch place {
+            case .ours(let row): (row, theirsRows[ours.keys[row]])
+            case .theirs(let row): (nil, row)
             }
         }
         // Conflicts in the result's order, then those whose record the preference dropped.

@@ -36,7 +36,7 @@ public enum PatchApplier {
                     + "this has \(found.records) with fingerprint \(found)); nothing was written")
         }
         let result = try replay(patch, baseCount: table.count, patchSource: patchSource)
-        let dataset = Dataset(input: base, records: table, delimiter: delimiter)
+        let dataset = Snapshot(input: base, records: table, delimiter: delimiter)
         // Checked before the first byte goes out, so a refused patch writes
         // nothing, to a file or to standard output. Worked out from the
         // result's records, not from its bytes held back until the check (in
@@ -159,7 +159,7 @@ public enum PatchApplier {
     /// to be written, as the base's format holds it (`HeldRecordFingerprint`).
     /// A CSV record with a field the header lacks is refused here, before
     /// anything is written.
-    static func fingerprint(of result: [Element], patch: PatchScript, base: Dataset, patchSource: String) throws -> SnapshotFingerprint {
+    static func fingerprint(of result: [Element], patch: PatchScript, base: Snapshot, patchSource: String) throws -> SnapshotFingerprint {
         var fingerprints: [UInt64] = []
         fingerprints.reserveCapacity(result.count)
         switch base.input.format {
@@ -194,7 +194,7 @@ public enum PatchApplier {
 
     /// A base row's cells placed under `columns` (another header than the
     /// base's): each cell under its column's name, empty under a new column.
-    static func cells(ofBaseRow row: Int, in base: Dataset, columns: [String]) throws -> [String] {
+    static func cells(ofBaseRow row: Int, in base: Snapshot, columns: [String]) throws -> [String] {
         let baseColumns = base.records.fieldNames ?? []
         let cells = try base.input.bytes.copy(base.records.byteRange(row)).withUnsafeBytes {
             try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
@@ -216,14 +216,14 @@ public enum PatchApplier {
     }
 
     /// An element's text written out; a base record is copied in pieces, not made one String.
-    static func write(_ element: Element, in base: Dataset, to output: inout some TextOutputStream) throws {
+    static func write(_ element: Element, in base: Snapshot, to output: inout some TextOutputStream) throws {
         switch element {
         case .base(let row): try base.input.bytes.forEachPiece(in: base.records.byteRange(row)) { output.write($0) }
         case .record(let json): output.write(json)
         }
     }
 
-    static func text(_ element: Element, in base: Dataset) throws -> String {
+    static func text(_ element: Element, in base: Snapshot) throws -> String {
         switch element {
         case .base(let row): String(decoding: try base.input.bytes.copy(base.records.byteRange(row)), as: UTF8.self)
         case .record(let json): json
@@ -231,7 +231,7 @@ public enum PatchApplier {
     }
 
     static func writeCSV(
-        _ result: [Element], patch: PatchScript, base: Dataset, patchSource: String, output: inout some TextOutputStream
+        _ result: [Element], patch: PatchScript, base: Snapshot, patchSource: String, output: inout some TextOutputStream
     ) throws {
         let baseColumns = base.records.fieldNames ?? []
         let columns = patch.columns ?? baseColumns
@@ -249,38 +249,5 @@ public enum PatchApplier {
                 output.write(CSVField.row(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource), delimiter: delimiter))
             }
         }
-    }
-}
-
-/// Writing CSV fields (RFC 4180).
-enum CSVField {
-    /// The text a CSV cell holds for a value (`Value.cellText`), empty for a missing field.
-    static func cell(_ value: Value?) -> String {
-        value?.cellText ?? ""
-    }
-
-    /// One row and its line break. A row of one empty field is written `""`:
-    /// an empty line would be read as a blank line and skipped.
-    static func row(_ fields: [String], delimiter: UInt8) -> String {
-        if fields.count == 1 && fields[0].isEmpty { return "\"\"\n" }
-        return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
-    }
-
-    /// The field quoted when it holds the delimiter, a quote or a line break,
-    /// or starts with U+FEFF (at the start of a file a reader would take it
-    /// for a byte order mark). Bytes, not Characters: a quote or comma
-    /// followed by a combining mark is one Character, but still a quote or
-    /// comma to a CSV reader.
-    static func quoted(_ text: String, delimiter: UInt8) -> String {
-        guard text.utf8.contains(where: { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
-            || text.utf8.starts(with: byteOrderMark)
-        else { return text }
-        var bytes: [UInt8] = [0x22]
-        for byte in text.utf8 {
-            bytes.append(byte)
-            if byte == 0x22 { bytes.append(0x22) }
-        }
-        bytes.append(0x22)
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -13,12 +13,12 @@ import Foundation
 /// readers refuse duplicate members and columns), the members kept stay in
 /// their order, and a member only one side has is always kept.
 struct DifferingMembers {
-    let old: Dataset
-    let new: Dataset
+    let old: Snapshot
+    let new: Snapshot
     /// For each old column, the new column of the same name, or -1 (CSV on both sides).
     let newColumnOfOldColumn: [Int]
 
-    init(old: Dataset, new: Dataset) {
+    init(old: Snapshot, new: Snapshot) {
         self.old = old
         self.new = new
         if let oldNames = old.records.fieldNames, let newNames = new.records.fieldNames {
@@ -79,10 +79,10 @@ struct DifferingMembers {
                 newKept[newColumn] = false
                 continue
             }
-            oldKept.append(Value.Member(name: oldNames[column], value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: oldText[cell]))))
+            oldKept.append(Value.Member(name: oldNames[column], value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: oldText[cell]))))
         }
         let newKeptMembers = newCells.indices.filter { newKept[$0] }.map {
-            Value.Member(name: newNames[$0], value: Dataset.cellValue(UnsafeRawBufferPointer(rebasing: newText[newCells[$0]])))
+            Value.Member(name: newNames[$0], value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: newText[newCells[$0]])))
         }
         return (.object(oldKept), .object(newKeptMembers))
     }

@@ -33,13 +33,13 @@ public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible 
 
     /// The fingerprint of a dataset, reading it again if it was read with
     /// options that leave fields out.
-    public init(of dataset: Dataset, readWith options: RecordOptions) throws {
+    public init(of dataset: Snapshot, readWith options: RecordOptions) throws {
         self.init(of: try SnapshotFingerprint.records(of: dataset, readWith: options))
     }
 
     /// The dataset's records as its fingerprint sees them: its own table when
     /// it was read that way, else the file read again.
-    static func records(of dataset: Dataset, readWith options: RecordOptions) throws -> RecordTable {
+    static func records(of dataset: Snapshot, readWith options: RecordOptions) throws -> RecordTable {
         let plain = SnapshotFingerprint.options(for: dataset.input.format, recordsAt: options.recordsAt)
         if options.ignore.isEmpty && options.only.isEmpty && options.section == nil && options.mode == plain.mode {
             return dataset.records

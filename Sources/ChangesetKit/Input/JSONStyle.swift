@@ -1,0 +1,319 @@
+/// How a JSON snapshot writes its records, learnt from its own bytes, so
+/// that a record written into it (inserted by a patch, or merged from two
+/// edits) looks like its neighbours and a plain text diff of the file shows
+/// only what changed: pretty-printed with the file's indentation (spaces or
+/// tabs, any width), its separator after a name (`:` or `: `), on one line
+/// with its separator between members (`,` or `, `), and non-ASCII
+/// characters escaped (`\u00e9`, as Python's `json.dumps` writes) or not.
+///
+/// A record that has a version in the file already is not written from
+/// scratch: `text(of:frame:depth:)` keeps that version's bytes and replaces
+/// only the members whose values changed (at any depth of nested objects).
+package struct JSONStyle: Sendable, Equatable {
+    /// The line break between lines of a record ("\n" or "\r\n").
+    package var lineBreak = "\n"
+    /// One level of indentation in records that span lines; nil when
+    /// records are written on one line (NDJSON always).
+    package var indent: String?
+    /// Between a member's name and its value.
+    package var nameSeparator = ":"
+    /// Between members or elements written on one line.
+    package var inlineSeparator = ","
+    /// Characters past ASCII written as `\u` escapes.
+    package var escapesNonASCII = false
+    /// Hex digits of those escapes in upper case.
+    package var uppercaseHex = false
+
+    package init() {}
+
+    /// How many bytes of records `learn` looks at: enough for a few records'
+    /// style, bounded so that a huge record costs nothing.
+    static let sampleSize = 1 << 16
+
+    /// The style of the records in `sample` (a snapshot's first records'
+    /// text, each one in full or cut), and of its line breaks in `leading`
+    /// (the bytes before and around them).
+    package static func learn(records sample: [[UInt8]], around leading: [UInt8], oneRecordPerLine: Bool) -> JSONStyle {
+        var style = JSONStyle()
+        if let newline = leading.firstIndex(of: 0x0A) ?? sample.lazy.compactMap({ $0.firstIndex(of: 0x0A) }).first {
+            let bytes = leading.contains(0x0A) ? leading : sample.first { $0.contains(0x0A) }!
+            if newline > 0 && bytes[newline - 1] == 0x0D { style.lineBreak = "\r\n" }
+        }
+        var sawRawNonASCII = false, sawEscapedNonASCII = false, sawHexLetter: Bool?
+        var learntSeparators = false
+        for record in sample {
+            record.withUnsafeBytes { text in
+                // Escapes and raw bytes past ASCII, outside and inside strings alike (names too).
+                var index = 0
+                while index < text.count {
+                    let byte = text[index]
+                    if byte >= 0x80 { sawRawNonASCII = true }
+                    if byte == 0x5C, index + 1 < text.count {
+                        if text[index + 1] == 0x75, index + 5 < text.count {
+                            let hex = text[(index + 2)...(index + 5)]
+                            if let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16), code >= 0x80 {
+                                sawEscapedNonASCII = true
+                                if sawHexLetter == nil, let letter = hex.first(where: { $0 >= 0x41 }) { sawHexLetter = letter < 0x61 }
+                            }
+                        }
+                        index += 2
+                        continue
+                    }
+                    index += 1
+                }
+                guard !learntSeparators, let members = JSONValueReader.rawMembers(ofObject: text), let first = members.first else { return }
+                learntSeparators = true
+                let afterName = text[(first.name.upperBound + 1)..<first.value.lowerBound]
+                if !afterName.contains(0x0A) && !afterName.contains(0x0D) { style.nameSeparator = String(decoding: afterName, as: UTF8.self) }
+                let spansLines = text.contains(0x0A)
+                if spansLines && !oneRecordPerLine {
+                    // One level: the first member's line is indented that much more than the closing brace's.
+                    let memberIndent = indentation(ofLineAt: first.name.lowerBound - 1, in: text)
+                    let closingIndent = indentation(ofLineAt: text.count - 1, in: text)
+                    if let memberIndent, let closingIndent, memberIndent.count > closingIndent.count, memberIndent.starts(with: closingIndent) {
+                        style.indent = String(decoding: memberIndent.dropFirst(closingIndent.count), as: UTF8.self)
+                    } else if let memberIndent, !memberIndent.isEmpty {
+                        style.indent = String(decoding: memberIndent, as: UTF8.self)
+                    }
+                } else if members.count > 1 {
+                    let between = text[members[0].value.upperBound..<(members[1].name.lowerBound - 1)]
+                    if between.filter({ $0 == 0x2C }).count == 1 && !between.contains(0x0A) && !between.contains(0x0D) {
+                        style.inlineSeparator = String(decoding: between, as: UTF8.self)
+                    }
+                }
+            }
+        }
+        style.escapesNonASCII = sawEscapedNonASCII && !sawRawNonASCII
+        style.uppercaseHex = sawHexLetter ?? false
+        return style
+    }
+
+    /// The spaces and tabs that start the line holding `position`, if only
+    /// spaces and tabs come before it there (nil when the line starts before
+    /// `text` does or holds something else first).
+    static func indentation(ofLineAt position: Int, in text: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer>? {
+        var start = position
+        while start > 0 && text[start - 1] != 0x0A { start -= 1 }
+        guard start > 0 else { return nil }
+        var end = start
+        while end < position && (text[end] == 0x20 || text[end] == 0x09) { end += 1 }
+        guard end == position else { return nil }
+        return text[start..<end]
+    }
+
+    // MARK: Writing
+
+    /// `value` written in this style, its first line at indentation `depth`
+    /// (the text of the line it starts on up to it).
+    package func text(of value: Value, depth: String) -> String {
+        var output = ""
+        write(value, depth: depth, to: &output)
+        return output
+    }
+
+    func write(_ value: Value, depth: String, to output: inout String) {
+        switch value {
+        case .null: output += "null"
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .number(let text): output += text
+        case .string(let text): writeString(text, to: &output)
+        case .array(let elements):
+            writeContainer("[", "]", count: elements.count, depth: depth, to: &output) { index, inner, output in
+                write(elements[index], depth: inner, to: &output)
+            }
+        case .object(let members):
+            writeContainer("{", "}", count: members.count, depth: depth, to: &output) { index, inner, output in
+                writeString(members[index].name, to: &output)
+                output += nameSeparator
+                write(members[index].value, depth: inner, to: &output)
+            }
+        }
+    }
+
+    private func writeContainer(
+        _ open: String, _ close: String, count: Int, depth: String, to output: inout String,
+        item: (Int, String, inout String) -> Void
+    ) {
+        output += open
+        guard count > 0 else { return output += close }
+        if let indent {
+            let inner = depth + indent
+            for index in 0..<count {
+                output += (index == 0 ? "" : ",") + lineBreak + inner
+                item(index, inner, &output)
+            }
+            output += lineBreak + depth
+        } else {
+            for index in 0..<count {
+                if index > 0 { output += inlineSeparator }
+                item(index, depth, &output)
+            }
+        }
+        output += close
+    }
+
+    /// A string literal: what JSON must escape, and past ASCII what the file escapes.
+    func writeString(_ text: String, to output: inout String) {
+        guard escapesNonASCII, text.utf8.contains(where: { $0 >= 0x80 }) else { return Value.writeJSONString(text, to: &output) }
+        var plain = ""
+        Value.writeJSONString(text, to: &plain)
+        for scalar in plain.unicodeScalars {
+            guard scalar.value >= 0x80 else {
+                output.unicodeScalars.append(scalar)
+                continue
+            }
+            for unit in String(scalar).utf16 {
+                let hex = String(unit, radix: 16, uppercase: uppercaseHex)
+                output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            }
+        }
+    }
+
+    /// The text of a record whose value is `value`, written where `frame` (a
+    /// version of the record, as some file holds it, indented at
+    /// `frameDepth`) stood: where `value` is an object and so is the frame,
+    /// the frame's bytes are kept and only the members whose values differ
+    /// are written again (nested objects alike), each in this style; members
+    /// added go where `value` places them, with the frame's separators.
+    /// Anything else is written whole. `donors` are other versions of the
+    /// record (another side of a merge): a member equal to a donor's is
+    /// copied from the donor, as that file writes it.
+    package func text(of value: Value, frame: [UInt8]?, frameDepth: String, depth: String, donors: [([UInt8], String)] = []) -> String {
+        if let frame, let spliced = frame.withUnsafeBytes({ splice(value, into: $0, frameDepth: frameDepth, depth: depth, donors: donors) }) {
+            return spliced
+        }
+        if let copied = copy(value, from: donors, depth: depth) { return copied }
+        return text(of: value, depth: depth)
+    }
+
+    /// A donor's text of `value`, when a donor holds exactly that value.
+    private func copy(_ value: Value, from donors: [([UInt8], String)], depth: String) -> String? {
+        for (donor, donorDepth) in donors {
+            let same = donor.withUnsafeBytes { (try? JSONValueReader.read($0)) == value }
+            if same { return JSONStyle.reindented(String(decoding: donor, as: UTF8.self), from: donorDepth, to: depth) }
+        }
+        return nil
+    }
+
+    private func splice(_ value: Value, into frame: UnsafeRawBufferPointer, frameDepth: String, depth: String, donors: [([UInt8], String)]) -> String? {
+        guard case .object(let targets) = value, let raw = JSONValueReader.rawMembers(ofObject: frame) else { return nil }
+        guard let frameMembers = try? raw.map({ try JSONValueReader.member($0, in: frame) }) else { return nil }
+        // The frame's members of the value, found by name.
+        var frameIndex: [ExactTextKey: Int] = [:]
+        for (index, member) in frameMembers.enumerated() { frameIndex[ExactTextKey(member.name)] = index }
+        // The donors' members, likewise, for a member whose value only a donor holds.
+        let donorMembers: [(members: [(Value.Member, [UInt8])], depth: String)] = donors.compactMap { donor, donorDepth in
+            donor.withUnsafeBytes { text in
+                guard let raw = JSONValueReader.rawMembers(ofObject: text),
+                      let members = try? raw.map({ (try JSONValueReader.member($0, in: text), Array(text[$0.value])) }) else { return nil }
+                return (members, donorDepth + (indent ?? ""))
+            }
+        }
+        // Where each member's line starts: one level in from the frame, as the frame indents its members.
+        let memberDepth = raw.first.flatMap { JSONStyle.indentation(ofLineAt: $0.name.lowerBound - 1, in: frame) }
+            .map { String(decoding: $0, as: UTF8.self) }
+            .map { JSONStyle.reindented($0, from: frameDepth, to: depth, wholeLine: true) } ?? depth + (indent ?? "")
+        let frameMemberDepth = raw.first.flatMap { JSONStyle.indentation(ofLineAt: $0.name.lowerBound - 1, in: frame) }
+            .map { String(decoding: $0, as: UTF8.self) } ?? frameDepth + (indent ?? "")
+
+        func bytes(_ range: Range<Int>) -> String { String(decoding: frame[range], as: UTF8.self) }
+        func reindent(_ text: String) -> String { JSONStyle.reindented(text, from: frameDepth, to: depth) }
+
+        var pieces: [(frameIndex: Int?, text: String)] = []
+        for target in targets {
+            if let index = frameIndex[ExactTextKey(target.name)] {
+                let member = raw[index]
+                let head = bytes((member.name.lowerBound - 1)..<member.value.lowerBound)
+                let valueText: String
+                if frameMembers[index].value == target.value {
+                    valueText = reindent(bytes(member.value))
+                } else if case .object = target.value, case .object = frameMembers[index].value {
+                    let nestedDonors = donorMembers.compactMap { donor in
+                        donor.members.first { ExactText.same($0.0.name, target.name) }.map { ($0.1, donor.depth) }
+                    }
+                    valueText = text(of: target.value, frame: Array(frame[member.value]), frameDepth: frameMemberDepth, depth: memberDepth, donors: nestedDonors)
+                } else {
+                    valueText = memberValue(target, donors: donorMembers, depth: memberDepth)
+                }
+                pieces.append((index, reindent(head) + valueText))
+            } else {
+                var head = ""
+                writeString(target.name, to: &head)
+                head += raw.first.map { bytes(($0.name.upperBound + 1)..<$0.value.lowerBound) } ?? nameSeparator
+                pieces.append((nil, head + memberValue(target, donors: donorMembers, depth: memberDepth)))
+            }
+        }
+        // The frame's own bytes between members, where the members stand as they did.
+        let opening = bytes(0..<(raw.first.map { $0.name.lowerBound - 1 } ?? frame.count - 1))
+        let closing = bytes((raw.last?.value.upperBound ?? frame.count - 1)..<frame.count)
+        let gaps = raw.indices.dropLast().map { bytes(raw[$0].value.upperBound..<(raw[$0 + 1].name.lowerBound - 1)) }
+        guard !pieces.isEmpty else { return "{}" }
+        guard !raw.isEmpty else {
+            // An empty frame has no separators to keep: the style's.
+            return text(of: value, depth: depth)
+        }
+        var output = reindent(opening)
+        for (position, piece) in pieces.enumerated() {
+            if position > 0 {
+                let gap = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
+                    .map { gaps[$0] } ?? gaps.first ?? ("," + (indent == nil ? "" : lineBreak + frameMemberDepth))
+                output += reindent(gap)
+            }
+            output += piece.text
+        }
+        return output + reindent(closing)
+    }
+
+    /// A member's value as a donor holds it (when one holds exactly that), else written in this style.
+    private func memberValue(_ member: Value.Member, donors: [(members: [(Value.Member, [UInt8])], depth: String)], depth: String) -> String {
+        for donor in donors {
+            if let found = donor.members.first(where: { $0.0 == member }) {
+                return JSONStyle.reindented(String(decoding: found.1, as: UTF8.self), from: donor.depth, to: depth)
+            }
+        }
+        return text(of: member.value, depth: depth)
+    }
+
+    /// `text` (JSON whose lines after the first are indented from `old`)
+    /// indented from `new` instead. Every line break in JSON text is
+    /// whitespace between tokens (a string cannot hold one raw), so lines
+    /// can be moved without changing any value. `wholeLine`: `text` is an
+    /// indentation itself.
+    package static func reindented(_ text: String, from old: String, to new: String, wholeLine: Bool = false) -> String {
+        guard old != new else { return text }
+        if wholeLine { return text.hasPrefix(old) ? new + text.dropFirst(old.count) : text }
+        // Bytes, not Characters: "\r\n" is one Character, and would hide its line feed.
+        let bytes = Array(text.utf8), oldBytes = Array(old.utf8), newBytes = Array(new.utf8)
+        guard bytes.contains(0x0A) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            result.append(byte)
+            index += 1
+            if byte == 0x0A && bytes[index...].starts(with: oldBytes) {
+                result.append(contentsOf: newBytes)
+                index += oldBytes.count
+            }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+}
+
+/// Which bytes separate two items (records of a file, members of an
+/// object) written in a new order: the file's own where it had the two
+/// side by side, else the separator before (or after) one of them, else a
+/// typical one. So a file keeps its blank lines, its line breaks and its
+/// indentation wherever its items keep their neighbours.
+package enum SeparatorChoice {
+    /// The original separator to use, as the index of the item it follows;
+    /// nil for a typical one. `after` and `before`: the two items' places in
+    /// the original (nil for a new item); `count`: the original's items.
+    package static func gap(before: Int?, after: Int?, count: Int) -> Int? {
+        if let after, let before, before == after + 1 { return after }
+        if let before, before > 0 { return before - 1 }
+        if let after, after + 1 < count { return after }
+        return nil
+    }
+}

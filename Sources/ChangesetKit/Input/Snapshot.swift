@@ -1,0 +1,73 @@
+import Dispatch
+
+/// A snapshot: an input and the records read from it, which it reads
+/// again by byte range (whole, or only the members that differ).
+public struct Snapshot: Sendable {
+    public let input: InputFile
+    public let records: RecordTable
+    public let delimiter: UInt8
+    /// `--rename` pairs this side's reader applied (the new side's): a record
+    /// read again gets the same names the fingerprints saw.
+    public var renames: [Rename] = []
+    /// A JSON side compared with a CSV one: nested objects are read again as
+    /// dotted names (`{"meta":{"key":1}}` as `{"meta.key":1}`), the CSV
+    /// side's column names for the same fields.
+    public var flattensObjects = false
+
+    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
+        self.input = input
+        self.records = records
+        self.delimiter = delimiter
+        self.renames = renames
+        self.flattensObjects = flattensObjects
+    }
+
+    /// The full record at `row`, read again from its byte range. CSV rows
+    /// become objects keyed by column; a cell that is a number literal is a
+    /// number (its text unchanged), any other cell a string.
+    public func value(ofRecord row: Int) throws -> Value {
+        try input.bytes.withBytes(in: records.byteRange(row)) { try value(parsing: $0) }
+    }
+
+    /// Reads each input on a thread of its own, as `read` says; the first
+    /// error in argument order wins.
+    static func read(_ inputs: [InputFile], _ read: @Sendable (Int, InputFile) throws -> Snapshot) throws -> [Snapshot] {
+        final class Slot: @unchecked Sendable { var result: Result<Snapshot, Error>? }
+        let slots = inputs.map { _ in Slot() }
+        DispatchQueue.concurrentPerform(iterations: inputs.count) { side in
+            slots[side].result = Result { try read(side, inputs[side]) }
+        }
+        return try slots.map { try $0.result!.get() }
+    }
+
+    /// A record from its bytes (see `value(ofRecord:)`).
+    func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
+        switch input.format {
+        case .json, .ndjson:
+            var value = try JSONValueReader.readRecord(bytes)
+            if !renames.isEmpty { value = renames.reduce(value) { $0.renamingMember(at: $1.new.components, to: $1.old.components.last!) } }
+            return flattensObjects ? value.flattened() : value
+        case .csv, .tsv:
+            let names = records.fieldNames ?? []
+            let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: names.count)
+            guard cells.count == names.count else {
+                throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
+            }
+            return .object(zip(names, cells).map { name, cell in
+                Value.Member(name: name, value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: bytes[cell])))
+            })
+        }
+    }
+
+    /// A CSV cell read again, from its bytes in the row (quotes and all): a
+    /// number literal is a number (its text unchanged), any other cell a string.
+    static func cellValue(_ rawCell: UnsafeRawBufferPointer) -> Value {
+        guard rawCell.first == 0x22 else {
+            // Unquoted: the bytes are the text, checked before any String is made.
+            let text = String(decoding: rawCell, as: UTF8.self)
+            return CanonicalNumber.isNumberLiteral(rawCell) ? .number(text) : .string(text)
+        }
+        let text = CSVRecordReader.text(ofRawCell: rawCell)
+        return CanonicalNumber.isNumberLiteral(text) ? .number(text) : .string(text)
+    }
+}
