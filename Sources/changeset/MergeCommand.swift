@@ -9,12 +9,14 @@ struct MergeCommand: ParsableCommand {
         commandName: "changeset merge",
         abstract: "Merge two edits (OURS and THEIRS) of one dataset (BASE), record by record and field by field.",
         discussion: """
-            Records are matched by --id (by content without it). A record changed on one side takes that \
+            Records are matched by --id; without it, by content, and a merge is refused when some field \
+            is unique in each file (it names it). A record changed on one side takes that \
             change; changed on both, it is merged field by field. The same field changed to different \
             values, a record deleted on one side and changed on the other, and one id inserted on both \
             sides with different content are conflicts: each is listed on standard error, nothing is \
             written (unless --markers), and the exit status is 1. --prefer resolves them on purpose. \
-            The result keeps OURS's order and format; see man changeset for the order rule. \
+            The result is OURS's file with the changes in it: untouched records and the bytes between them are \
+            copied, new ones written as the file writes its records. See man changeset for the order rule. \
             Exit status: 0 merged, 1 conflicts, 2 trouble (nothing written).
             """,
         version: "changeset " + ChangesetVersion.current
@@ -81,6 +83,10 @@ enum MergeRun {
         } catch {
             Diagnostics.report("\(error)")
             throw ExitCode(ExitStatus.trouble)
+        }
+        if options.records.id.isEmpty {
+            Diagnostics.report("note: without --id, records are matched by their whole content (no field is unique in each file): "
+                               + "a record edited on both sides is kept in both versions")
         }
         let result = merge.result
         let formatter = MergeConflictFormatter()

@@ -19,7 +19,7 @@ struct RecordMatchingOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: ArgumentHelp("The CSV field delimiter, one ASCII character (default , and tab for .tsv).", valueName: "char"))
     var delimiter: String?
 
-    @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (the k-th matches the k-th).", valueName: "policy"))
+    @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (records sharing an id match an equal one first, then the k-th the k-th).", valueName: "policy"))
     var duplicates: DuplicatePolicy = .error
 
     @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable); a glob such as 'UNTERM*' or 'translations.*' names several.", valueName: "field"))

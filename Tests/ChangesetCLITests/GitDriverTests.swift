@@ -102,6 +102,32 @@ import Testing
             .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
     }
 
+    /// Two branches edit different records of a pretty-printed JSON file
+    /// (Python's indent=4, non-ASCII escaped): git's own text merge gets it
+    /// right, and the driver must give the same bytes, so that the merge
+    /// commit's diff shows only the edits.
+    @Test func aMergeOfAPrettyPrintedJSONFileWithTheDriverIsPlainGitsResult() throws {
+        let repository = try Repository()
+        func layout(_ name: String) throws -> String {
+            try String(contentsOf: fixtures.appendingPathComponent("layout/\(name)"), encoding: .utf8)
+        }
+        try repository.branches(
+            "cities.json", base: try layout("python4-base.json"), ours: try layout("python4-ours.json"), theirs: try layout("python4-theirs.json"))
+        let plain = try repository.git("merge", "--no-edit", "theirs")
+        #expect(plain.status == 0, "\(plain)")
+        let plainResult = try Data(contentsOf: repository.root.appendingPathComponent("cities.json"))
+        try repository.git("reset", "-q", "--hard", "HEAD~1")
+
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.json").status == 0)
+        try repository.commit("use changeset for JSON files")
+        #expect(try repository.git("check-attr", "merge", "cities.json").stdout == "cities.json: merge: changeset\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try Data(contentsOf: repository.root.appendingPathComponent("cities.json")) == plainResult)
+        let stat = try repository.git("diff", "--numstat", "HEAD~1", "HEAD", "--", "cities.json")
+        #expect(stat.stdout == "10\t2\tcities.json\n", "only THEIRS's edits change lines: \(stat)")
+    }
+
     @Test func theSameFieldChangedOnBothBranchesConflictsWithMarkers() throws {
         let repository = try Repository()
         try repository.write(".gitattributes", "*.csv merge=changeset changeset-id=sku\n")

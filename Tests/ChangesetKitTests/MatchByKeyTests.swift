@@ -1,9 +1,10 @@
 import Testing
 @testable import ChangesetKit
 
-/// `Comparison.matchByKey` against a plain reference: the k-th record with an
-/// id in NEW's file order matches the k-th with that id in OLD's, and the
-/// result is given in section order. Its short paths (one section; no id
+/// `Comparison.matchByKey` against a plain reference: records that share an
+/// id match an equal record (the same fingerprint) first, then the k-th
+/// left with an id in NEW's file order matches the k-th left with that id in
+/// OLD's, and the result is given in section order. Its short paths (one section; no id
 /// repeated) must agree with the general one.
 @Suite struct MatchByKeyTests {
     func table(_ records: [(id: Int, section: Int)], sectioned: Bool, repeats: Bool) throws -> RecordTable {
@@ -21,7 +22,15 @@ import Testing
         var oldRowsByKey: [String: [Int]] = [:]
         for row in 0..<old.count { oldRowsByKey[old.keys[row], default: []].append(row) }
         var oldRowOfNewRow = [Int](repeating: -1, count: new.count)
-        for row in 0..<new.count where !(oldRowsByKey[new.keys[row]]?.isEmpty ?? true) {
+        var unpaired: [Int] = []
+        for row in 0..<new.count {
+            if let index = oldRowsByKey[new.keys[row]]?.firstIndex(where: { old.fingerprints[$0] == new.fingerprints[row] }) {
+                oldRowOfNewRow[row] = oldRowsByKey[new.keys[row]]!.remove(at: index)
+            } else {
+                unpaired.append(row)
+            }
+        }
+        for row in unpaired where !(oldRowsByKey[new.keys[row]]?.isEmpty ?? true) {
             oldRowOfNewRow[row] = oldRowsByKey[new.keys[row]]!.removeFirst()
         }
         let oldFlat = oldSections.flatMap(\.elements).map(\.row)
@@ -32,7 +41,7 @@ import Testing
     }
 
     @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
-    func matchesTheKthOccurrenceInSectionOrder(sectioned: Bool, repeats: Bool) throws {
+    func matchesEqualRecordsFirstThenByOccurrenceInSectionOrder(sectioned: Bool, repeats: Bool) throws {
         var random = SplitMix(seed: sectioned ? 11 : 7)
         for round in 0..<20 {
             let idRange = repeats ? 40 : 10_000

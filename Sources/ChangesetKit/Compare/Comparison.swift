@@ -128,8 +128,8 @@ public struct Comparison: Sendable {
         }
     }
 
-    /// Matches records through the old table's key index: the k-th record
-    /// with an id in NEW's file order matches the k-th with that id in OLD's.
+    /// Matches records through the old table's key index: a record matches
+    /// the record with its id in OLD (when ids repeat, see `pairRepeatedKeys`).
     /// Returns, for each new record in section order, the old record's index
     /// in section order, or -1 (see `Differ.diff(from:to:matching:)`).
     static func matchByKey(
@@ -163,15 +163,7 @@ public struct Comparison: Sendable {
                 }
             }
         } else {
-            // The next old row to hand out for a key, by the key's first row (-1: none left).
-            var nextOldRow = [Int32](repeating: -2, count: old.count)
-            for row in 0..<new.count {
-                guard let first = new.keys.withKey(row, old.firstRow(withKey:)) else { continue }
-                let candidate = nextOldRow[first] == -2 ? Int32(first) : nextOldRow[first]
-                guard candidate >= 0 else { continue }
-                oldRowOfNewRow[row] = candidate
-                nextOldRow[first] = Int32(old.keyIndex.nextRow(after: Int(candidate)) ?? -1)
-            }
+            pairRepeatedKeys(old, new, into: &oldRowOfNewRow)
         }
         if oldIsFlat && newSections.count <= 1 { return oldRowOfNewRow }
         var matching: [Int32] = []
@@ -183,6 +175,68 @@ public struct Comparison: Sendable {
             }
         }
         return matching
+    }
+
+    /// Matching when ids repeat (`--duplicates occurrence`): the records
+    /// that share an id pair with an equal record first (the same
+    /// fingerprint), then in file order. A record inserted before its
+    /// unchanged twin is then an insertion, not an update of the twin plus
+    /// an insertion of the twin.
+    static func pairRepeatedKeys(_ old: RecordTable, _ new: RecordTable, into oldRowOfNewRow: inout [Int32]) {
+        // New rows grouped by the first old row of their key, in file order
+        // (a count per group, then each group's slice of one array).
+        var groupOfNewRow = [Int32](repeating: -1, count: new.count)
+        var groupStart = [Int32](repeating: 0, count: old.count + 1)
+        for row in 0..<new.count {
+            guard let first = new.keys.withKey(row, old.firstRow(withKey:)) else { continue }
+            groupOfNewRow[row] = Int32(first)
+            groupStart[first + 1] += 1
+        }
+        for index in 0..<old.count { groupStart[index + 1] += groupStart[index] }
+        var filled = groupStart
+        var newRowsByGroup = [Int32](repeating: 0, count: Int(groupStart[old.count]))
+        for row in 0..<new.count where groupOfNewRow[row] >= 0 {
+            let group = Int(groupOfNewRow[row])
+            newRowsByGroup[Int(filled[group])] = Int32(row)
+            filled[group] += 1
+        }
+        var oldRows: [Int] = []
+        var taken: [Bool] = []
+        var unpaired: [Int] = []
+        for first in 0..<old.count where groupStart[first + 1] > groupStart[first] {
+            let newRows = newRowsByGroup[Int(groupStart[first])..<Int(groupStart[first + 1])]
+            oldRows.removeAll(keepingCapacity: true)
+            var row: Int? = first
+            while let current = row {
+                oldRows.append(current)
+                row = old.keyIndex.nextRow(after: current)
+            }
+            if oldRows.count == 1 && newRows.count == 1 {
+                oldRowOfNewRow[Int(newRows.first!)] = Int32(first)
+                continue
+            }
+            taken = [Bool](repeating: false, count: oldRows.count)
+            unpaired.removeAll(keepingCapacity: true)
+            // Equal records first: by fingerprint, each taking the earliest equal old record left.
+            var equalOld: [UInt64: [Int]] = [:]
+            for (index, oldRow) in oldRows.enumerated().reversed() { equalOld[old.fingerprints[oldRow], default: []].append(index) }
+            for newRow in newRows.map(Int.init) {
+                if let index = equalOld[new.fingerprints[newRow]]?.popLast() {
+                    taken[index] = true
+                    oldRowOfNewRow[newRow] = Int32(oldRows[index])
+                } else {
+                    unpaired.append(newRow)
+                }
+            }
+            // Then the rest in order.
+            var cursor = 0
+            for newRow in unpaired {
+                while cursor < oldRows.count && taken[cursor] { cursor += 1 }
+                guard cursor < oldRows.count else { break }
+                taken[cursor] = true
+                oldRowOfNewRow[newRow] = Int32(oldRows[cursor])
+            }
+        }
     }
 
     /// Below this many new records one core matches them all: too little work to share out.
@@ -254,7 +308,7 @@ public struct Comparison: Sendable {
         // is a move), but a replay must carry it: here it is part of the content.
         func refs(_ sections: [Section<SectionName, RecordRef>]) -> [RecordRef] {
             sections.flatMap { section in
-                let name = StableHash.string(section.id.text ?? "", seed: section.id.text == nil ? 0x6E6F_6E65 : 0x7365_6374)
+                let name = section.id.contentHash
                 return section.elements.map { RecordRef(fingerprint: StableHash.combine($0.fingerprint, name), row: $0.row) }
             }.sorted { $0.row < $1.row }
         }

@@ -7,9 +7,11 @@ enum CSVField {
 
     /// One row and its line break. A row of one empty field is written `""`:
     /// an empty line would be read as a blank line and skipped.
-    static func row(_ fields: [String], delimiter: UInt8) -> String {
+    /// `quotingEvery`: every field in quotes, as some files write them.
+    static func row(_ fields: [String], delimiter: UInt8, quotingEvery: Bool = false) -> String {
         if fields.count == 1 && fields[0].isEmpty { return "\"\"\n" }
-        return fields.map { quoted($0, delimiter: delimiter) }.joined(separator: String(UnicodeScalar(delimiter))) + "\n"
+        return fields.map { quotingEvery ? inQuotes($0) : quoted($0, delimiter: delimiter) }
+            .joined(separator: String(UnicodeScalar(delimiter))) + "\n"
     }
 
     /// The field quoted when it holds the delimiter, a quote or a line break,
@@ -21,6 +23,11 @@ enum CSVField {
         guard text.utf8.contains(where: { $0 == delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D })
             || text.utf8.starts(with: byteOrderMark)
         else { return text }
+        return inQuotes(text)
+    }
+
+    /// The field between quotes, its quotes doubled.
+    static func inQuotes(_ text: String) -> String {
         var bytes: [UInt8] = [0x22]
         for byte in text.utf8 {
             bytes.append(byte)

@@ -30,14 +30,45 @@ package struct JSONStyle: Sendable, Equatable {
     /// style, bounded so that a huge record costs nothing.
     static let sampleSize = 1 << 16
 
+    /// What a file showed of its style; the rest is the defaults, which
+    /// another version of the file (the other side of a merge) may know better.
+    package struct Known: OptionSet, Sendable {
+        package let rawValue: Int
+        package init(rawValue: Int) { self.rawValue = rawValue }
+        package static let lineBreak = Known(rawValue: 1)
+        /// Indentation and separators (a record with members was seen).
+        package static let members = Known(rawValue: 2)
+        /// Escaping (a character past ASCII was seen).
+        package static let escaping = Known(rawValue: 4)
+    }
+
+    /// What `learn` saw of the file.
+    package var known: Known = []
+
+    /// This style, with what it does not know taken from `other`.
+    package func completed(by other: JSONStyle) -> JSONStyle {
+        var style = self
+        if !known.contains(.lineBreak) && other.known.contains(.lineBreak) { style.lineBreak = other.lineBreak }
+        if !known.contains(.members) && other.known.contains(.members) {
+            (style.indent, style.nameSeparator, style.inlineSeparator) = (other.indent, other.nameSeparator, other.inlineSeparator)
+        }
+        if !known.contains(.escaping) && other.known.contains(.escaping) {
+            (style.escapesNonASCII, style.uppercaseHex) = (other.escapesNonASCII, other.uppercaseHex)
+        }
+        style.known.formUnion(other.known)
+        return style
+    }
+
     /// The style of the records in `sample` (a snapshot's first records'
-    /// text, each one in full or cut), and of its line breaks in `leading`
-    /// (the bytes before and around them).
-    package static func learn(records sample: [[UInt8]], around leading: [UInt8], oneRecordPerLine: Bool) -> JSONStyle {
+    /// text, each one in full or cut), and of its line breaks in `around`
+    /// (the bytes before and after them).
+    package static func learn(records sample: [[UInt8]], around: [UInt8], oneRecordPerLine: Bool) -> JSONStyle {
         var style = JSONStyle()
-        if let newline = leading.firstIndex(of: 0x0A) ?? sample.lazy.compactMap({ $0.firstIndex(of: 0x0A) }).first {
-            let bytes = leading.contains(0x0A) ? leading : sample.first { $0.contains(0x0A) }!
+        for bytes in [around] + sample {
+            guard let newline = bytes.firstIndex(of: 0x0A) else { continue }
             if newline > 0 && bytes[newline - 1] == 0x0D { style.lineBreak = "\r\n" }
+            style.known.insert(.lineBreak)
+            break
         }
         var sawRawNonASCII = false, sawEscapedNonASCII = false, sawHexLetter: Bool?
         var learntSeparators = false
@@ -63,6 +94,7 @@ package struct JSONStyle: Sendable, Equatable {
                 }
                 guard !learntSeparators, let members = JSONValueReader.rawMembers(ofObject: text), let first = members.first else { return }
                 learntSeparators = true
+                style.known.insert(.members)
                 let afterName = text[(first.name.upperBound + 1)..<first.value.lowerBound]
                 if !afterName.contains(0x0A) && !afterName.contains(0x0D) { style.nameSeparator = String(decoding: afterName, as: UTF8.self) }
                 let spansLines = text.contains(0x0A)
@@ -84,6 +116,7 @@ package struct JSONStyle: Sendable, Equatable {
             }
         }
         style.escapesNonASCII = sawEscapedNonASCII && !sawRawNonASCII
+        if sawEscapedNonASCII || sawRawNonASCII { style.known.insert(.escaping) }
         style.uppercaseHex = sawHexLetter ?? false
         return style
     }

@@ -41,15 +41,20 @@ package struct SnapshotWriter {
     package let recordDepth: String
     /// The line break the file uses first.
     package let lineBreak: String
+    /// A CSV file that puts every field in quotes (its header and first rows do).
+    package let quotesEveryField: Bool
 
     private let before: Range<Int>
     private let after: Range<Int>
-    /// Inside the brackets of a JSON records array; the whole file otherwise.
+    /// Inside the brackets of a JSON records array; the end of the file otherwise.
     private let inner: Range<Int>
     private let opening: String
     private let closing: String
 
-    package init(_ snapshot: Snapshot) throws {
+    /// A writer over `snapshot`, in its style; what the snapshot does not
+    /// show of it (a file of one record on one line has no line break to
+    /// copy) is learnt from `others`, other versions of the same file.
+    package init(_ snapshot: Snapshot, alsoLearningFrom others: [Snapshot] = []) throws {
         self.snapshot = snapshot
         let table = snapshot.records
         let bytes = snapshot.input.bytes
@@ -58,7 +63,7 @@ package struct SnapshotWriter {
         let container = isArray ? (table.containerRange ?? 0..<count) : 0..<count
         // What comes before the records and after them, kept whole; in a JSON
         // document, the brackets of the records array go with them.
-        let inner = isArray ? (container.lowerBound + 1)..<max(container.lowerBound + 1, container.upperBound - 1) : container
+        let inner = isArray ? (container.lowerBound + 1)..<max(container.lowerBound + 1, container.upperBound - 1) : count..<count
         self.inner = inner
         if table.count > 0 {
             before = 0..<table.starts[0]
@@ -69,20 +74,24 @@ package struct SnapshotWriter {
             before = 0..<inner.lowerBound
             after = inner.upperBound..<count
         }
-        let leading = try bytes.copy(0..<min(count, table.count > 0 ? table.starts[0] : count, 1 << 16))
-        var sample: [[UInt8]] = []
-        var sampled = 0
-        for row in 0..<min(table.count, 64) where sampled < JSONStyle.sampleSize {
-            let range = table.byteRange(row)
-            let cut = range.lowerBound..<min(range.upperBound, range.lowerBound + JSONStyle.sampleSize)
-            sample.append(try bytes.copy(cut))
-            sampled += cut.count
-        }
-        var style = snapshot.input.format.isJSON
-            ? JSONStyle.learn(records: sample, around: leading, oneRecordPerLine: snapshot.input.format == .ndjson) : JSONStyle()
-        if snapshot.input.format == .ndjson { style.indent = nil }
+        let (learnt, leading, sample) = try Self.learn(snapshot)
+        var style = others.reduce(learnt) { style, other in (try? Self.learn(other).style).map(style.completed) ?? style }
+        if snapshot.input.format != .json { style.indent = nil }
         self.style = style
         lineBreak = style.lineBreak
+        if snapshot.input.format.isJSON {
+            quotesEveryField = false
+        } else {
+            // The header line, then the sampled rows: is every field quoted?
+            let headerLine = leading.split(separator: 0x0A, omittingEmptySubsequences: false).first.map(Array.init) ?? []
+            let header = headerLine.last == 0x0D ? Array(headerLine.dropLast()) : headerLine
+            let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + sample).filter { !$0.isEmpty }
+            quotesEveryField = try !rows.isEmpty && rows.allSatisfy { row in
+                try row.withUnsafeBytes { bytes in
+                    try CSVRecordReader.rawCells(of: bytes, delimiter: snapshot.delimiter).allSatisfy { bytes[$0].first == 0x22 }
+                }
+            }
+        }
         // Records go at the indentation the first one has (after the last line break before it).
         if table.count > 0, let lastBreak = leading.lastIndex(of: 0x0A) {
             let indentation = leading[(lastBreak + 1)...]
@@ -101,8 +110,106 @@ package struct SnapshotWriter {
             let text = try bytes.copy(before)
             let endsLine = text.isEmpty || text.last == 0x0A
             opening = endsLine ? "" : lineBreak
-            closing = lineBreak
+            // A file that did not end its last line still does not; an empty
+            // one ends as the other versions do, if they say.
+            let othersEnd = text.isEmpty ? others.lazy.compactMap { try? Self.endsWithLineBreak($0) }.first : nil
+            closing = (othersEnd ?? endsLine) ? lineBreak : ""
         }
+    }
+
+    /// The style `snapshot`'s bytes show, the bytes before its first record
+    /// (up to 64 KiB), and its first records' text (cut at `JSONStyle.sampleSize`).
+    private static func learn(_ snapshot: Snapshot) throws -> (style: JSONStyle, leading: [UInt8], sample: [[UInt8]]) {
+        let table = snapshot.records
+        let bytes = snapshot.input.bytes
+        let count = bytes.count
+        let leading = try bytes.copy(0..<min(count, table.count > 0 ? table.starts[0] : count, 1 << 16))
+        var sample: [[UInt8]] = []
+        var sampled = 0
+        for row in 0..<min(table.count, 64) where sampled < JSONStyle.sampleSize {
+            let range = table.byteRange(row)
+            let cut = range.lowerBound..<min(range.upperBound, range.lowerBound + JSONStyle.sampleSize)
+            sample.append(try bytes.copy(cut))
+            sampled += cut.count
+        }
+        let end = table.count > 0 ? table.byteRange(table.count - 1).upperBound : count
+        let trailing = try bytes.copy(end..<min(count, end + (1 << 16)))
+        // The bytes between the first two records hold the line break when nothing else does.
+        let firstGap = table.count > 1 ? try bytes.copy(table.byteRange(0).upperBound..<min(table.starts[1], table.byteRange(0).upperBound + 256)) : []
+        let style = JSONStyle.learn(records: sample, around: leading + firstGap + trailing, oneRecordPerLine: snapshot.input.format != .json)
+        return (style, leading, sample)
+    }
+
+    /// A record both sides have, in two versions, written once with conflict
+    /// markers around only the lines that differ: in a record that spans
+    /// lines, the members in conflict, as git marks a conflict in text.
+    /// Nil when the versions differ in their first or last line (a record on
+    /// one line): the record is then two alternatives.
+    package func markedRecord(ours: String, theirs: String, markers: MarkerLines) -> String? {
+        // Lines split at line feeds; a CR stays at the end of its line.
+        let oursLines = Array(ours.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let theirsLines = Array(theirs.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        guard oursLines.count > 2, theirsLines.count > 2,
+              ExactText.same(oursLines[0], theirsLines[0]), ExactText.same(oursLines.last!, theirsLines.last!) else { return nil }
+        // The longest common subsequence of lines (records are short; past a
+        // bound, only the common first and last lines are kept).
+        let n = oursLines.count, m = theirsLines.count
+        var common: [(Int, Int)] = []
+        if n * m <= 1 << 22 {
+            var length = [[Int32]](repeating: [Int32](repeating: 0, count: m + 1), count: n + 1)
+            for i in stride(from: n - 1, through: 0, by: -1) {
+                for j in stride(from: m - 1, through: 0, by: -1) {
+                    length[i][j] = ExactText.same(oursLines[i], theirsLines[j]) ? length[i + 1][j + 1] + 1 : max(length[i + 1][j], length[i][j + 1])
+                }
+            }
+            var i = 0, j = 0
+            while i < n && j < m {
+                if ExactText.same(oursLines[i], theirsLines[j]) {
+                    common.append((i, j))
+                    i += 1
+                    j += 1
+                } else if length[i + 1][j] >= length[i][j + 1] {
+                    i += 1
+                } else {
+                    j += 1
+                }
+            }
+        } else {
+            var prefix = 0
+            while prefix < min(n, m) - 1 && ExactText.same(oursLines[prefix], theirsLines[prefix]) { prefix += 1 }
+            var suffix = 0
+            while suffix < min(n, m) - prefix && ExactText.same(oursLines[n - 1 - suffix], theirsLines[m - 1 - suffix]) { suffix += 1 }
+            common = (0..<prefix).map { ($0, $0) } + (0..<suffix).reversed().map { (n - 1 - $0, m - 1 - $0) }
+        }
+        let carriageReturn = lineBreak == "\r\n" ? "\r" : ""
+        var output: [String] = []
+        var i = 0, j = 0
+        for (nextOurs, nextTheirs) in common + [(n, m)] {
+            if i < nextOurs || j < nextTheirs {
+                output.append(markers.start + carriageReturn)
+                output += oursLines[i..<nextOurs]
+                output.append(markers.middle + carriageReturn)
+                output += theirsLines[j..<nextTheirs]
+                output.append(markers.end + carriageReturn)
+            }
+            if nextOurs < n { output.append(oursLines[nextOurs]) }
+            i = nextOurs + 1
+            j = nextTheirs + 1
+        }
+        return output.joined(separator: "\n")
+    }
+
+    /// Whether the file has a line break after its last record; nil without records.
+    private static func endsWithLineBreak(_ snapshot: Snapshot) throws -> Bool? {
+        let table = snapshot.records
+        guard table.count > 0, snapshot.input.format != .json else { return nil }
+        let end = table.byteRange(table.count - 1).upperBound
+        return try snapshot.input.bytes.copy(end..<min(snapshot.input.bytes.count, end + 2)).contains(0x0A)
+    }
+
+    /// A CSV row of `fields` as this file writes one, without its line break.
+    package func csvRow(_ fields: [String]) -> String {
+        String(CSVField.row(fields, delimiter: snapshot.delimiter, quotingEvery: quotesEveryField).dropLast())
     }
 
     /// The text of record `row` as the file holds it.
@@ -141,10 +248,13 @@ package struct SnapshotWriter {
             if snapshot.input.format == .json {
                 try copy(0..<inner.lowerBound)
                 try copy(inner.upperBound..<bytes.count)
-            } else if let prefix {
-                output.write(prefix)
             } else {
-                try copy(before)
+                // Without a final line break after the last record, none after what is left.
+                var text = try prefix ?? String(decoding: bytes.copy(before), as: UTF8.self)
+                if after.isEmpty, text.utf8.last == 0x0A {
+                    text.removeLast()
+                }
+                output.write(text)
             }
             return
         }

@@ -59,7 +59,49 @@ public struct DatasetMerge: Sendable {
             return Snapshot(input: input, records: table, delimiter: delimiter,
                            renames: input.format.isJSON ? records.renames : [])
         }
+        if options.records.id.isEmpty, let field = try uniqueField(in: datasets) {
+            // By content, a record edited on both sides is two records: both edits would be kept, silently.
+            throw InputError(
+                source: inputs[1].name, location: nil,
+                message: "without --id a merge matches records by their whole content, so a record edited on both "
+                    + "sides would be kept twice; \"\(VisibleText.datum(field))\" is unique in each file: "
+                    + "merge with --id \(VisibleText.datum(FieldPath([field]).description))")
+        }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
+    }
+
+    /// A top-level field that every record of every snapshot holds, with a
+    /// value no other record of its snapshot holds (as id text, so `1` and
+    /// `"1"` are one value): the `--id` a merge without one should use.
+    /// The first such field of OURS's first record; nil when there is none.
+    /// Snapshots without records (git's BASE of an add/add merge) say nothing.
+    static func uniqueField(in snapshots: [Snapshot]) throws -> String? {
+        var candidates: [String]?
+        // OURS first: its first record orders the candidates.
+        for snapshot in snapshots.indices.map({ snapshots[($0 + 1) % snapshots.count] }) where snapshot.records.count > 0 {
+            var alive: [String] = []
+            var seen: [ExactTextKey: Set<ExactTextKey>] = [:]
+            for row in 0..<snapshot.records.count {
+                guard case .object(let members) = try snapshot.value(ofRecord: row) else { return nil }
+                if row == 0 {
+                    alive = members.map(\.name).filter { name in candidates?.contains { ExactText.same($0, name) } ?? true }
+                }
+                alive = alive.filter { name in
+                    guard let member = members.first(where: { ExactText.same($0.name, name) }) else { return false }
+                    switch member.value {
+                    case .string, .number:
+                        let text = ThreeWayMerge.keyText(member.value)
+                        return !text.isEmpty && seen[ExactTextKey(name), default: []].insert(ExactTextKey(text)).inserted
+                    default:
+                        return false
+                    }
+                }
+                if alive.isEmpty { return nil }
+            }
+            candidates = (candidates ?? alive).filter { name in alive.contains { ExactText.same($0, name) } }
+            if candidates!.isEmpty { return nil }
+        }
+        return candidates?.first
     }
 
     public init(base: Snapshot, ours: Snapshot, theirs: Snapshot, options: MergeOptions) throws {
@@ -74,7 +116,7 @@ public struct DatasetMerge: Sendable {
         let flat = !ours.input.format.isJSON
         let fields = FieldMerge(mode: options.records.mode, options: options.records, flat: flat)
         let datasets = [base, ours, theirs]
-        let snapshots = datasets.map { DatasetMerge.snapshot($0, options: options.records) }
+        let snapshots = DatasetMerge.snapshots(datasets, options: options.records)
         baseRows = ThreeWayMerge.rowsByKey(snapshots[0])
         theirsKeys = snapshots[2].keys
         var result = try ThreeWayMerge.merge(
@@ -109,25 +151,28 @@ public struct DatasetMerge: Sendable {
         return try bytes.copy(0..<container.lowerBound) + [0] + bytes.copy(container.upperBound..<bytes.count)
     }
 
-    /// A dataset's keys (its ids, or its records' content without `--id`;
-    /// numbered by occurrence when ids repeat) and versions (the fingerprint,
-    /// with the section's name when there are sections: a record that moved
-    /// to another section has changed).
-    static func snapshot(_ dataset: Snapshot, options: RecordOptions) -> MergeSnapshot {
-        let table = dataset.records
-        var keys: [String] = []
-        keys.reserveCapacity(table.count)
-        var versions = table.fingerprints
-        var counter = MergeKey.Counter()
-        for row in 0..<table.count {
-            let identity = options.id.isEmpty ? String(table.fingerprints[row], radix: 16) : table.keys[row]
-            keys.append(counter.key(for: identity))
-            if options.section != nil {
-                let name = table.sectionNames[Int(table.sections[row])]
-                versions[row] = StableHash.combine(versions[row], StableHash.string(name ?? "", seed: name == nil ? 0x6E6F_6E65 : 0x7365_6374))
+    /// The snapshots' keys (ids, or records' content without `--id`;
+    /// numbered by occurrence when ids repeat, OURS's and THEIRS's paired
+    /// with BASE's: see `MergeKey.keys`) and versions (the fingerprint, with
+    /// the section's name when there are sections: a record that moved to
+    /// another section has changed).
+    static func snapshots(_ sides: [Snapshot], options: RecordOptions) -> [MergeSnapshot] {
+        let identified = sides.map { side -> (identities: [String], versions: [UInt64]) in
+            let table = side.records
+            var versions = table.fingerprints
+            var identities: [String] = []
+            identities.reserveCapacity(table.count)
+            for row in 0..<table.count {
+                identities.append(options.id.isEmpty ? String(table.fingerprints[row], radix: 16) : table.keys[row])
+                if options.section != nil {
+                    versions[row] = StableHash.combine(versions[row], SectionName(table.sectionNames[Int(table.sections[row])]).contentHash)
+                }
             }
+            return (identities, versions)
         }
-        return MergeSnapshot(keys: keys, versions: versions)
+        return identified.enumerated().map { index, side in
+            MergeSnapshot(keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: index == 0 ? nil : identified[0]), versions: side.versions)
+        }
     }
 
     /// BASE's record matching THEIRS's at `row`, if any.

@@ -44,11 +44,12 @@ public struct MergeWriter {
         let sources = merge.result.sources
         switch ours.input.format {
         case .json, .ndjson:
-            let writer = try SnapshotWriter(ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours)
-            let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer) }
+            let documentSide = ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours
+            let writer = try SnapshotWriter(documentSide, alsoLearningFrom: [merge.theirs, ours, merge.base].filter { $0.input.bytes !== documentSide.input.bytes })
+            let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: markerLines) }
             try writer.write(written, markers: markerLines, to: &output)
         case .csv, .tsv:
-            let writer = try SnapshotWriter(ours)
+            let writer = try SnapshotWriter(ours, alsoLearningFrom: [merge.theirs, merge.base])
             let columns = try csvColumns()
             let oursColumns = ours.records.fieldNames ?? []
             let header = columns.map { outputName(FieldPath([$0])).flatName }
@@ -56,17 +57,22 @@ public struct MergeWriter {
             var prefix: String?
             if !Self.sameNames(header, oursColumns) {
                 let hasByteOrderMark = try ours.input.bytes.copy(0..<min(3, ours.input.bytes.count)) == byteOrderMark
-                prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + String(CSVField.row(header, delimiter: ours.delimiter).dropLast()) + writer.lineBreak
+                prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + writer.csvRow(header) + writer.lineBreak
             }
+            let theirsColumns = merge.theirs.records.fieldNames ?? []
+            let theirsRowsStand = Self.sameNames(columns, theirsColumns) && merge.theirs.delimiter == ours.delimiter && !merge.theirs.input.format.isJSON
             let written: [SnapshotWriter.Record] = try records.map { record in
                 switch record {
                 case .ours(let row) where Self.sameNames(columns, oursColumns): return .kept(row)
+                case .theirs(let row) where theirsRowsStand:
+                    // THEIRS's row as THEIRS writes it, quoting and all.
+                    return .text(String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self))
                 case .conflict(let oursValue, let theirsValue):
                     return .alternatives(
-                        ours: try oursValue.map { String(try csvRow(.value($0), columns: columns).dropLast()) },
-                        theirs: try theirsValue.map { String(try csvRow(.value($0), columns: columns).dropLast()) })
+                        ours: try oursValue.map { try csvRow(.value($0), columns: columns, writer: writer) },
+                        theirs: try theirsValue.map { try csvRow(.value($0), columns: columns, writer: writer) })
                 default:
-                    return .text(String(try csvRow(Source(record), columns: columns).dropLast()))
+                    return .text(try csvRow(Source(record), columns: columns, writer: writer))
                 }
             }
             try writer.write(written, prefix: prefix, markers: markerLines, to: &output)
@@ -85,7 +91,9 @@ public struct MergeWriter {
     /// file is kept; any other is the other file's text, moved to the
     /// writer's indentation, or written from its value in the writer's
     /// style around a version's text (`JSONStyle.text(of:frame:...)`).
-    private func jsonRecord(_ record: MergedRecord, from source: (ours: Int?, theirs: Int?), writer: SnapshotWriter) throws -> SnapshotWriter.Record {
+    private func jsonRecord(
+        _ record: MergedRecord, from source: (ours: Int?, theirs: Int?), writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
+    ) throws -> SnapshotWriter.Record {
         let style = writer.style
         let depth = writer.recordDepth
         /// A side's text of its record at `row`, with the indentation its lines have; nil when it cannot stand in the writer's file.
@@ -115,9 +123,13 @@ public struct MergeWriter {
             return .text(written(value, frame: try version(merge.ours, source.ours), donor: try version(merge.theirs, source.theirs)))
         case .conflict(let oursValue, let theirsValue):
             let oursVersion = try version(merge.ours, source.ours), theirsVersion = try version(merge.theirs, source.theirs)
-            return .alternatives(
-                ours: oursValue.map { written($0, frame: oursVersion ?? theirsVersion, donor: theirsVersion) },
-                theirs: theirsValue.map { written($0, frame: theirsVersion ?? oursVersion, donor: oursVersion) })
+            let oursText = oursValue.map { written($0, frame: oursVersion ?? theirsVersion, donor: theirsVersion) }
+            let theirsText = theirsValue.map { written($0, frame: theirsVersion ?? oursVersion, donor: oursVersion) }
+            // Both sides have the record: markers around the lines in conflict only, when it spans lines.
+            if let oursText, let theirsText, let markers, let marked = writer.markedRecord(ours: oursText, theirs: theirsText, markers: markers) {
+                return .text(marked)
+            }
+            return .alternatives(ours: oursText, theirs: theirsText)
         }
     }
 
@@ -160,14 +172,11 @@ public struct MergeWriter {
         merge.renamesInResult.allSatisfy { side.records.fieldsFound.contains($0.new) }
     }
 
-    private func csvRow(_ source: Source, columns: [String]) throws -> String {
-        let ours = merge.ours
-        if case .oursRow(let row) = source, Self.sameNames(columns, ours.records.fieldNames ?? []) {
-            return String(decoding: try ours.input.bytes.copy(ours.records.byteRange(row)), as: UTF8.self) + "\n"
-        }
-        guard case .object(let members) = try value(source) else { return CSVField.row([], delimiter: ours.delimiter) }
+    /// A record as a row of the result (without its line break), in OURS's quoting.
+    private func csvRow(_ source: Source, columns: [String], writer: SnapshotWriter) throws -> String {
+        guard case .object(let members) = try value(source) else { return writer.csvRow([]) }
         let byName = Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return CSVField.row(columns.map { CSVField.cell(byName[ExactTextKey($0)]) }, delimiter: ours.delimiter)
+        return writer.csvRow(columns.map { CSVField.cell(byName[ExactTextKey($0)]) })
     }
 
     /// The result's columns (by the names the readers gave them).

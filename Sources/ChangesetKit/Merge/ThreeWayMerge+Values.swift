@@ -2,8 +2,8 @@ import Foundation
 
 extension ThreeWayMerge {
     /// Merges three arrays of records in memory: matched by the fields `id`
-    /// names (the k-th record with an id matches the k-th with it on the
-    /// other sides), or by content when `id` is empty.
+    /// names (records that share an id pair with BASE's equal record first,
+    /// then by occurrence: see `MergeKey.keys`), or by content when `id` is empty.
     ///
     /// Returns the merged records (for a conflict, OURS's resolution, or
     /// THEIRS's when OURS has no record) and the merge's full account.
@@ -14,7 +14,7 @@ extension ThreeWayMerge {
         var fieldOptions = RecordOptions()
         fieldOptions.id = id
         let fields = FieldMerge(mode: mode, options: fieldOptions)
-        let snapshots = [base, ours, theirs].map { snapshot(of: $0, id: id, mode: mode) }
+        let snapshots = [base, ours, theirs].enumerated().map { snapshot(of: $1, id: id, mode: mode, pairedWith: $0 == 0 ? nil : base) }
         let result = merge(base: snapshots[0], ours: snapshots[1], theirs: snapshots[2], fields: fields, prefer: prefer) { side, row in
             switch side {
             case .base: base[row]
@@ -33,18 +33,18 @@ extension ThreeWayMerge {
         return (records, result)
     }
 
-    /// Keys and versions of in-memory records.
-    static func snapshot(of records: [Value], id: [FieldPath], mode: ComparisonMode) -> MergeSnapshot {
-        var counter = MergeKey.Counter()
-        var keys: [String] = []
-        var versions: [UInt64] = []
-        for record in records {
-            let version = record.contentHash(mode: mode)
-            let identity = id.isEmpty ? String(version, radix: 16) : RecordKey.join(id.map { keyText(record.member(at: $0.components)) })
-            keys.append(counter.key(for: identity))
-            versions.append(version)
+    /// Keys and versions of in-memory records; OURS's and THEIRS's records
+    /// that share an identity pair with BASE's as `MergeKey.keys` says.
+    static func snapshot(of records: [Value], id: [FieldPath], mode: ComparisonMode, pairedWith base: [Value]? = nil) -> MergeSnapshot {
+        func identities(_ records: [Value]) -> (identities: [String], versions: [UInt64]) {
+            let versions = records.map { $0.contentHash(mode: mode) }
+            let identities = zip(records, versions).map { record, version in
+                id.isEmpty ? String(version, radix: 16) : RecordKey.join(id.map { keyText(record.member(at: $0.components)) })
+            }
+            return (identities, versions)
         }
-        return MergeSnapshot(keys: keys, versions: versions)
+        let side = identities(records)
+        return MergeSnapshot(keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: base.map(identities)), versions: side.versions)
     }
 
     /// An id value as key text, as the readers make it: a string's
@@ -69,17 +69,50 @@ extension ThreeWayMerge {
 /// bytes (`ExactText`), as the diff's ids do, and the occurrence mark
 /// (U+0000 `#`) can never occur in one.
 enum MergeKey {
-    /// Numbers the occurrences of each identity, in the order they are met.
-    struct Counter {
-        private var occurrences: [String: Int] = [:]
-
-        /// The key of the next occurrence of `identity`.
-        mutating func key(for identity: String) -> String {
-            let encoded = MergeKey.encoded(identity)
-            let occurrence = occurrences[encoded, default: 0]
-            occurrences[encoded] = occurrence + 1
-            return occurrence == 0 ? encoded : encoded + "\u{0}#\(occurrence)"
+    /// The keys of one side's records, from their identities and versions.
+    /// Records that share an identity are numbered by occurrence; on OURS's
+    /// and THEIRS's side (`base` given) a record takes the number of BASE's
+    /// record with that identity and the same version first (the same
+    /// record, unchanged), then of BASE's others in order, then numbers past
+    /// BASE's. So a record inserted before its unchanged twin is an
+    /// insertion, not an edit of the twin, as in a diff.
+    static func keys(_ identities: [String], versions: [UInt64], pairedWith base: (identities: [String], versions: [UInt64])? = nil) -> [String] {
+        let encoded = identities.map(MergeKey.encoded)
+        var rowsOfIdentity: [String: [Int]] = [:]
+        for (row, identity) in encoded.enumerated() { rowsOfIdentity[identity, default: []].append(row) }
+        var baseVersions: [String: [UInt64]] = [:]
+        if let base {
+            for (row, identity) in base.identities.enumerated() { baseVersions[MergeKey.encoded(identity), default: []].append(base.versions[row]) }
         }
+        var occurrence = [Int](repeating: 0, count: encoded.count)
+        for (identity, rows) in rowsOfIdentity {
+            let baseGroup = baseVersions[identity] ?? []
+            guard rows.count > 1 || baseGroup.count > 1 else { continue }
+            var taken = [Bool](repeating: false, count: baseGroup.count)
+            var equal: [UInt64: [Int]] = [:]
+            for (index, version) in baseGroup.enumerated().reversed() { equal[version, default: []].append(index) }
+            var unpaired: [Int] = []
+            for row in rows {
+                if let index = equal[versions[row]]?.popLast() {
+                    taken[index] = true
+                    occurrence[row] = index
+                } else {
+                    unpaired.append(row)
+                }
+            }
+            var next = 0, fresh = baseGroup.count
+            for row in unpaired {
+                while next < baseGroup.count && taken[next] { next += 1 }
+                if next < baseGroup.count {
+                    taken[next] = true
+                    occurrence[row] = next
+                } else {
+                    occurrence[row] = fresh
+                    fresh += 1
+                }
+            }
+        }
+        return encoded.indices.map { occurrence[$0] == 0 ? encoded[$0] : encoded[$0] + "\u{0}#\(occurrence[$0])" }
     }
 
     static func encoded(_ identity: String) -> String {

@@ -13,7 +13,8 @@ public enum ComparisonMode: Sendable, Equatable {
 public enum DuplicatePolicy: String, Sendable, CaseIterable {
     /// A duplicate id is an error naming both lines.
     case error
-    /// The k-th record with an id matches the k-th record with that id on the other side.
+    /// Records that share an id match an equal record on the other side
+    /// first, then the k-th left matches the k-th left.
     case occurrence
 }
 

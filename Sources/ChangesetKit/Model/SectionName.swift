@@ -29,4 +29,11 @@ public struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, Expre
     public func hash(into hasher: inout Hasher) {
         hasher.combine(text.map(ExactTextKey.init))
     }
+
+    /// The name as part of a record's content (a record that moved to
+    /// another section changed): what a replay and a merge add to the
+    /// record's fingerprint. The null section differs from one named "".
+    package var contentHash: UInt64 {
+        StableHash.string(text ?? "", seed: text == nil ? 0x6E6F_6E65 : 0x7365_6374)
+    }
 }

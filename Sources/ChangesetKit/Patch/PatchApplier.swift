@@ -11,10 +11,12 @@ import Foundation
 /// fingerprint (so an edited, added or dropped line is refused; a patch cut
 /// short never parses, see `PatchScript`).
 public enum PatchApplier {
-    /// One record of the result: a base record kept, or one from the patch.
+    /// One record of the result: a base record kept, or one from the patch
+    /// (in place of a base record, for an update: its text is the frame the
+    /// new one is written into).
     enum Element {
         case base(Int)
-        case record(String)
+        case record(String, replacing: Int?)
     }
 
     public static func apply(_ patch: PatchScript, patchSource: String, to base: InputFile, output: inout some TextOutputStream) throws {
@@ -52,24 +54,23 @@ public enum PatchApplier {
                     + "\(patch.result)); its records give \(built.records) with fingerprint \(built): the patch was edited or "
                     + "damaged after it was made; nothing was written")
         }
+        let writer = try SnapshotWriter(dataset)
         switch base.format {
-        case .json:
-            let container = table.containerRange ?? 0..<0
-            output.write(String(decoding: try base.bytes.copy(0..<container.lowerBound), as: UTF8.self))
-            output.write(result.isEmpty ? "[" : "[\n")
-            for (index, element) in result.enumerated() {
-                try write(element, in: dataset, to: &output)
-                output.write(index + 1 < result.count ? ",\n" : "\n")
+        case .json, .ndjson:
+            let style = writer.style, depth = writer.recordDepth
+            let records: [SnapshotWriter.Record] = try result.map { element in
+                switch element {
+                case .base(let row): return .kept(row)
+                case .record(let json, nil): return .text(style.text(of: try value(ofRecord: json), depth: depth))
+                case .record(let json, let row?):
+                    // An update keeps the base record's text but for the members it changes.
+                    let frame = try writer.text(ofRecord: row)
+                    return .text(style.text(of: try value(ofRecord: json), frame: frame, frameDepth: SnapshotWriter.depth(ofRecord: frame), depth: depth))
+                }
             }
-            output.write("]")
-            output.write(String(decoding: try base.bytes.copy(container.upperBound..<base.bytes.count), as: UTF8.self))
-        case .ndjson:
-            for element in result {
-                try write(element, in: dataset, to: &output)
-                output.write("\n")
-            }
+            try writer.write(records, to: &output)
         case .csv, .tsv:
-            try writeCSV(result, patch: patch, base: dataset, patchSource: patchSource, output: &output)
+            try writeCSV(result, patch: patch, base: dataset, writer: writer, patchSource: patchSource, output: &output)
         }
         // Base records were copied by byte range after the fingerprint check: from the file as it was checked?
         try base.bytes.checkUnchanged()
@@ -88,10 +89,10 @@ public enum PatchApplier {
         for operation in patch.operations {
             switch operation {
             case .delete(let old): changeset.deletions.append(.init(at: at(old)))
-            case .insert(let new, let record): changeset.insertions.append(.init(at: at(new), element: .record(record)))
+            case .insert(let new, let record): changeset.insertions.append(.init(at: at(new), element: .record(record, replacing: nil)))
             case .move(let old, let new, let record):
-                changeset.moves.append(.init(from: at(old), to: at(new), element: record.map(Element.record) ?? .base(old), isAcrossSections: false))
-            case .update(let old, let record): changeset.updates.append(.init(old: at(old), new: at(old), element: .record(record)))
+                changeset.moves.append(.init(from: at(old), to: at(new), element: record.map { .record($0, replacing: old) } ?? .base(old), isAcrossSections: false))
+            case .update(let old, let record): changeset.updates.append(.init(old: at(old), new: at(old), element: .record(record, replacing: old)))
             }
         }
         let result: [Element]
@@ -167,7 +168,7 @@ public enum PatchApplier {
             for element in result {
                 switch element {
                 case .base(let row): fingerprints.append(base.records.fingerprints[row])
-                case .record(let json): fingerprints.append(HeldRecordFingerprint.json(try value(ofRecord: json)))
+                case .record(let json, _): fingerprints.append(HeldRecordFingerprint.json(try value(ofRecord: json)))
                 }
             }
         case .csv, .tsv:
@@ -175,10 +176,11 @@ public enum PatchApplier {
             let columns = patch.columns ?? baseColumns
             for (index, element) in result.enumerated() {
                 switch element {
-                case .base(let row) where columns == baseColumns: fingerprints.append(base.records.fingerprints[row])
+                case .base(let row) where columns.count == baseColumns.count && zip(columns, baseColumns).allSatisfy(ExactText.same):
+                    fingerprints.append(base.records.fingerprints[row])
                 case .base(let row):
                     fingerprints.append(HeldRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
-                case .record(let json):
+                case .record(let json, _):
                     let cells = try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)
                     fingerprints.append(HeldRecordFingerprint.csv(cells: cells, columns: columns))
                 }
@@ -215,39 +217,29 @@ public enum PatchApplier {
         return columns.map { column in CSVField.cell(members.first { ExactText.same($0.name, column) }?.value) }
     }
 
-    /// An element's text written out; a base record is copied in pieces, not made one String.
-    static func write(_ element: Element, in base: Snapshot, to output: inout some TextOutputStream) throws {
-        switch element {
-        case .base(let row): try base.input.bytes.forEachPiece(in: base.records.byteRange(row)) { output.write($0) }
-        case .record(let json): output.write(json)
-        }
-    }
-
-    static func text(_ element: Element, in base: Snapshot) throws -> String {
-        switch element {
-        case .base(let row): String(decoding: try base.input.bytes.copy(base.records.byteRange(row)), as: UTF8.self)
-        case .record(let json): json
-        }
-    }
-
+    /// A CSV result: the base's header line and rows kept while the columns
+    /// stay; under another header, every row written under it.
     static func writeCSV(
-        _ result: [Element], patch: PatchScript, base: Snapshot, patchSource: String, output: inout some TextOutputStream
+        _ result: [Element], patch: PatchScript, base: Snapshot, writer: SnapshotWriter, patchSource: String,
+        output: inout some TextOutputStream
     ) throws {
         let baseColumns = base.records.fieldNames ?? []
         let columns = patch.columns ?? baseColumns
-        let delimiter = base.delimiter
-        output.write(CSVField.row(columns, delimiter: delimiter))
-        for (index, element) in result.enumerated() {
+        let sameColumns = columns.count == baseColumns.count && zip(columns, baseColumns).allSatisfy(ExactText.same)
+        var prefix: String?
+        if !sameColumns {
+            let hasByteOrderMark = try base.input.bytes.copy(0..<min(3, base.input.bytes.count)) == byteOrderMark
+            prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + writer.csvRow(columns) + writer.lineBreak
+        }
+        let records: [SnapshotWriter.Record] = try result.enumerated().map { index, element in
             switch element {
-            case .base where columns == baseColumns:
-                try write(element, in: base, to: &output)
-                output.write("\n")
+            case .base(let row) where sameColumns: return .kept(row)
             case .base(let row):
-                // The header changed: place the base row's cells under the new columns.
-                output.write(CSVField.row(try cells(ofBaseRow: row, in: base, columns: columns), delimiter: delimiter))
-            case .record(let json):
-                output.write(CSVField.row(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource), delimiter: delimiter))
+                return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns)))
+            case .record(let json, _):
+                return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)))
             }
         }
+        try writer.write(records, prefix: prefix, to: &output)
     }
 }
