@@ -7,6 +7,8 @@ let package = Package(
         .executable(name: "changeset", targets: ["changeset"]),
         // The engine, readers and formatters, usable from Swift without the command.
         .library(name: "ChangesetKit", targets: ["ChangesetKit"]),
+        // The generic sectioned diff alone (moves, apply, verify): no files, no C libraries.
+        .library(name: "ChangesetEngine", targets: ["ChangesetEngine"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -36,12 +38,14 @@ let package = Package(
         .systemLibrary(name: "CPrefetch"),
         // glibc's mallopt, for the command only (Linux).
         .systemLibrary(name: "CMalloc"),
+        // Knows nothing of files, formats or C: any Identifiable & Equatable elements.
+        .target(name: "ChangesetEngine"),
         .target(
             name: "ChangesetKit",
             // No unsafe flags, so other packages can depend on this one by version.
             // The readers' run-time exclusivity checks are turned off property by
             // property instead (`@exclusivity(unchecked)`, see JSONRecordReader).
-            dependencies: ["CYajl", "CZlib", "CZstd", "CPrefetch"]
+            dependencies: ["ChangesetEngine", "CYajl", "CZlib", "CZstd", "CPrefetch"]
         ),
         .executableTarget(
             name: "changeset",
@@ -60,6 +64,7 @@ let package = Package(
             name: "ChangesetKitTests",
             dependencies: [
                 "ChangesetKit",
+                "ChangesetEngine",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -190,7 +190,7 @@ func bestOf(_ runs: Int, _ first: () throws -> Void, _ second: () throws -> Void
 
 /// One line: the engine's best time, the reference's, their ratio, and what both found.
 func engineCase(_ name: String, old: [Item], new: [Item], runs: Int) throws -> String {
-    var changeset: Changeset<Int, Item>?
+    var changeset: SectionedChangeset<Int, Item>?
     var reference = (inserted: 0, deleted: 0, updated: 0, moved: 0)
     let (engine, plain) = try bestOf(runs, { changeset = try Differ.diff(from: old, to: new) },
                                      { reference = referenceDiff(old: old, new: new) })
@@ -211,8 +211,8 @@ func engine(_ count: Int) throws {
     }
     let old = oldBooks.map(item)
     let new = newBooks.map(item)
-    func sections(_ books: [Book]) -> [Section<Int, Item>] {
-        var grouped = categories.indices.map { Section<Int, Item>(id: $0, elements: []) }
+    func sections(_ books: [Book]) -> [ListSection<Int, Item>] {
+        var grouped = categories.indices.map { ListSection<Int, Item>(id: $0, elements: []) }
         for book in books { grouped[book.category].elements.append(item(book)) }
         return grouped
     }

@@ -12,10 +12,8 @@ import Testing
                        environment: ProcessInfo.processInfo.environment)
     }
 
-    @Test(.timeLimit(.minutes(10)))
-    func aScratchPackageDependsOnTheLibraryByVersionAndDiffsTwoArrays() throws {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-library-\(UUID().uuidString)")
-        // The library as a git repository with a version tag: the files this checkout tracks, as they are now.
+    /// This checkout's tracked files, as they are now, as a git repository tagged 0.1.0.
+    static func taggedLibrary(in scratch: URL) throws -> URL {
         let library = scratch.appendingPathComponent("changeset")
         let tracked = try Self.run("git", ["ls-files", "-z"], in: Self.root)
         #expect(tracked.status == 0, "\(tracked)")
@@ -34,7 +32,12 @@ import Testing
             let result = try Self.run("git", arguments, in: library)
             #expect(result.status == 0, "\(result)")
         }
+        return library
+    }
 
+    /// A package with one executable, `main`, that depends on `product` of the tagged library; built verbosely.
+    static func consumer(of product: String, main: String, in scratch: URL) throws -> (consumer: URL, build: CommandResult) {
+        let library = try taggedLibrary(in: scratch)
         let consumer = scratch.appendingPathComponent("consumer")
         try FileManager.default.createDirectory(at: consumer.appendingPathComponent("Sources/Consumer"), withIntermediateDirectories: true)
         try Data("""
@@ -45,12 +48,20 @@ import Testing
                 name: "consumer",
                 dependencies: [.package(url: "\(library.absoluteString)", from: "0.1.0")],
                 targets: [
-                    .executableTarget(name: "Consumer", dependencies: [.product(name: "ChangesetKit", package: "changeset")]),
+                    .executableTarget(name: "Consumer", dependencies: [.product(name: "\(product)", package: "changeset")]),
                 ]
             )
 
             """.utf8).write(to: consumer.appendingPathComponent("Package.swift"))
-        try Data("""
+        try Data(main.utf8).write(to: consumer.appendingPathComponent("Sources/Consumer/main.swift"))
+        return (consumer, try Self.run("swift", ["build", "-v"], in: consumer))
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func aScratchPackageDependsOnTheLibraryByVersionAndDiffsTwoArrays() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-library-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (consumer, build) = try Self.consumer(of: "ChangesetKit", main: """
             import ChangesetKit
 
             struct Item: Identifiable, Equatable {
@@ -64,14 +75,53 @@ import Testing
             print("deleted \\(changeset.deletions.count) inserted \\(changeset.insertions.count) updated \\(changeset.updates.count) moved \\(changeset.moves.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
 
-            """.utf8).write(to: consumer.appendingPathComponent("Sources/Consumer/main.swift"))
-
-        let build = try Self.run("swift", ["build"], in: consumer)
+            """, in: scratch)
         #expect(build.status == 0, "\(build)")
         #expect(!build.stderr.contains("unsafe"), "\(build)")
         let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [], in: consumer)
         #expect(output.status == 0, "\(output)")
         #expect(output.stdout == "deleted 1 inserted 1 updated 1 moved 1\nreplays: true\n", "\(output)")
-        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// The engine alone, for a package that has nothing to do with files
+    /// (an app diffing its lists): it builds without libyajl, zlib or
+    /// libzstd and without ChangesetKit, and its names leave SwiftUI's
+    /// `Section` and DifferenceKit's `Changeset` and `ElementPath` free.
+    @Test(.timeLimit(.minutes(10)))
+    func theEngineProductBuildsAloneWithoutAnyCLibrary() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-engine-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let (consumer, build) = try Self.consumer(of: "ChangesetEngine", main: """
+            import ChangesetEngine
+
+            // Names an app may already use, from SwiftUI or DifferenceKit: no clash with the engine's.
+            struct Section {}
+            struct Changeset {}
+            struct ElementPath {}
+
+            struct Item: Identifiable, Equatable {
+                let id: Int
+                let name: String
+            }
+
+            let old = [ListSection(id: "fruit", elements: [Item(id: 1, name: "apple"), Item(id: 2, name: "pear")]),
+                       ListSection(id: "veg", elements: [Item(id: 3, name: "leek")])]
+            let new = [ListSection(id: "veg", elements: [Item(id: 3, name: "leek"), Item(id: 1, name: "Apple")]),
+                       ListSection(id: "fruit", elements: [Item(id: 2, name: "pear")])]
+            let changeset: SectionedChangeset<String, Item> = try Differ.diff(from: old, to: new)
+            let moved: [ItemPath] = changeset.moves.map(\\.to)
+            print("moved \\(moved) updated \\(changeset.updates.count) sections moved \\(changeset.movedSections.count)")
+            print("replays: \\(try changeset.apply(to: old) == new)")
+
+            """, in: scratch)
+        #expect(build.status == 0, "\(build)")
+        let log = build.stdout + build.stderr
+        for absent in ["yajl", "zstd", "-lz ", "-module-name ChangesetKit", "CYajl", "CZlib", "CZstd"] {
+            #expect(!log.contains(absent), "the engine's build names \(absent)")
+        }
+        #expect(log.contains("-module-name ChangesetEngine"), "\(build)")
+        let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [], in: consumer)
+        #expect(output.status == 0, "\(output)")
+        #expect(output.stdout == "moved [0/1] updated 1 sections moved 1\nreplays: true\n", "\(output)")
     }
 }

@@ -1,7 +1,7 @@
 import Testing
 @testable import ChangesetKit
 
-/// The examples of the DocC articles (Sources/ChangesetKit/ChangesetKit.docc),
+/// The examples of the DocC articles (Sources/ChangesetEngine/ChangesetEngine.docc and Sources/ChangesetKit/ChangesetKit.docc),
 /// run as written, so the documentation cannot drift from the API.
 @Suite struct DocumentationExampleTests {
     struct Item: Identifiable, Equatable {
@@ -13,15 +13,15 @@ import Testing
         let old = [Item(id: 1, name: "a"), Item(id: 2, name: "b"), Item(id: 3, name: "c")]
         let new = [Item(id: 3, name: "c"), Item(id: 1, name: "A"), Item(id: 4, name: "d")]
         let changeset = try Differ.diff(from: old, to: new)
-        #expect(changeset.deletions.map(\.at) == [ElementPath(section: 0, item: 1)])
-        #expect(changeset.insertions.map(\.at) == [ElementPath(section: 0, item: 2)])
+        #expect(changeset.deletions.map(\.at) == [ItemPath(section: 0, item: 1)])
+        #expect(changeset.insertions.map(\.at) == [ItemPath(section: 0, item: 2)])
         #expect(changeset.updates.map(\.element) == [Item(id: 1, name: "A")])
         #expect(changeset.moves.map(\.element.id) == [3])
         #expect(try changeset.apply(to: old) == new)
 
-        let before = [Section(id: "fruit", elements: [Item(id: 1, name: "apple")]),
-                      Section(id: "veg", elements: [Item(id: 2, name: "leek")])]
-        let after = [Section(id: "veg", elements: [Item(id: 2, name: "leek"), Item(id: 1, name: "apple")])]
+        let before = [ListSection(id: "fruit", elements: [Item(id: 1, name: "apple")]),
+                      ListSection(id: "veg", elements: [Item(id: 2, name: "leek")])]
+        let after = [ListSection(id: "veg", elements: [Item(id: 2, name: "leek"), Item(id: 1, name: "apple")])]
         let grouped = try Differ.diff(from: before, to: after)
         #expect(grouped.deletedSections == [0])
         #expect(grouped.moves.first?.isAcrossSections == true)

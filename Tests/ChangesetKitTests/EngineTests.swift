@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+@testable import ChangesetEngine
 @testable import ChangesetKit
 
 /// A test element: `id` says which it is, `value` whether it changed.
@@ -13,16 +14,16 @@ func items(_ ids: String) -> [Item] { ids.split(separator: " ").map { Item(id: S
 
 /// diff, then check the round trip (apply rebuilds new) before handing the changeset on.
 func checkedDiff(
-    _ old: [Section<String, Item>], _ new: [Section<String, Item>],
+    _ old: [ListSection<String, Item>], _ new: [ListSection<String, Item>],
     sourceLocation: Testing.SourceLocation = #_sourceLocation
-) throws -> Changeset<String, Item> {
+) throws -> SectionedChangeset<String, Item> {
     let changeset = try Differ.diff(from: old, to: new)
     #expect(try changeset.apply(to: old) == new, "apply(old, diff(old, new)) != new", sourceLocation: sourceLocation)
     return changeset
 }
 
-func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> Changeset<String, Item> {
-    try checkedDiff([Section(id: "", elements: old)], [Section(id: "", elements: new)], sourceLocation: sourceLocation)
+func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> SectionedChangeset<String, Item> {
+    try checkedDiff([ListSection(id: "", elements: old)], [ListSection(id: "", elements: new)], sourceLocation: sourceLocation)
 }
 
 @Suite struct EngineTests {
@@ -46,8 +47,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         var new = items("a c d")
         new[1].value = 7
         let changeset = try checkedDiff(items: items("a b c"), new)
-        #expect(changeset.deletions.map(\.at) == [ElementPath(section: 0, item: 1)])
-        #expect(changeset.insertions.map(\.at) == [ElementPath(section: 0, item: 2)])
+        #expect(changeset.deletions.map(\.at) == [ItemPath(section: 0, item: 1)])
+        #expect(changeset.insertions.map(\.at) == [ItemPath(section: 0, item: 2)])
         #expect(changeset.updates.map { "\($0.old)->\($0.new)" } == ["0/2->0/1"])
         #expect(changeset.moves.isEmpty)
         #expect(changeset.unchangedCount == 1)
@@ -68,8 +69,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     }
 
     @Test func sectionsInsertedDeletedAndMoved() throws {
-        let old = [Section(id: "x", elements: items("a")), Section(id: "y", elements: items("b")), Section(id: "z", elements: items("c"))]
-        let new = [Section(id: "z", elements: items("c")), Section(id: "x", elements: items("a")), Section(id: "w", elements: items("d"))]
+        let old = [ListSection(id: "x", elements: items("a")), ListSection(id: "y", elements: items("b")), ListSection(id: "z", elements: items("c"))]
+        let new = [ListSection(id: "z", elements: items("c")), ListSection(id: "x", elements: items("a")), ListSection(id: "w", elements: items("d"))]
         let changeset = try checkedDiff(old, new)
         #expect(changeset.deletedSections == [1])
         #expect(changeset.insertedSections.map(\.index) == [2])
@@ -78,8 +79,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     }
 
     @Test func recordChangingSectionIsACrossSectionMove() throws {
-        let old = [Section(id: "x", elements: items("a b")), Section(id: "y", elements: items("c"))]
-        let new = [Section(id: "x", elements: items("a")), Section(id: "y", elements: items("b c"))]
+        let old = [ListSection(id: "x", elements: items("a b")), ListSection(id: "y", elements: items("c"))]
+        let new = [ListSection(id: "x", elements: items("a")), ListSection(id: "y", elements: items("b c"))]
         let changeset = try checkedDiff(old, new)
         #expect(changeset.moves.count == 1)
         #expect(changeset.moves[0].isAcrossSections)
@@ -87,8 +88,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     }
 
     @Test func ignoreOrderReportsNoMovesWithinSections() throws {
-        let old = [Section(id: "x", elements: items("a b c")), Section(id: "y", elements: items("d"))]
-        let new = [Section(id: "y", elements: items("d c")), Section(id: "x", elements: items("b a"))]
+        let old = [ListSection(id: "x", elements: items("a b c")), ListSection(id: "y", elements: items("d"))]
+        let new = [ListSection(id: "y", elements: items("d c")), ListSection(id: "x", elements: items("b a"))]
         let changeset = try checkedDiff(old, new)
         #expect(changeset.reportedSectionMoves(ignoringOrder: true).isEmpty)
         #expect(changeset.reportedSectionMoves(ignoringOrder: false).count == 1)
@@ -105,8 +106,8 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     }
 
     @Test func verifyCatchesAnInconsistentChangeset() throws {
-        let old = [Section(id: "", elements: items("a b"))]
-        let new = [Section(id: "", elements: items("a"))]
+        let old = [ListSection(id: "", elements: items("a b"))]
+        let new = [ListSection(id: "", elements: items("a"))]
         var changeset = try Differ.diff(from: old, to: new)
         changeset.deletions.removeAll()
         #expect(throws: InvariantViolation.self) { try Differ.verify(changeset, old: old, new: new) }
@@ -131,15 +132,15 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
     /// (id, section, value) triples; repeated ids keep their first occurrence.
     static let records = zip(Gen.int(in: 0...11), Gen.int(in: 0...3), Gen.int(in: 0...2)).array(of: 0...10)
 
-    static func sections(_ triples: [(Int, Int, Int)]) -> [Section<String, Item>] {
+    static func sections(_ triples: [(Int, Int, Int)]) -> [ListSection<String, Item>] {
         var seen = Set<Int>()
-        var sections: [Section<String, Item>] = []
+        var sections: [ListSection<String, Item>] = []
         for (id, section, value) in triples where seen.insert(id).inserted {
             let name = "s\(section)"
             if let index = sections.firstIndex(where: { $0.id == name }) {
                 sections[index].elements.append(Item(id: "\(id)", value: value))
             } else {
-                sections.append(Section(id: name, elements: [Item(id: "\(id)", value: value)]))
+                sections.append(ListSection(id: name, elements: [Item(id: "\(id)", value: value)]))
             }
         }
         return sections

@@ -18,7 +18,7 @@ import Testing
     }
 
     func reference(_ old: RecordTable, _ new: RecordTable,
-                   _ oldSections: [Section<SectionName, RecordRef>], _ newSections: [Section<SectionName, RecordRef>]) -> [Int32] {
+                   _ oldSections: [ListSection<SectionName, RecordRef>], _ newSections: [ListSection<SectionName, RecordRef>]) -> [Int32] {
         var oldRowsByKey: [String: [Int]] = [:]
         for row in 0..<old.count { oldRowsByKey[old.keys[row], default: []].append(row) }
         var oldRowOfNewRow = [Int](repeating: -1, count: new.count)

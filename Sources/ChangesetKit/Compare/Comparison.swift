@@ -53,9 +53,9 @@ public struct Comparison: Sendable {
     public let old: Snapshot
     public let new: Snapshot
     public let options: ComparisonOptions
-    public let oldSections: [Section<SectionName, RecordRef>]
-    public let newSections: [Section<SectionName, RecordRef>]
-    public let changeset: Changeset<SectionName, RecordRef>
+    public let oldSections: [ListSection<SectionName, RecordRef>]
+    public let newSections: [ListSection<SectionName, RecordRef>]
+    public let changeset: SectionedChangeset<SectionName, RecordRef>
     /// Which fields count, for field-level changes: the rules the
     /// fingerprints follow (what a replay carries).
     let fieldRules: FieldRules
@@ -134,7 +134,7 @@ public struct Comparison: Sendable {
     /// in section order, or -1 (see `Differ.diff(from:to:matching:)`).
     static func matchByKey(
         _ old: RecordTable, _ new: RecordTable,
-        oldSections: [Section<SectionName, RecordRef>], newSections: [Section<SectionName, RecordRef>]
+        oldSections: [ListSection<SectionName, RecordRef>], newSections: [ListSection<SectionName, RecordRef>]
     ) -> [Int32] {
         // With one section, section order is file order: a flat index is the row.
         let oldIsFlat = oldSections.count <= 1
@@ -273,14 +273,14 @@ public struct Comparison: Sendable {
 
     /// Groups a table's records by section, in order of first appearance
     /// (or by value with `--sort-sections`).
-    static func sections(of table: RecordTable, sorted: Bool) -> [Section<SectionName, RecordRef>] {
+    static func sections(of table: RecordTable, sorted: Bool) -> [ListSection<SectionName, RecordRef>] {
         func ref(_ row: Int) -> RecordRef {
             RecordRef(fingerprint: table.fingerprints[row], row: row)
         }
         guard !table.sections.isEmpty else {
-            return [Section(id: nil, elements: (0..<table.count).map(ref))]
+            return [ListSection(id: nil, elements: (0..<table.count).map(ref))]
         }
-        var sections = table.sectionNames.map { Section<SectionName, RecordRef>(id: SectionName($0), elements: []) }
+        var sections = table.sectionNames.map { ListSection<SectionName, RecordRef>(id: SectionName($0), elements: []) }
         for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(ref(row)) }
         if sorted { sections.sort { SectionOrder.precedes($0.id, $1.id) } }
         return sections
@@ -288,10 +288,10 @@ public struct Comparison: Sendable {
 
     /// The changeset over the files' record order, ignoring sections: what
     /// the replay formats (`patch`, `jsonpatch`) need to rebuild NEW as a file.
-    public func fileOrderChangeset() throws -> Changeset<Int, RecordRef> {
+    public func fileOrderChangeset() throws -> SectionedChangeset<Int, RecordRef> {
         guard options.records.section != nil else {
             // One section already: the same changeset, renamed.
-            var flat = Changeset<Int, RecordRef>()
+            var flat = SectionedChangeset<Int, RecordRef>()
             let changeset = self.changeset
             flat.deletions = changeset.deletions.map { .init(at: $0.at) }
             flat.insertions = changeset.insertions.map { .init(at: $0.at, element: $0.element) }
@@ -306,25 +306,25 @@ public struct Comparison: Sendable {
         }
         // The section field is left out of the fingerprints (a changed section
         // is a move), but a replay must carry it: here it is part of the content.
-        func refs(_ sections: [Section<SectionName, RecordRef>]) -> [RecordRef] {
+        func refs(_ sections: [ListSection<SectionName, RecordRef>]) -> [RecordRef] {
             sections.flatMap { section in
                 let name = section.id.contentHash
                 return section.elements.map { RecordRef(fingerprint: StableHash.combine($0.fingerprint, name), row: $0.row) }
             }.sorted { $0.row < $1.row }
         }
-        return try Differ.diff(from: [Section(id: 0, elements: refs(oldSections))], to: [Section(id: 0, elements: refs(newSections))])
+        return try Differ.diff(from: [ListSection(id: 0, elements: refs(oldSections))], to: [ListSection(id: 0, elements: refs(newSections))])
     }
 
-    public var reportedMoves: [Changeset<SectionName, RecordRef>.Move] {
+    public var reportedMoves: [SectionedChangeset<SectionName, RecordRef>.Move] {
         changeset.reportedMoves(ignoringOrder: options.ignoreOrder)
     }
 
-    public var reportedSectionMoves: [Changeset<SectionName, RecordRef>.SectionMove] {
+    public var reportedSectionMoves: [SectionedChangeset<SectionName, RecordRef>.SectionMove] {
         changeset.reportedSectionMoves(ignoringOrder: options.ignoreOrder)
     }
 
     /// The fields that differ between the two versions of an updated record.
-    public func fieldChanges(_ update: Changeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
+    public func fieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
         let oldRow = oldSections[update.old.section].elements[update.old.item].row
         let newRow = newSections[update.new.section].elements[update.new.item].row
         let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)

@@ -1,7 +1,7 @@
 extension Comparison {
     /// An updated record's changes, compared field by field.
     struct ResolvedUpdate: Sendable {
-        var update: Changeset<SectionName, RecordRef>.Update
+        var update: SectionedChangeset<SectionName, RecordRef>.Update
         var fields: [FieldChange]
     }
 
@@ -130,7 +130,7 @@ extension Comparison {
     enum Side { case old, new }
 
     /// A record's place on one side: section, index and file line.
-    func place(_ path: ElementPath, _ side: Side) -> Place {
+    func place(_ path: ItemPath, _ side: Side) -> Place {
         // Each side's own properties, read in place: a copy of a side's
         // sections and dataset (`side == .old ? old : new`) retained and
         // released a dozen shared objects a call, and the report's threads
@@ -141,7 +141,7 @@ extension Comparison {
         }
     }
 
-    private static func place(_ path: ElementPath, in sections: [Section<SectionName, RecordRef>], records: RecordTable, sectioned: Bool) -> Place {
+    private static func place(_ path: ItemPath, in sections: [ListSection<SectionName, RecordRef>], records: RecordTable, sectioned: Bool) -> Place {
         let ref = sections[path.section].elements[path.item]
         return Place(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
     }

@@ -130,7 +130,7 @@ extension Comparison {
     ///
     /// `base` is OLD as its fingerprint reads it; `csvColumns` the header of
     /// a CSV or TSV result (nil for JSON).
-    func resultFingerprint(_ flat: Changeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?) throws -> SnapshotFingerprint {
+    func resultFingerprint(_ flat: SectionedChangeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?) throws -> SnapshotFingerprint {
         let records = options.records
         let wholeRecordMode = SnapshotFingerprint.options(for: old.input.format, recordsAt: nil).mode
         // Both sides held alike (JSON and JSON, or CSV and CSV) and compared
@@ -151,7 +151,7 @@ extension Comparison {
     /// `PatchApplier` replays the patch, and each slot's fingerprint worked
     /// out. Carried records are read again, once, on every core.
     func resultFingerprintRecordByRecord(
-        _ flat: Changeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?
+        _ flat: SectionedChangeset<Int, RecordRef>, base: RecordTable, csvColumns: [String]?
     ) throws -> SnapshotFingerprint {
         enum Slot {
             case base(Int)
@@ -161,7 +161,7 @@ extension Comparison {
         // that moved and changed travels with its move, not as an update.
         let updatedOld = Set(flat.updates.map(\.old.item))
         let movedOld = Set(flat.moves.map(\.from.item))
-        var slots = Changeset<Int, Slot>()
+        var slots = SectionedChangeset<Int, Slot>()
         slots.oldSectionCount = 1
         slots.newSectionCount = 1
         slots.oldCount = flat.oldCount

@@ -25,10 +25,10 @@ public struct BatchFormatter {
         public var deletedSections: [Int] = []
         public var insertedSections: [Int] = []
         public var movedSections: [[Int]] = []
-        public var deleted: [ElementPath] = []
-        public var inserted: [ElementPath] = []
-        public var reloaded: [ElementPath] = []
-        public var moved: [(ElementPath, ElementPath)] = []
+        public var deleted: [ItemPath] = []
+        public var inserted: [ItemPath] = []
+        public var reloaded: [ItemPath] = []
+        public var moved: [(ItemPath, ItemPath)] = []
 
         public static func == (lhs: Batch, rhs: Batch) -> Bool {
             lhs.deletedSections == rhs.deletedSections && lhs.insertedSections == rhs.insertedSections
@@ -39,7 +39,7 @@ public struct BatchFormatter {
     }
 
     /// The batch for a changeset of any element type.
-    public static func batch<SectionID, Element>(_ changeset: Changeset<SectionID, Element>) -> Batch {
+    public static func batch<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>) -> Batch {
         var batch = Batch()
         batch.deletedSections = changeset.deletedSections.sorted()
         batch.insertedSections = changeset.insertedSections.map(\.index).sorted()
@@ -49,7 +49,7 @@ public struct BatchFormatter {
         let updatedPaths = Set(changeset.updates.map(\.old))
         batch.deleted = changeset.deletions.map(\.at).filter { !deletedSections.contains($0.section) }
         batch.inserted = changeset.insertions.map(\.at).filter { !insertedSections.contains($0.section) }
-        var movedPaths = Set<ElementPath>()
+        var movedPaths = Set<ItemPath>()
         for move in changeset.moves {
             movedPaths.insert(move.from)
             if updatedPaths.contains(move.from) || deletedSections.contains(move.from.section)
@@ -68,9 +68,9 @@ public struct BatchFormatter {
         return batch
     }
 
-    public func write<SectionID, Element>(_ changeset: Changeset<SectionID, Element>, to output: inout some TextOutputStream) {
+    public func write<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>, to output: inout some TextOutputStream) {
         let batch = BatchFormatter.batch(changeset)
-        func path(_ path: ElementPath) -> String { "[\(path.section),\(path.item)]" }
+        func path(_ path: ItemPath) -> String { "[\(path.section),\(path.item)]" }
         func list<T>(_ items: [T], _ show: (T) -> String) -> String { "[" + items.map(show).joined(separator: ",") + "]" }
         output.write("{\n")
         output.write("  \"sections\": {\"deleted\": \(list(batch.deletedSections) { "\($0)" }), ")

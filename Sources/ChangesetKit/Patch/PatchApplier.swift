@@ -80,12 +80,12 @@ public enum PatchApplier {
     /// against the base, applied by the engine's own `apply`.
     static func replay(_ patch: PatchScript, baseCount: Int, patchSource: String) throws -> [Element] {
         try check(patch, baseCount: baseCount, patchSource: patchSource)
-        var changeset = Changeset<Int, Element>()
+        var changeset = SectionedChangeset<Int, Element>()
         changeset.oldSectionCount = 1
         changeset.newSectionCount = 1
         changeset.oldCount = baseCount
         changeset.newCount = patch.resultCount
-        func at(_ index: Int) -> ElementPath { ElementPath(section: 0, item: index) }
+        func at(_ index: Int) -> ItemPath { ItemPath(section: 0, item: index) }
         for operation in patch.operations {
             switch operation {
             case .delete(let old): changeset.deletions.append(.init(at: at(old)))

@@ -27,9 +27,9 @@ public struct InvariantViolation: Error, CustomStringConvertible {
 public enum Differ {
     @inlinable
     public static func diff<SectionID: Hashable, Element: Identifiable & Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>]
-    ) throws -> Changeset<SectionID, Element> {
-        var changeset = Changeset<SectionID, Element>()
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>]
+    ) throws -> SectionedChangeset<SectionID, Element> {
+        var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
 
         // 2. Elements, matched by id.
@@ -42,9 +42,9 @@ public enum Differ {
     /// the flat index of its old counterpart, or -1.
     @inlinable
     public static func matchByID<SectionID, Element: Identifiable>(
-        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
+        old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>]
     ) -> [Int32] {
-        func ids(_ sections: [Section<SectionID, Element>]) -> [Element.ID] {
+        func ids(_ sections: [ListSection<SectionID, Element>]) -> [Element.ID] {
             var ids: [Element.ID] = []
             ids.reserveCapacity(sections.reduce(0) { $0 + $1.elements.count })
             for section in sections { ids.append(contentsOf: section.elements.lazy.map { $0.id }) }
@@ -59,21 +59,21 @@ public enum Differ {
     /// old index may appear once. Stages 1, 3, 4 and 5 as in `diff(from:to:)`.
     @inlinable
     public static func diff<SectionID: Hashable, Element: Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int32]
-    ) throws -> Changeset<SectionID, Element> {
-        var changeset = Changeset<SectionID, Element>()
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32]
+    ) throws -> SectionedChangeset<SectionID, Element> {
+        var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
         return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
     }
 
     @inlinable
     static func diff<SectionID: Hashable, Element: Equatable>(
-        from old: [Section<SectionID, Element>], to new: [Section<SectionID, Element>], matching oldIndexOfNew: [Int32],
-        changeset: Changeset<SectionID, Element>, oldSectionOfNew: [Int]
-    ) throws -> Changeset<SectionID, Element> {
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
+        changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int]
+    ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
-        // at k - `oldStart[that section]` (4 bytes an element, not an ElementPath's 16).
+        // at k - `oldStart[that section]` (4 bytes an element, not an ItemPath's 16).
         // With one old section (every diff without sections) the flat index is the item.
         let oneOldSection = old.count == 1
         var oldStart = [Int](repeating: 0, count: old.count + 1)
@@ -84,10 +84,10 @@ public enum Differ {
                 oldSectionOfFlat.append(contentsOf: repeatElement(Int32(sectionIndex), count: section.elements.count))
             }
         }
-        func oldPath(_ flat: Int) -> ElementPath {
-            if oneOldSection { return ElementPath(section: 0, item: flat) }
+        func oldPath(_ flat: Int) -> ItemPath {
+            if oneOldSection { return ItemPath(section: 0, item: flat) }
             let section = Int(oldSectionOfFlat[flat])
-            return ElementPath(section: section, item: flat - oldStart[section])
+            return ItemPath(section: section, item: flat - oldStart[section])
         }
         let oldTotal = oldStart[old.count]
         var oldMatched = [Bool](repeating: false, count: oldTotal)
@@ -107,7 +107,7 @@ public enum Differ {
                 newTotal += 1
                 let oldFlat = newTotal - 1 < oldIndexOfNew.count ? Int(oldIndexOfNew[newTotal - 1]) : -1
                 guard oldFlat >= 0 else {
-                    changeset.insertions.append(.init(at: ElementPath(section: newSectionIndex, item: item), element: element))
+                    changeset.insertions.append(.init(at: ItemPath(section: newSectionIndex, item: item), element: element))
                     continue
                 }
                 guard oldFlat < oldTotal, !oldMatched[oldFlat] else {
@@ -118,7 +118,7 @@ public enum Differ {
                 if old[oldPath.section].elements[oldPath.item] == element {
                     changeset.unchangedCount += 1
                 } else {
-                    changeset.updates.append(.init(old: oldPath, new: ElementPath(section: newSectionIndex, item: item), element: element))
+                    changeset.updates.append(.init(old: oldPath, new: ItemPath(section: newSectionIndex, item: item), element: element))
                 }
                 if oldPath.section != counterpart {
                     acrossItems.append(Int32(item))
@@ -142,7 +142,7 @@ public enum Differ {
                     let item = Int(acrossItems[across])
                     changeset.moves.append(.init(
                         from: oldPath(Int(oldIndexOfNew[newTotal - section.elements.count + item])),
-                        to: ElementPath(section: newSectionIndex, item: item),
+                        to: ItemPath(section: newSectionIndex, item: item),
                         element: section.elements[item], isAcrossSections: true))
                     across += 1
                 }
@@ -157,8 +157,8 @@ public enum Differ {
                     if !onSubsequence[position] {
                         appendAcross(before: Int32(item))
                         changeset.moves.append(.init(
-                            from: ElementPath(section: counterpart, item: Int(stayerOldItems[position])),
-                            to: ElementPath(section: newSectionIndex, item: item),
+                            from: ItemPath(section: counterpart, item: Int(stayerOldItems[position])),
+                            to: ItemPath(section: newSectionIndex, item: item),
                             element: section.elements[item], isAcrossSections: false))
                     }
                     position += 1
@@ -183,7 +183,7 @@ public enum Differ {
     /// go into `changeset`. Returns, per new section, its old index or -1.
     @inlinable
     static func matchSections<SectionID: Hashable, Element>(
-        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>], into changeset: inout Changeset<SectionID, Element>
+        old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>], into changeset: inout SectionedChangeset<SectionID, Element>
     ) throws -> [Int] {
         changeset.oldSectionCount = old.count
         changeset.newSectionCount = new.count
@@ -222,8 +222,8 @@ public enum Differ {
     @inlinable
     public static func diff<Element: Identifiable & Equatable>(
         from old: [Element], to new: [Element]
-    ) throws -> Changeset<Int, Element> {
-        try diff(from: [Section(id: 0, elements: old)], to: [Section(id: 0, elements: new)])
+    ) throws -> SectionedChangeset<Int, Element> {
+        try diff(from: [ListSection(id: 0, elements: old)], to: [ListSection(id: 0, elements: new)])
     }
 
     /// Marks, for each position of `sequence`, whether it lies on one longest
@@ -274,8 +274,8 @@ public enum Differ {
     /// new one matched or inserted.
     @inlinable
     public static func verify<SectionID: Hashable, Element>(
-        _ changeset: Changeset<SectionID, Element>,
-        old: [Section<SectionID, Element>], new: [Section<SectionID, Element>]
+        _ changeset: SectionedChangeset<SectionID, Element>,
+        old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>]
     ) throws {
         func fail(_ detail: String) -> InvariantViolation { InvariantViolation(detail: detail) }
         let matched = changeset.unchangedCount + changeset.updates.count
@@ -289,7 +289,7 @@ public enum Differ {
         // hashed every move twice and was half of an all-moves diff's time.
         var oldStart = [Int](repeating: 0, count: old.count + 1)
         for (index, section) in old.enumerated() { oldStart[index + 1] = oldStart[index] + section.elements.count }
-        func flat(_ path: ElementPath) throws -> Int {
+        func flat(_ path: ItemPath) throws -> Int {
             guard path.section >= 0, path.section < old.count, path.item >= 0,
                   path.item < old[path.section].elements.count else { throw fail("\(path) is not an old position") }
             return oldStart[path.section] + path.item

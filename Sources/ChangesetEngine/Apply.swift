@@ -4,7 +4,7 @@ public struct ApplyError: Error, Equatable, CustomStringConvertible {
     public var description: String { "the changeset does not fit this data: \(detail)" }
 }
 
-extension Changeset {
+extension SectionedChangeset {
     /// Replays the changeset on `old`, the data it was computed from, and
     /// returns the new data, following UIKit's batch-update order: remove
     /// deleted and moved-out elements and deleted sections (old coordinates),
@@ -12,7 +12,7 @@ extension Changeset {
     /// (new coordinates, ascending). Updated elements take their new value.
     ///
     /// Throws instead of trapping when an index does not fit `old`.
-    public func apply(to old: [Section<SectionID, Element>]) throws -> [Section<SectionID, Element>] {
+    public func apply(to old: [ListSection<SectionID, Element>]) throws -> [ListSection<SectionID, Element>] {
         func misfit(_ detail: String) -> ApplyError { ApplyError(detail: detail) }
         guard old.count == oldSectionCount else {
             throw misfit("it was made for \(oldSectionCount) sections, the data has \(old.count)")
@@ -34,12 +34,12 @@ extension Changeset {
         }
 
         // Sections in their new order.
-        var placed = [Section<SectionID, Element>?](repeating: nil, count: newSectionCount)
+        var placed = [ListSection<SectionID, Element>?](repeating: nil, count: newSectionCount)
         for inserted in insertedSections {
             guard placed.indices.contains(inserted.index), placed[inserted.index] == nil else {
                 throw misfit("section \(inserted.index) is placed twice")
             }
-            placed[inserted.index] = Section(id: inserted.id, elements: [])
+            placed[inserted.index] = ListSection(id: inserted.id, elements: [])
         }
         let deleted = Set(deletedSections)
         let movedFrom = Set(movedSections.map(\.from))
@@ -47,13 +47,13 @@ extension Changeset {
             guard placed.indices.contains(move.to), placed[move.to] == nil, old.indices.contains(move.from) else {
                 throw misfit("section move \(move.from) -> \(move.to) does not fit")
             }
-            placed[move.to] = Section(id: old[move.from].id, elements: sections[move.from].compactMap { $0 })
+            placed[move.to] = ListSection(id: old[move.from].id, elements: sections[move.from].compactMap { $0 })
         }
         var slot = 0
         for index in old.indices where !deleted.contains(index) && !movedFrom.contains(index) {
             while slot < placed.count && placed[slot] != nil { slot += 1 }
             guard slot < placed.count else { throw misfit("more sections remain than the new data has") }
-            placed[slot] = Section(id: old[index].id, elements: sections[index].compactMap { $0 })
+            placed[slot] = ListSection(id: old[index].id, elements: sections[index].compactMap { $0 })
         }
         guard placed.allSatisfy({ $0 != nil }) else { throw misfit("a section of the new data is not accounted for") }
         var result = placed.map { $0! }
@@ -88,6 +88,6 @@ extension Changeset {
 
     /// The flat form of `apply(to:)`.
     public func apply(to old: [Element]) throws -> [Element] where SectionID == Int {
-        try apply(to: [Section(id: 0, elements: old)]).first?.elements ?? []
+        try apply(to: [ListSection(id: 0, elements: old)]).first?.elements ?? []
     }
 }

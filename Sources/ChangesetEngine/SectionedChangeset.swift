@@ -1,6 +1,6 @@
 /// A position in sectioned data: section index and item index, both 0-based.
 /// (Not `IndexPath`: that name is Foundation's, and every UIKit user imports it.)
-public struct ElementPath: Hashable, Comparable, Sendable, CustomStringConvertible {
+public struct ItemPath: Hashable, Comparable, Sendable, CustomStringConvertible {
     public var section: Int
     public var item: Int
 
@@ -9,7 +9,7 @@ public struct ElementPath: Hashable, Comparable, Sendable, CustomStringConvertib
         self.item = item
     }
 
-    public static func < (lhs: ElementPath, rhs: ElementPath) -> Bool {
+    public static func < (lhs: ItemPath, rhs: ItemPath) -> Bool {
         (lhs.section, lhs.item) < (rhs.section, rhs.item)
     }
 
@@ -17,7 +17,7 @@ public struct ElementPath: Hashable, Comparable, Sendable, CustomStringConvertib
 }
 
 /// A section of identifiable elements, as the engine takes and `apply` returns them.
-public struct Section<ID: Hashable, Element> {
+public struct ListSection<ID: Hashable, Element> {
     public var id: ID
     public var elements: [Element]
 
@@ -27,8 +27,8 @@ public struct Section<ID: Hashable, Element> {
     }
 }
 
-extension Section: Equatable where Element: Equatable {}
-extension Section: Sendable where ID: Sendable, Element: Sendable {}
+extension ListSection: Equatable where Element: Equatable {}
+extension ListSection: Sendable where ID: Sendable, Element: Sendable {}
 
 /// What changed between two sectioned collections, in UIKit batch-update
 /// coordinates: deletions, updates and move sources are *old* index paths
@@ -36,7 +36,7 @@ extension Section: Sendable where ID: Sendable, Element: Sendable {}
 ///
 /// Every change carries the new element where there is one, so `apply` can
 /// rebuild the new collection from the old one and the changeset alone.
-public struct Changeset<SectionID: Hashable, Element> {
+public struct SectionedChangeset<SectionID: Hashable, Element> {
     public struct SectionMove: Equatable, Sendable {
         public var from: Int
         public var to: Int
@@ -47,26 +47,26 @@ public struct Changeset<SectionID: Hashable, Element> {
     }
 
     public struct Insertion {
-        public var at: ElementPath
+        public var at: ItemPath
         public var element: Element
-        @inlinable public init(at: ElementPath, element: Element) {
+        @inlinable public init(at: ItemPath, element: Element) {
             self.at = at
             self.element = element
         }
     }
 
     public struct Deletion: Equatable, Sendable {
-        public var at: ElementPath
-        @inlinable public init(at: ElementPath) { self.at = at }
+        public var at: ItemPath
+        @inlinable public init(at: ItemPath) { self.at = at }
     }
 
     /// Same id, different content. `old` is where UIKit would reload it; `new`
     /// is where it ends up (they differ when the record also moved).
     public struct Update {
-        public var old: ElementPath
-        public var new: ElementPath
+        public var old: ItemPath
+        public var new: ItemPath
         public var element: Element
-        @inlinable public init(old: ElementPath, new: ElementPath, element: Element) {
+        @inlinable public init(old: ItemPath, new: ItemPath, element: Element) {
             self.old = old
             self.new = new
             self.element = element
@@ -74,13 +74,13 @@ public struct Changeset<SectionID: Hashable, Element> {
     }
 
     public struct Move {
-        public var from: ElementPath
-        public var to: ElementPath
+        public var from: ItemPath
+        public var to: ItemPath
         public var element: Element
         /// The element changed section. (Indices alone cannot tell: the
         /// sections themselves may have moved.)
         public var isAcrossSections: Bool
-        @inlinable public init(from: ElementPath, to: ElementPath, element: Element, isAcrossSections: Bool) {
+        @inlinable public init(from: ItemPath, to: ItemPath, element: Element, isAcrossSections: Bool) {
             self.from = from
             self.to = to
             self.element = element
@@ -122,7 +122,7 @@ public struct Changeset<SectionID: Hashable, Element> {
     }
 }
 
-extension Changeset: Sendable where SectionID: Sendable, Element: Sendable {}
-extension Changeset.Insertion: Sendable where Element: Sendable {}
-extension Changeset.Update: Sendable where Element: Sendable {}
-extension Changeset.Move: Sendable where Element: Sendable {}
+extension SectionedChangeset: Sendable where SectionID: Sendable, Element: Sendable {}
+extension SectionedChangeset.Insertion: Sendable where Element: Sendable {}
+extension SectionedChangeset.Update: Sendable where Element: Sendable {}
+extension SectionedChangeset.Move: Sendable where Element: Sendable {}
