@@ -17,7 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
-        // libyajl, found through pkg-config; only Input/JSONRecordReader.swift imports it.
+        // libyajl, found through pkg-config; only files in Input/ import it.
         .systemLibrary(
             name: "CYajl",
             pkgConfig: "yajl",

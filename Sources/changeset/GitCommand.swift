@@ -416,7 +416,7 @@ struct GitDiffCommand: ParsableCommand {
     }
 
     private func delimiter(_ format: InputFormat?) -> UInt8 {
-        matching.delimiterByte ?? (format == .tsv ? 0x09 : UInt8(ascii: ","))
+        (format ?? .csv).delimiter(matching.delimiterByte)
     }
 
     /// `diff -u` of the two files, labelled with the repository paths.

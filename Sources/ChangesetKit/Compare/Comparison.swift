@@ -90,7 +90,7 @@ public struct Comparison: Sendable {
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
         let datasets = try Snapshot.read(inputs) { side, input in
-            let delimiter = options.delimiter ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
+            let delimiter = input.format.delimiter(options.delimiter)
             // Renames are the new side's: it reads NEW's names as OLD's.
             var records = options.records
             records.appliesRenames = side == 1

@@ -72,7 +72,7 @@ extension Comparison {
         let new = self.new
         let records = options.records
         let rules = fieldRules
-        let defaultDelimiter: UInt8 = old.input.format == .tsv ? 0x09 : UInt8(ascii: ",")
+        let defaultDelimiter = old.input.format.defaultDelimiter
         let updatedOld = Set(flat.updates.map(\.old.item))
         let movedOld = Set(flat.moves.map(\.from.item))
         let steps = ReplayStream { body in

@@ -16,6 +16,13 @@ public enum InputFormat: String, Sendable, CaseIterable {
     }
 
     public var isJSON: Bool { self == .json || self == .ndjson }
+
+    /// The field delimiter when none is given: a tab for TSV, else a comma.
+    /// The one place this rule is written.
+    public var defaultDelimiter: UInt8 { self == .tsv ? 0x09 : UInt8(ascii: ",") }
+
+    /// `given`, or this format's default.
+    public func delimiter(_ given: UInt8?) -> UInt8 { given ?? defaultDelimiter }
 }
 
 /// An input's bytes, for the whole run, so changed records can be read again
@@ -550,7 +557,7 @@ public struct InputFile: Sendable {
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
-                source: name, delimiter: delimiter ?? (format == .tsv ? 0x09 : UInt8(ascii: ",")), options: options)
+                source: name, delimiter: format.delimiter(delimiter), options: options)
             reader.expectedInputSize = bytes.knownCount
             try bytes.forEachChunk(reader.feed)
             return try reader.finish()

@@ -49,7 +49,7 @@ public struct DatasetMerge: Sendable {
         let records = options.records
         let delimiterOption = options.delimiter
         let datasets = try Snapshot.read(inputs) { side, input in
-            let delimiter = delimiterOption ?? (input.format == .tsv ? 0x09 : UInt8(ascii: ","))
+            let delimiter = input.format.delimiter(delimiterOption)
             // An empty BASE (git's add/add merge has none) is a snapshot without records.
             if side == 0 && input.bytes.isEmpty {
                 return Snapshot(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),

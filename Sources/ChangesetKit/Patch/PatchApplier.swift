@@ -25,7 +25,7 @@ public enum PatchApplier {
                 source: base.name, location: nil,
                 message: "the patch was made for a \(patch.baseFormat.rawValue) snapshot, but this is \(base.format.rawValue)")
         }
-        let defaultDelimiter: UInt8 = base.format == .tsv ? 0x09 : UInt8(ascii: ",")
+        let defaultDelimiter = base.format.defaultDelimiter
         let delimiter = patch.delimiter ?? defaultDelimiter
         let table = try base.readRecords(
             SnapshotFingerprint.options(for: base.format, recordsAt: patch.recordsAt), delimiter: delimiter)
