@@ -79,7 +79,7 @@ struct DiffCommand: ParsableCommand {
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
         }
-        if stat && ![.text, .json, .ndjson].contains(format) {
+        if stat && !format.carriesCounts {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
         }
         if !matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
@@ -98,7 +98,12 @@ struct DiffCommand: ParsableCommand {
     func comparisonOptions() throws -> ComparisonOptions {
         var options = ComparisonOptions()
         options.records = try matching.recordOptions()
-        (options.tolerance, options.records.notedFields) = try valueTolerance()
+        do {
+            options.tolerance = try ValueTolerance(absolute: tolerance, relative: relativeTolerance, ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+        options.records.notedFields = options.tolerance.notedFields
         options.oldFormat = matching.inputFormat
         options.newFormat = matching.inputFormat
         options.delimiter = matching.delimiterByte
@@ -109,35 +114,6 @@ struct DiffCommand: ParsableCommand {
 
     /// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
     /// Also returns the fields they name, for the check that some record has them.
-    func valueTolerance() throws -> (ValueTolerance, [NotedField]) {
-        var result = ValueTolerance(ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
-        var noted: [NotedField] = []
-        for (option, texts, isRelative) in [("--tolerance", tolerance, false), ("--relative-tolerance", relativeTolerance, true)] {
-            for text in texts {
-                var field: FieldPath?
-                var number = Substring(text)
-                if let equals = text.lastIndex(of: "=") {
-                    field = try FieldPath(parsing: String(text[..<equals]))
-                    number = text[text.index(after: equals)...]
-                }
-                guard CanonicalNumber.isNumberLiteral(String(number)), !number.hasPrefix("-"),
-                    let value = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX"))
-                else {
-                    throw ValidationError("invalid \(option) \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")
-                }
-                var bounds = field.map { result.fields[$0] ?? ValueTolerance.Bounds() } ?? result.all
-                if isRelative { bounds.relative = value } else { bounds.absolute = value }
-                if let field {
-                    result.fields[field] = bounds
-                    noted.append(NotedField(option: option, path: field))
-                } else {
-                    result.all = bounds
-                }
-            }
-        }
-        return (result, noted)
-    }
-
     func run() throws {
         let options = try comparisonOptions()
         let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
@@ -146,66 +122,21 @@ struct DiffCommand: ParsableCommand {
         } else if !quiet {
             try InputGuard.refuseStandardOutputOntoInput([old, new])
         }
+        let settings = OutputSettings(
+            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled)
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
         try OutputSink.deliver(to: output) { sink in
+            var sink = sink
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
-            if format == .jsonpatch { try JSONPatchFormatter.check(old: comparison.old.summary, new: comparison.new.summary) }
-            // Changed records are read again once: for the report, or only to count when nothing is shown.
-            let printsNothing = quiet && output == nil
-            if printsNothing || [.patch, .jsonpatch, .batch].contains(format) {
-                summary = try comparison.counts()
-                if !printsNothing { try writeReplay(comparison, to: sink) }
-            } else {
-                let report = try comparison.report()
-                summary = report.summary
-                try write(report, to: sink)
-            }
+            summary = try comparison.write(settings, to: &sink, showingNothing: quiet && output == nil)
         }
         throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))
     }
-
-    private func writeReplay(_ comparison: Comparison, to sink: OutputSink) throws {
-        var sink = sink
-        switch format {
-        case .patch: try PatchFormatter().write(try comparison.replay(.records), to: &sink)
-        case .jsonpatch: try JSONPatchFormatter().write(try comparison.replay(.fields), to: &sink)
-        default: BatchFormatter().write(comparison.changeset, to: &sink)
-        }
-    }
-
-    private func write(_ report: Report, to sink: OutputSink) throws {
-        var sink = sink
-        if stat {
-            switch format {
-            case .json, .ndjson:
-                sink.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
-            default:
-                sink.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
-                for line in TextFormatter.detailLines(report) { sink.write(line + "\n") }
-            }
-            return
-        }
-        switch format {
-        case .text: try TextFormatter(color: output == nil && color.isEnabled, width: width ?? TextFormatter.defaultWidth).write(report, to: &sink)
-        case .markdown:
-            let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? MarkdownFormatter.defaultLimit
-            try MarkdownFormatter(limit: cap, width: width ?? MarkdownFormatter.defaultWidth).write(report, to: &sink)
-        case .html:
-            let cap = limit.map { $0 == 0 ? Int.max : $0 } ?? HTMLFormatter.defaultLimit
-            try HTMLFormatter(limit: cap, width: width ?? HTMLFormatter.defaultWidth).write(report, to: &sink)
-        case .json: try JSONFormatter().write(report, to: &sink)
-        case .ndjson: try NDJSONFormatter().write(report, to: &sink)
-        case .patch, .jsonpatch, .batch: break  // see writeReplay
-        }
-    }
 }
 
-/// `--format`.
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, ndjson, markdown, html, patch, jsonpatch, batch
-}
+extension OutputFormat: ExpressibleByArgument {}
 
 extension DuplicatePolicy: ExpressibleByArgument {}
 extension InputFormat: ExpressibleByArgument {}

@@ -35,7 +35,9 @@ struct RecordMatchingOptions: ParsableArguments {
     var inputFormat: InputFormat?
 
     func validate() throws {
-        for text in rename { _ = try RecordMatchingOptions.parseRename(text) }
+        for text in rename {
+            do { _ = try Rename(parsing: text) } catch { throw ValidationError("\(error)") }
+        }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
             throw ValidationError("--delimiter must be one ASCII character, not \"\(VisibleText.datum(delimiter))\"")
         }
@@ -55,7 +57,7 @@ struct RecordMatchingOptions: ParsableArguments {
             options.ignore = try ignore.map { try FieldPath(parsing: $0) }
             options.only = try only.map { try FieldPath(parsing: $0) }
             options.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
-            options.renames = try rename.map(RecordMatchingOptions.parseRename)
+            options.renames = try rename.map(Rename.init(parsing:))
         } catch {
             throw ValidationError("\(error)")
         }
@@ -74,19 +76,6 @@ struct RecordMatchingOptions: ParsableArguments {
         options.delimiter = delimiterByte
         options.prefer = prefer
         return options
-    }
-
-    /// `OLD=NEW`, two paths in the same object.
-    static func parseRename(_ text: String) throws -> Rename {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw ValidationError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
-        }
-        let old = try FieldPath(parsing: String(text[..<equals]))
-        let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
-        guard old.components.dropLast() == new.components.dropLast() else {
-            throw ValidationError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
-        }
-        return Rename(old: old, new: new)
     }
 
 }

@@ -37,6 +37,40 @@ public struct ValueTolerance: Sendable, Equatable {
 
     public static let exact = ValueTolerance()
 
+    /// The fields `--tolerance FIELD=X` and `--relative-tolerance FIELD=R`
+    /// name, as (option, path), for the check that some record has them.
+    public private(set) var notedFields: [NotedField] = []
+
+    /// The rules as the options write them: each of `absolute` and
+    /// `relative` a number of 0 or more, for every number, or `FIELD=NUMBER`
+    /// for one field (the last of several wins).
+    public init(absolute: [String], relative: [String], ignoreCase: Bool = false, ignoreWhitespace: Bool = false) throws {
+        self.init(ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
+        for (option, texts, isRelative) in [("--tolerance", absolute, false), ("--relative-tolerance", relative, true)] {
+            for text in texts {
+                var field: FieldPath?
+                var number = Substring(text)
+                if let equals = text.lastIndex(of: "=") {
+                    field = try FieldPath(parsing: String(text[..<equals]))
+                    number = text[text.index(after: equals)...]
+                }
+                guard CanonicalNumber.isNumberLiteral(String(number)), !number.hasPrefix("-"),
+                    let value = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX"))
+                else {
+                    throw OptionError("invalid \(option) \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")
+                }
+                var bounds = field.map { fields[$0] ?? Bounds() } ?? all
+                if isRelative { bounds.relative = value } else { bounds.absolute = value }
+                if let field {
+                    fields[field] = bounds
+                    notedFields.append(NotedField(option: option, path: field))
+                } else {
+                    all = bounds
+                }
+            }
+        }
+    }
+
     public init(all: Bounds = Bounds(), fields: [FieldPath: Bounds] = [:], ignoreCase: Bool = false, ignoreWhitespace: Bool = false) {
         self.all = all
         self.fields = fields

@@ -288,8 +288,10 @@ package struct JSONStyle: Sendable, Equatable {
         var output = reindent(opening)
         for (position, piece) in pieces.enumerated() {
             if position > 0 {
+                // With one member, the frame shows no separator: on its lines, or as this file writes one line.
+                let spansLines = frame.contains(0x0A)
                 let gap = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
-                    .map { gaps[$0] } ?? gaps.first ?? ("," + (indent == nil ? "" : lineBreak + frameMemberDepth))
+                    .map { gaps[$0] } ?? gaps.first ?? (spansLines ? "," + lineBreak + frameMemberDepth : inlineSeparator)
                 output += reindent(gap)
             }
             output += piece.text
@@ -347,6 +349,8 @@ package enum SeparatorChoice {
         if let after, let before, before == after + 1 { return after }
         if let before, before > 0 { return before - 1 }
         if let after, after + 1 < count { return after }
+        // After the last item: the separator before it, the file's last.
+        if let after, after > 0 { return after - 1 }
         return nil
     }
 }

@@ -50,6 +50,8 @@ package struct SnapshotWriter {
     private let inner: Range<Int>
     private let opening: String
     private let closing: String
+    /// The separator for two records the file never had side by side: its first, or another version's.
+    private let typicalGap: String
 
     /// A writer over `snapshot`, in its style; what the snapshot does not
     /// show of it (a file of one record on one line has no line break to
@@ -74,8 +76,12 @@ package struct SnapshotWriter {
             before = 0..<inner.lowerBound
             after = inner.upperBound..<count
         }
-        let (learnt, leading, sample) = try Self.learn(snapshot)
-        var style = others.reduce(learnt) { style, other in (try? Self.learn(other).style).map(style.completed) ?? style }
+        let own = try Self.learn(snapshot)
+        // What this file cannot show (it has no records, or one) the other versions may.
+        let learntFromOthers = others.compactMap { other in
+            other.input.format == snapshot.input.format ? try? Self.learn(other) : nil
+        }
+        var style = learntFromOthers.reduce(own.style) { $0.completed(by: $1.style) }
         if snapshot.input.format != .json { style.indent = nil }
         self.style = style
         lineBreak = style.lineBreak
@@ -83,61 +89,115 @@ package struct SnapshotWriter {
             quotesEveryField = false
         } else {
             // The header line, then the sampled rows: is every field quoted?
-            let headerLine = leading.split(separator: 0x0A, omittingEmptySubsequences: false).first.map(Array.init) ?? []
+            let headerLine = own.head.split(separator: 0x0A, omittingEmptySubsequences: false).first.map(Array.init) ?? []
             let header = headerLine.last == 0x0D ? Array(headerLine.dropLast()) : headerLine
-            let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + sample).filter { !$0.isEmpty }
+            let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + own.sample).filter { !$0.isEmpty }
             quotesEveryField = try !rows.isEmpty && rows.allSatisfy { row in
                 try row.withUnsafeBytes { bytes in
                     try CSVRecordReader.rawCells(of: bytes, delimiter: snapshot.delimiter).allSatisfy { bytes[$0].first == 0x22 }
                 }
             }
         }
-        // Records go at the indentation the first one has (after the last line break before it).
-        if table.count > 0, let lastBreak = leading.lastIndex(of: 0x0A) {
-            let indentation = leading[(lastBreak + 1)...]
-            recordDepth = indentation.allSatisfy { $0 == 0x20 || $0 == 0x09 } ? String(decoding: indentation, as: UTF8.self) : ""
-        } else {
-            recordDepth = isArray && style.indent != nil ? style.indent! : ""
-        }
+        let layouts = [own.layout] + learntFromOthers.map(\.layout)
+        recordDepth = layouts.lazy.compactMap(\.depth).first ?? (isArray ? style.indent ?? "" : "")
+        typicalGap = own.layout.typicalGap ?? learntFromOthers.lazy.compactMap(\.layout.typicalGap).first
+            ?? (isArray ? "," : "") + lineBreak + recordDepth
         if table.count > 0 {
             opening = ""
             closing = ""
         } else if isArray {
-            opening = lineBreak + recordDepth
-            closing = lineBreak
+            opening = learntFromOthers.lazy.compactMap(\.layout.opening).first ?? lineBreak + recordDepth
+            closing = learntFromOthers.lazy.compactMap(\.layout.closing).first ?? lineBreak
         } else {
             // An NDJSON or CSV file with no records: each record on a line of its own after what is there.
             let text = try bytes.copy(before)
             let endsLine = text.isEmpty || text.last == 0x0A
             opening = endsLine ? "" : lineBreak
-            // A file that did not end its last line still does not; an empty
-            // one ends as the other versions do, if they say.
-            let othersEnd = text.isEmpty ? others.lazy.compactMap { try? Self.endsWithLineBreak($0) }.first : nil
+            // The last line ends as the other versions end theirs, if they say; else as this file does.
+            let othersEnd = learntFromOthers.lazy.compactMap(\.layout.endsWithLineBreak).first
             closing = (othersEnd ?? endsLine) ? lineBreak : ""
         }
     }
 
-    /// The style `snapshot`'s bytes show, the bytes before its first record
-    /// (up to 64 KiB), and its first records' text (cut at `JSONStyle.sampleSize`).
-    private static func learn(_ snapshot: Snapshot) throws -> (style: JSONStyle, leading: [UInt8], sample: [[UInt8]]) {
+    /// How a file places its records, where it shows it: the bytes between
+    /// two records, before the first and after the last (inside a JSON
+    /// array's brackets), the indentation of the lines records start on,
+    /// and whether a line break ends the last record's line.
+    struct RecordLayout {
+        var typicalGap: String?
+        var opening: String?
+        var closing: String?
+        var depth: String?
+        var endsWithLineBreak: Bool?
+    }
+
+    /// What `snapshot`'s bytes show of its style and layout, its first 64 KiB
+    /// (a CSV header), and its first records' text (each cut at
+    /// `JSONStyle.sampleSize`, a megabyte in all: a huge first record does
+    /// not hide the others).
+    private static func learn(_ snapshot: Snapshot) throws -> (style: JSONStyle, layout: RecordLayout, head: [UInt8], sample: [[UInt8]]) {
         let table = snapshot.records
         let bytes = snapshot.input.bytes
         let count = bytes.count
-        let leading = try bytes.copy(0..<min(count, table.count > 0 ? table.starts[0] : count, 1 << 16))
+        let firstStart = table.count > 0 ? table.starts[0] : count
+        let head = try bytes.copy(0..<min(firstStart, 1 << 16))
+        // The bytes just before the first record: the end of the line it starts on.
+        let leading = try bytes.copy(max(0, firstStart - (1 << 16))..<firstStart)
         var sample: [[UInt8]] = []
         var sampled = 0
-        for row in 0..<min(table.count, 64) where sampled < JSONStyle.sampleSize {
+        for row in 0..<min(table.count, 64) where sampled < 1 << 20 {
             let range = table.byteRange(row)
             let cut = range.lowerBound..<min(range.upperBound, range.lowerBound + JSONStyle.sampleSize)
             sample.append(try bytes.copy(cut))
             sampled += cut.count
+            if cut.count < range.count {
+                // A huge record's end too: its escapes may all be past the cut.
+                sample.append(try bytes.copy(max(cut.upperBound, range.upperBound - JSONStyle.sampleSize)..<range.upperBound))
+                sampled += JSONStyle.sampleSize
+            }
         }
         let end = table.count > 0 ? table.byteRange(table.count - 1).upperBound : count
         let trailing = try bytes.copy(end..<min(count, end + (1 << 16)))
+        func gap(afterRow row: Int) throws -> [UInt8] {
+            try bytes.copy(table.byteRange(row).upperBound..<table.starts[row + 1])
+        }
+        let firstGap = table.count > 1 ? try gap(afterRow: 0) : nil
         // The bytes between the first two records hold the line break when nothing else does.
-        let firstGap = table.count > 1 ? try bytes.copy(table.byteRange(0).upperBound..<min(table.starts[1], table.byteRange(0).upperBound + 256)) : []
-        let style = JSONStyle.learn(records: sample, around: leading + firstGap + trailing, oneRecordPerLine: snapshot.input.format != .json)
-        return (style, leading, sample)
+        let style = JSONStyle.learn(records: sample, around: head + leading + (firstGap ?? []) + trailing, oneRecordPerLine: snapshot.input.format != .json)
+
+        var layout = RecordLayout()
+        layout.typicalGap = firstGap.map { String(decoding: $0, as: UTF8.self) }
+        if table.count > 0 {
+            layout.depth = try depth(ofRow: 0, in: snapshot)
+            if snapshot.input.format == .json, let container = table.containerRange {
+                layout.opening = String(decoding: try bytes.copy((container.lowerBound + 1)..<firstStart), as: UTF8.self)
+                layout.closing = String(decoding: try bytes.copy(end..<max(end, container.upperBound - 1)), as: UTF8.self)
+            } else {
+                layout.endsWithLineBreak = trailing.prefix(2).contains(0x0A)
+            }
+        }
+        return (style, layout, head, sample)
+    }
+
+    /// The indentation record `row` stands at: the indentation of its
+    /// closing line, for a record that spans lines (what its inner lines are
+    /// indented from), else of the line it starts on.
+    package func depth(ofRow row: Int) throws -> String {
+        try Self.depth(ofRow: row, in: snapshot)
+    }
+
+    package static func depth(ofRow row: Int, in snapshot: Snapshot) throws -> String {
+        let range = snapshot.records.byteRange(row)
+        let bytes = snapshot.input.bytes
+        let tail = try bytes.copy(max(range.lowerBound, range.upperBound - 4096)..<range.upperBound)
+        if tail.count < range.count || tail.contains(0x0A) {
+            let spanning = depth(ofRecord: tail)
+            if !spanning.isEmpty || tail.contains(0x0A) { return spanning }
+        }
+        // On one line: the spaces and tabs that start the line it starts on.
+        let before = try bytes.copy(max(0, range.lowerBound - 4096)..<range.lowerBound)
+        let line = before.lastIndex(of: 0x0A).map { before[($0 + 1)...] } ?? (range.lowerBound <= 4096 ? before[...] : [])
+        return String(decoding: line.prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
     }
 
     /// A record both sides have, in two versions, written once with conflict
@@ -199,14 +259,6 @@ package struct SnapshotWriter {
         return output.joined(separator: "\n")
     }
 
-    /// Whether the file has a line break after its last record; nil without records.
-    private static func endsWithLineBreak(_ snapshot: Snapshot) throws -> Bool? {
-        let table = snapshot.records
-        guard table.count > 0, snapshot.input.format != .json else { return nil }
-        let end = table.byteRange(table.count - 1).upperBound
-        return try snapshot.input.bytes.copy(end..<min(snapshot.input.bytes.count, end + 2)).contains(0x0A)
-    }
-
     /// A CSV row of `fields` as this file writes one, without its line break.
     package func csvRow(_ fields: [String]) -> String {
         String(CSVField.row(fields, delimiter: snapshot.delimiter, quotingEvery: quotesEveryField).dropLast())
@@ -264,9 +316,7 @@ package struct SnapshotWriter {
         } else {
             output.write(opening)
         }
-        // A typical separator: the file's first, else a line break (after a comma in an array).
-        let typical = table.count > 1 ? try gap(afterRow: 0)
-            : (snapshot.input.format == .json ? "," : "") + lineBreak + recordDepth
+        let typical = typicalGap
         var previous: Int?? = nil
         for record in records {
             let row: Int? = if case .kept(let row) = record { row } else { nil }
@@ -305,61 +355,72 @@ package struct SnapshotWriter {
             gap.remove(at: comma)
             return gap
         }
-        /// `text` without the spaces and tabs that end it: a marker starts its line.
-        func lineStart(_ text: String) -> String {
-            var text = text
-            while text.last == " " || text.last == "\t" { text.removeLast() }
-            return text.utf8.last == 0x0A || text.isEmpty ? text : text + lineBreak
-        }
         let lastCertain = records.lastIndex { if case .alternatives = $0 { false } else { true } }
-        func record(_ text: String, at index: Int) -> String {
+        // Whether a record of each side was written yet: with no record
+        // certain, each side's records carry a comma in front after its first.
+        var oursHasOne = false, theirsHasOne = false
+        func record(_ text: String, at index: Int, sideHasOne: Bool) -> String {
             guard isArray else { return text }
-            let before = lastCertain.map { index > $0 } ?? true
-            let after = lastCertain.map { index < $0 } ?? false
-            return (before && index > 0 ? "," : "") + text + (after ? "," : "")
+            guard let lastCertain else { return (sideHasOne ? "," : "") + text }
+            return (index > lastCertain ? "," : "") + text + (index < lastCertain ? "," : "")
         }
-        var head: String
+        var endsLine = true
+        func emit(_ text: String) {
+            guard !text.isEmpty else { return }
+            output.write(text)
+            endsLine = text.utf8.last == 0x0A
+        }
+        var pending: String
         if let prefix {
-            head = prefix
+            pending = prefix
         } else {
-            head = String(decoding: try bytes.copy(before), as: UTF8.self)
+            pending = String(decoding: try bytes.copy(before), as: UTF8.self)
         }
-        head += opening
-        let typical = withoutComma(table.count > 1 ? try gap(afterRow: 0) : (isArray ? "," : "") + lineBreak + recordDepth)
-        var pending = head
+        pending += opening
+        let typical = withoutComma(typicalGap)
         var previous: Int?? = nil
-        var atLineStart = false
+        // After a closing marker, what follows starts a line of its own.
+        var owesLineBreak = false
         for (index, element) in records.enumerated() {
             let row: Int? = if case .kept(let row) = element { row } else { nil }
             if let previous {
                 pending += try SeparatorChoice.gap(before: row, after: previous, count: table.count).map { withoutComma(try gap(afterRow: $0)) } ?? typical
             }
-            if atLineStart, let first = pending.utf8.first, first != 0x0A && first != 0x0D { pending = lineBreak + pending }
-            atLineStart = false
+            if owesLineBreak && pending.utf8.first != 0x0A && pending.utf8.first != 0x0D { pending = lineBreak + pending }
+            owesLineBreak = false
             switch element {
             case .kept(let row):
-                output.write(pending)
-                output.write(record(String(decoding: try bytes.copy(table.byteRange(row)), as: UTF8.self), at: index))
+                emit(pending)
+                emit(record(String(decoding: try bytes.copy(table.byteRange(row)), as: UTF8.self), at: index, sideHasOne: true))
+                (oursHasOne, theirsHasOne) = (true, true)
             case .text(let text):
-                output.write(pending)
-                output.write(record(text, at: index))
+                emit(pending)
+                emit(record(text, at: index, sideHasOne: true))
+                (oursHasOne, theirsHasOne) = (true, true)
             case .alternatives(let ours, let theirs):
+                // The indentation the record would have had goes inside the markers, which start their lines.
                 let indentation = String(pending.reversed().prefix { $0 == " " || $0 == "\t" }.reversed())
-                output.write(lineStart(pending))
-                output.write(markers.start + lineBreak)
-                if let ours { output.write(indentation + record(ours, at: index) + lineBreak) }
-                output.write(markers.middle + lineBreak)
-                if let theirs { output.write(indentation + record(theirs, at: index) + lineBreak) }
-                output.write(markers.end)
-                atLineStart = true
+                emit(String(pending.dropLast(indentation.count)))
+                if !endsLine { emit(lineBreak) }
+                emit(markers.start + lineBreak)
+                if let ours {
+                    emit(indentation + record(ours, at: index, sideHasOne: oursHasOne) + lineBreak)
+                    oursHasOne = true
+                }
+                emit(markers.middle + lineBreak)
+                if let theirs {
+                    emit(indentation + record(theirs, at: index, sideHasOne: theirsHasOne) + lineBreak)
+                    theirsHasOne = true
+                }
+                emit(markers.end)
+                owesLineBreak = true
             }
             pending = ""
             previous = .some(row)
         }
         var tail = table.count == 0 ? closing : ""
         tail += String(decoding: try bytes.copy(after), as: UTF8.self)
-        if atLineStart, let first = tail.utf8.first, first != 0x0A && first != 0x0D { tail = lineBreak + tail }
-        if atLineStart && tail.isEmpty { tail = lineBreak }
-        output.write(tail)
+        if owesLineBreak && tail.utf8.first != 0x0A && tail.utf8.first != 0x0D { tail = lineBreak + tail }
+        emit(tail)
     }
 }

@@ -95,14 +95,23 @@ public struct MergeWriter {
         _ record: MergedRecord, from source: (ours: Int?, theirs: Int?), writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
     ) throws -> SnapshotWriter.Record {
         let style = writer.style
-        let depth = writer.recordDepth
+        // The record stands where the writer's file has a version of it (at that one's
+        // indentation), or where a new record goes.
+        let depth: String
+        if writer.snapshot.input.bytes === merge.ours.input.bytes, let row = source.ours {
+            depth = try writer.depth(ofRow: row)
+        } else if writer.snapshot.input.bytes === merge.theirs.input.bytes, let row = source.theirs {
+            depth = try writer.depth(ofRow: row)
+        } else {
+            depth = writer.recordDepth
+        }
         /// A side's text of its record at `row`, with the indentation its lines have; nil when it cannot stand in the writer's file.
         func version(_ side: Snapshot, _ row: Int?) throws -> ([UInt8], String)? {
             guard let row else { return nil }
             let text = try side.input.bytes.copy(side.records.byteRange(row))
             // An NDJSON record is one line.
             if writer.snapshot.input.format == .ndjson && (text.contains(0x0A) || text.contains(0x0D)) { return nil }
-            return (text, SnapshotWriter.depth(ofRecord: text))
+            return (text, try SnapshotWriter.depth(ofRow: row, in: side))
         }
         func written(_ value: Value, frame: ([UInt8], String)?, donor: ([UInt8], String)?) -> String {
             style.text(of: renamedForOutput(value), frame: frame?.0, frameDepth: frame?.1 ?? depth, depth: depth, donors: donor.map { [$0] } ?? [])
@@ -191,12 +200,13 @@ public struct MergeWriter {
         func position(_ name: String, in list: [String]) -> Int? { list.firstIndex { ExactText.same($0, name) } }
         var columns = ours.filter { !(holds(baseSet, $0) && !holds(theirsSet, $0)) }
         let removed = ours.filter { holds(baseSet, $0) && !holds(theirsSet, $0) }
+        // A column THEIRS added goes after the nearest column before it in THEIRS that the result has.
         var previous: String?
         for column in theirs {
             if !holds(baseSet, column) && !holds(oursSet, column) && !holds(columns, column) {
                 columns.insert(column, at: previous.flatMap { position($0, in: columns) }.map { $0 + 1 } ?? 0)
             }
-            previous = column
+            if holds(columns, column) { previous = column }
         }
         // A removed column stays while a record still holds a value in it,
         // and so does any other column a merged record holds.

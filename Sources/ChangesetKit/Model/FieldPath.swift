@@ -81,6 +81,28 @@ public struct Rename: Equatable, Sendable {
         self.old = old
         self.new = new
     }
+
+    /// `OLD=NEW` as `--rename` takes it: two paths in the same object.
+    public init(parsing text: String) throws {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw OptionError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
+        }
+        let old = try FieldPath(parsing: String(text[..<equals]))
+        let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
+        guard old.components.dropLast() == new.components.dropLast() else {
+            throw OptionError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
+        }
+        self.init(old: old, new: new)
+    }
+}
+
+/// An option's value that does not say what it must (`--rename`, `--tolerance`, ...).
+public struct OptionError: Error, Equatable, CustomStringConvertible {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
 }
 
 public struct FieldPathError: Error, Equatable, CustomStringConvertible {

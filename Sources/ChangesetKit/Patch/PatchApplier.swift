@@ -63,9 +63,10 @@ public enum PatchApplier {
                 case .base(let row): return .kept(row)
                 case .record(let json, nil): return .text(style.text(of: try value(ofRecord: json), depth: depth))
                 case .record(let json, let row?):
-                    // An update keeps the base record's text but for the members it changes.
+                    // An update keeps the base record's text but for the members it changes, at its indentation.
                     let frame = try writer.text(ofRecord: row)
-                    return .text(style.text(of: try value(ofRecord: json), frame: frame, frameDepth: SnapshotWriter.depth(ofRecord: frame), depth: depth))
+                    let frameDepth = try writer.depth(ofRow: row)
+                    return .text(style.text(of: try value(ofRecord: json), frame: frame, frameDepth: frameDepth, depth: frameDepth))
                 }
             }
             try writer.write(records, to: &output)

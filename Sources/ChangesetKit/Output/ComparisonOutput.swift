@@ -1,0 +1,81 @@
+/// The formats a comparison is written in (`--format`).
+public enum OutputFormat: String, Sendable, CaseIterable {
+    case text, json, ndjson, markdown, html, patch, jsonpatch, batch
+
+    /// Formats that replay NEW from OLD rather than report the changes.
+    public var isReplay: Bool { self == .patch || self == .jsonpatch || self == .batch }
+
+    /// Whether `--stat` (the counts alone) can be written in this format.
+    public var carriesCounts: Bool { self == .text || self == .json || self == .ndjson }
+}
+
+/// How a comparison is written: its format and the format's settings.
+public struct OutputSettings: Sendable {
+    public var format: OutputFormat
+    /// Only the counts (text, json and ndjson; see `OutputFormat.carriesCounts`).
+    public var countsOnly = false
+    /// Values cut to this many characters around the change (0: whole);
+    /// nil for the format's default.
+    public var width: Int?
+    /// At most this many changes of each kind (markdown and html; 0: no
+    /// limit); nil for the format's default.
+    public var limit: Int?
+    /// ANSI colours in the text format.
+    public var color = false
+
+    public init(format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false) {
+        self.format = format
+        self.countsOnly = countsOnly
+        self.width = width
+        self.limit = limit
+        self.color = color
+    }
+}
+
+extension Comparison {
+    /// Writes the comparison as `settings` say and returns its counts. A
+    /// report reads the changed records again once, for the text it shows; a
+    /// replay (`patch`, `jsonpatch`, `batch`) counts them, then writes what
+    /// rebuilds NEW. `showingNothing` (`--quiet`): only counts, writing
+    /// nothing, but refusing what the format cannot carry as a run that
+    /// writes would.
+    public func write(_ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false) throws -> Summary {
+        if settings.format == .jsonpatch { try JSONPatchFormatter.check(old: old.summary, new: new.summary) }
+        if showingNothing { return try counts() }
+        if settings.format.isReplay {
+            let summary = try counts()
+            switch settings.format {
+            case .patch: try PatchFormatter().write(try replay(.records), to: &output)
+            case .jsonpatch: try JSONPatchFormatter().write(try replay(.fields), to: &output)
+            default: BatchFormatter().write(changeset, to: &output)
+            }
+            return summary
+        }
+        let report = try report()
+        try Self.write(report, settings, to: &output)
+        return report.summary
+    }
+
+    /// A report written as `settings` say (not a replay format).
+    static func write(_ report: Report, _ settings: OutputSettings, to output: inout some TextOutputStream) throws {
+        if settings.countsOnly {
+            switch settings.format {
+            case .json, .ndjson:
+                output.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
+            default:
+                output.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
+                for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+            }
+            return
+        }
+        func cap(_ defaultLimit: Int) -> Int { settings.limit.map { $0 == 0 ? Int.max : $0 } ?? defaultLimit }
+        switch settings.format {
+        case .text: try TextFormatter(color: settings.color, width: settings.width ?? TextFormatter.defaultWidth).write(report, to: &output)
+        case .markdown: try MarkdownFormatter(limit: cap(MarkdownFormatter.defaultLimit), width: settings.width ?? MarkdownFormatter.defaultWidth).write(report, to: &output)
+        case .html: try HTMLFormatter(limit: cap(HTMLFormatter.defaultLimit), width: settings.width ?? HTMLFormatter.defaultWidth).write(report, to: &output)
+        case .json: try JSONFormatter().write(report, to: &output)
+        case .ndjson: try NDJSONFormatter().write(report, to: &output)
+        case .patch, .jsonpatch, .batch: preconditionFailure("a replay format is written from the comparison")
+        }
+    }
+}
