@@ -3,29 +3,29 @@ import Foundation
 /// A CI assertion, `--assert 'deleted == 0'` or `--assert 'updated <= 5%'`:
 /// a kind of change, a comparison and a count, or a share of the old
 /// record count when the number ends in `%`.
-public struct Assertion: Equatable, Sendable, CustomStringConvertible {
-    public enum Kind: String, CaseIterable, Sendable {
+package struct Assertion: Equatable, Sendable, CustomStringConvertible {
+    package enum Kind: String, CaseIterable, Sendable {
         case inserted, deleted, updated, moved, changed, unchanged
         /// Fields added to or removed from the schema.
         case schema
     }
 
-    public enum Comparison: String, CaseIterable, Sendable {
+    package enum Comparison: String, CaseIterable, Sendable {
         case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
     }
 
-    public var kind: Kind
-    public var comparison: Comparison
-    public var number: Double
-    public var isPercentage: Bool
+    package var kind: Kind
+    package var comparison: Comparison
+    package var number: Double
+    package var isPercentage: Bool
     /// The expression as the user wrote it.
-    public var text: String
+    package var text: String
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public var description: String
+    package struct ParseError: Error, CustomStringConvertible {
+        package var description: String
     }
 
-    public init(parsing text: String) throws {
+    package init(parsing text: String) throws {
         self.text = text
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ why: String) -> ParseError {
@@ -54,10 +54,10 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
         self.isPercentage = isPercentage
     }
 
-    public var description: String { text }
+    package var description: String { text }
 
     /// The count this assertion looks at.
-    public func actualCount(_ summary: Summary) -> Int {
+    package func actualCount(_ summary: Summary) -> Int {
         switch kind {
         case .inserted: summary.inserted
         case .deleted: summary.deleted
@@ -70,14 +70,14 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The value compared: the count, or its share of the old records in percent.
-    public func actualValue(_ summary: Summary) -> Double {
+    package func actualValue(_ summary: Summary) -> Double {
         let count = Double(actualCount(summary))
         guard isPercentage else { return count }
         guard summary.oldCount > 0 else { return count == 0 ? 0 : .infinity }
         return count * 100 / Double(summary.oldCount)
     }
 
-    public func holds(for summary: Summary) -> Bool {
+    package func holds(for summary: Summary) -> Bool {
         let actual = actualValue(summary)
         switch comparison {
         case .equal: return actual == number
@@ -90,7 +90,7 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What was measured, for the failure message: `3` or `3 of 100 records, 3%`.
-    public func actualDescription(_ summary: Summary) -> String {
+    package func actualDescription(_ summary: Summary) -> String {
         let count = actualCount(summary)
         guard isPercentage else { return "\(count)" }
         let share = actualValue(summary)

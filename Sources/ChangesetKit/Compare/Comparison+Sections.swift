@@ -19,7 +19,7 @@ extension Comparison {
 
     /// The changeset over the files' record order, ignoring sections: what
     /// the replay formats (`patch`, `jsonpatch`) need to rebuild NEW as a file.
-    public func fileOrderChangeset() throws -> SectionedChangeset<Int, RecordRef> {
+    package func fileOrderChangeset() throws -> SectionedChangeset<Int, RecordRef> {
         guard options.records.section != nil else {
             // One section already: the same changeset, renamed.
             var flat = SectionedChangeset<Int, RecordRef>()

@@ -50,12 +50,12 @@ public struct ComparisonOptions: Sendable {
 
 /// Two datasets compared: the changeset and what the formatters need to show it.
 public struct Comparison: Sendable {
-    public let old: Snapshot
-    public let new: Snapshot
+    package let old: Snapshot
+    package let new: Snapshot
     public let options: ComparisonOptions
-    public let oldSections: [ListSection<SectionName, RecordRef>]
-    public let newSections: [ListSection<SectionName, RecordRef>]
-    public let changeset: SectionedChangeset<SectionName, RecordRef>
+    package let oldSections: [ListSection<SectionName, RecordRef>]
+    package let newSections: [ListSection<SectionName, RecordRef>]
+    package let changeset: SectionedChangeset<SectionName, RecordRef>
     /// Which fields count, for field-level changes: the rules the
     /// fingerprints follow (what a replay carries).
     let fieldRules: FieldRules
@@ -85,7 +85,7 @@ public struct Comparison: Sendable {
     }
 
     /// Reads two inputs on two threads; the first error in argument order wins.
-    public static func readConcurrently(
+    package static func readConcurrently(
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
@@ -103,7 +103,7 @@ public struct Comparison: Sendable {
         return (datasets[0], datasets[1])
     }
 
-    public init(old: Snapshot, new: Snapshot, options: ComparisonOptions) throws {
+    package init(old: Snapshot, new: Snapshot, options: ComparisonOptions) throws {
         self.old = old
         self.new = new
         self.options = options
@@ -128,16 +128,16 @@ public struct Comparison: Sendable {
         }
     }
 
-    public var reportedMoves: [SectionedChangeset<SectionName, RecordRef>.Move] {
+    package var reportedMoves: [SectionedChangeset<SectionName, RecordRef>.Move] {
         changeset.reportedMoves(ignoringOrder: options.ignoreOrder)
     }
 
-    public var reportedSectionMoves: [SectionedChangeset<SectionName, RecordRef>.SectionMove] {
+    package var reportedSectionMoves: [SectionedChangeset<SectionName, RecordRef>.SectionMove] {
         changeset.reportedSectionMoves(ignoringOrder: options.ignoreOrder)
     }
 
     /// The fields that differ between the two versions of an updated record.
-    public func fieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
+    package func fieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
         let oldRow = oldSections[update.old.section].elements[update.old.item].row
         let newRow = newSections[update.new.section].elements[update.new.item].row
         let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)

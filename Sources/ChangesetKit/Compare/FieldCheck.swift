@@ -2,8 +2,8 @@
 /// almost always a typo, and silently comparing without it would let a CI
 /// gate pass that should fail. So it is an error that names the field and
 /// suggests the closest names the snapshots do have.
-public struct FieldCheckError: Error, Equatable, CustomStringConvertible {
-    public var description: String
+package struct FieldCheckError: Error, Equatable, CustomStringConvertible {
+    package var description: String
 }
 
 enum FieldCheck {

@@ -7,9 +7,9 @@
 /// equal under a tolerance and fields only one schema has, so it rebuilds NEW
 /// exactly; fields left out by `--ignore`, `--only` or `--section` are not in
 /// the fingerprints, so a record whose only changes are there is not in it.
-public struct Replay: Sendable {
+package struct Replay: Sendable {
     /// What a replay format needs of each change.
-    public enum Detail: Sendable {
+    package enum Detail: Sendable {
         /// New records whole (`patch`).
         case records
         /// Field changes of updated records, and inserted records whole (`jsonpatch`).
@@ -18,7 +18,7 @@ public struct Replay: Sendable {
 
     /// One resolved step. The stream gives inserted records by new index,
     /// then moves and updates in the changeset's order (old index).
-    public enum Step: Sendable {
+    package enum Step: Sendable {
         case inserted(new: Int, record: Value, line: Int)
         /// `record` (with `.records`) when the moved record also changed.
         case moved(old: Int, new: Int, record: Value?, line: Int)
@@ -27,46 +27,46 @@ public struct Replay: Sendable {
         case updated(old: Int, new: Int, record: Value?, fields: [FieldChange], line: Int)
     }
 
-    public var old: InputSummary
-    public var new: InputSummary
+    package var old: InputSummary
+    package var new: InputSummary
     /// The base snapshot's fingerprint (every record's full content, in order).
-    public var base: SnapshotFingerprint
+    package var base: SnapshotFingerprint
     /// With `.records`: the fingerprint of the snapshot `apply` builds from
     /// the patch, in the base's format (see `Comparison.resultFingerprint`).
-    public var result: SnapshotFingerprint?
+    package var result: SnapshotFingerprint?
     /// JSON: the `--records-at` path of the base document.
-    public var recordsAt: FieldPath?
+    package var recordsAt: FieldPath?
     /// CSV/TSV base: its delimiter when not the default one.
-    public var delimiter: UInt8?
+    package var delimiter: UInt8?
     /// Both CSV/TSV: NEW's header.
-    public var columns: [String]?
+    package var columns: [String]?
     /// A CSV/TSV base's columns (what a record may hold), nil for JSON.
-    public var baseColumns: [String]?
+    package var baseColumns: [String]?
     /// Old indices of deleted records, ascending.
-    public var deleted: [Int]
+    package var deleted: [Int]
     /// Moves as (old index, new index), in the changeset's order.
-    public var moves: [(old: Int, new: Int)]
+    package var moves: [(old: Int, new: Int)]
     /// New indices of inserted records, ascending.
-    public var inserted: [Int]
-    public var steps: ReplayStream
+    package var inserted: [Int]
+    package var steps: ReplayStream
 }
 
 /// The ordered steps of a `Replay` (see `Replay.Step`).
-public struct ReplayStream: Sendable {
+package struct ReplayStream: Sendable {
     private let produce: @Sendable (_ body: (Replay.Step) throws -> Void) throws -> Void
 
     init(producer: @escaping @Sendable (_ body: (Replay.Step) throws -> Void) throws -> Void) {
         produce = producer
     }
 
-    public func forEach(_ body: (Replay.Step) throws -> Void) throws {
+    package func forEach(_ body: (Replay.Step) throws -> Void) throws {
         try produce(body)
     }
 }
 
 extension Comparison {
     /// The replay of this comparison, resolving what `detail` asks for.
-    public func replay(_ detail: Replay.Detail) throws -> Replay {
+    package func replay(_ detail: Replay.Detail) throws -> Replay {
         let flat = try fileOrderChangeset()
         let old = self.old
         let new = self.new

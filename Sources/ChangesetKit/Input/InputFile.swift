@@ -19,10 +19,10 @@ public enum InputFormat: String, Sendable, CaseIterable {
 
     /// The field delimiter when none is given: a tab for TSV, else a comma.
     /// The one place this rule is written.
-    public var defaultDelimiter: UInt8 { self == .tsv ? 0x09 : UInt8(ascii: ",") }
+    package var defaultDelimiter: UInt8 { self == .tsv ? 0x09 : UInt8(ascii: ",") }
 
     /// `given`, or this format's default.
-    public func delimiter(_ given: UInt8?) -> UInt8 { given ?? defaultDelimiter }
+    package func delimiter(_ given: UInt8?) -> UInt8 { given ?? defaultDelimiter }
 }
 
 /// An input's bytes, for the whole run, so changed records can be read again
@@ -35,7 +35,7 @@ public enum InputFormat: String, Sendable, CaseIterable {
 /// its first megabyte), and copied as they go by into an unlinked temporary
 /// file, which is then read again like any file. Memory stays a chunk,
 /// whatever the stream's length.
-public final class InputBytes: @unchecked Sendable {
+package final class InputBytes: @unchecked Sendable {
     private enum Storage {
         case memory(UnsafeMutableRawBufferPointer, count: Int)
         case file(descriptor: Int32, path: String, size: Int, modified: timespec)
@@ -59,7 +59,7 @@ public final class InputBytes: @unchecked Sendable {
         }
     }
 
-    public convenience init(copying bytes: [UInt8]) {
+    package convenience init(copying bytes: [UInt8]) {
         let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
         bytes.withUnsafeBytes { storage.copyMemory(from: $0) }
         self.init(.memory(storage, count: bytes.count))
@@ -68,7 +68,7 @@ public final class InputBytes: @unchecked Sendable {
     /// The number of bytes. A stream not yet read is read to its end first
     /// (into its temporary file; nothing checks it on the way); if that
     /// fails, 0, and every later read throws the failure.
-    public var count: Int {
+    package var count: Int {
         switch storage {
         case .memory(_, let count): return count
         case .file(_, _, let size, _): return size
@@ -85,7 +85,7 @@ public final class InputBytes: @unchecked Sendable {
     }
 
     /// Whether there are no bytes at all (a stream's first bytes tell, without reading it whole).
-    public var isEmpty: Bool {
+    package var isEmpty: Bool {
         if case .stream(let stream) = storage { return stream.head.isEmpty && stream.ended }
         return count == 0
     }
@@ -97,7 +97,7 @@ public final class InputBytes: @unchecked Sendable {
     }
 
     /// A copy of the bytes in `range`. Throws when a file no longer has them.
-    public func copy(_ range: Range<Int>) throws -> [UInt8] {
+    package func copy(_ range: Range<Int>) throws -> [UInt8] {
         var bytes = [UInt8](repeating: 0, count: range.count)
         try bytes.withUnsafeMutableBytes { try read(range.lowerBound, into: $0) }
         return bytes
@@ -221,7 +221,7 @@ public final class InputBytes: @unchecked Sendable {
 
     /// The bytes of `path`, `-` being standard input: what `open` gives, for
     /// any file; decompressed when `.gz`/`.zst` or the first bytes say so.
-    public static func contents(of path: String) throws -> InputBytes {
+    package static func contents(of path: String) throws -> InputBytes {
         path == "-"
             ? try stream(STDIN_FILENO, closing: false, name: InputFile.standardInputName, compression: nil, status: nil)
             : try open(path)
@@ -479,19 +479,19 @@ private final class TemporaryCopy {
 }
 
 /// One side of the comparison: a named input, its bytes and its format.
-public struct InputFile: Sendable {
+package struct InputFile: Sendable {
     /// The name as the user gave it; `<stdin>` for `-`.
-    public let name: String
-    public let bytes: InputBytes
-    public let format: InputFormat
+    package let name: String
+    package let bytes: InputBytes
+    package let format: InputFormat
 
-    public static let standardInputName = "<stdin>"
+    package static let standardInputName = "<stdin>"
 
     /// Opens `path` (`-` for standard input), decompressing a gzip or zstd
     /// input, and settles its format: the one given, else the extension's
     /// (the one under `.gz`/`.zst`: `x.csv.gz` is CSV), else a look at the
     /// (decompressed) content.
-    public static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
+    package static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
         let name = path == "-" ? standardInputName : path
         let bytes = try InputBytes.contents(of: path)
         let start = try bytes.leading(1 << 16)
@@ -514,7 +514,7 @@ public struct InputFile: Sendable {
     }
 
     /// An input held in memory (tests, and callers that have the bytes already).
-    public init(name: String, bytes: InputBytes, format: InputFormat) {
+    package init(name: String, bytes: InputBytes, format: InputFormat) {
         self.name = name
         self.bytes = bytes
         self.format = format
@@ -523,7 +523,7 @@ public struct InputFile: Sendable {
     /// The format a look at the content suggests: `[` is a JSON array, `{` is
     /// NDJSON (or, with `--records-at`, a JSON document); anything else is
     /// CSV, or TSV when the first line has tabs and no commas.
-    public static func sniff(_ bytes: UnsafeRawBufferPointer, recordsAt: FieldPath?) -> InputFormat {
+    package static func sniff(_ bytes: UnsafeRawBufferPointer, recordsAt: FieldPath?) -> InputFormat {
         var index = bytes.starts(with: byteOrderMark) ? 3 : 0
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         guard index < bytes.count else { return .json }
@@ -539,7 +539,7 @@ public struct InputFile: Sendable {
     }
 
     /// Reads the records, with the options given. The format decides the reader.
-    public func readRecords(_ options: RecordOptions, delimiter: UInt8? = nil) throws -> RecordTable {
+    package func readRecords(_ options: RecordOptions, delimiter: UInt8? = nil) throws -> RecordTable {
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout

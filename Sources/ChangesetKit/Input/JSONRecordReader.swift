@@ -2,7 +2,7 @@ internal import CYajl
 import Foundation
 
 /// Where the records are in a JSON input.
-public enum JSONLayout: Sendable, Equatable {
+package enum JSONLayout: Sendable, Equatable {
     /// The document is an array of record objects.
     case array
     /// JSON Lines / NDJSON: one record object per line; blank lines are skipped.

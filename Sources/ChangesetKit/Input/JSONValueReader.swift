@@ -3,9 +3,9 @@ internal import CYajl
 /// Reads one JSON value (a record, read again by its byte range) into a
 /// `Value` tree, for field-level output. Only records that changed are read
 /// this way; the first pass never builds trees.
-public enum JSONValueReader {
-    public struct Failure: Error, CustomStringConvertible {
-        public var description: String
+package enum JSONValueReader {
+    package struct Failure: Error, CustomStringConvertible {
+        package var description: String
     }
 
     private final class Builder {
@@ -60,7 +60,7 @@ public enum JSONValueReader {
         return pointer
     }()
 
-    public static func read(_ bytes: UnsafeRawBufferPointer) throws -> Value {
+    package static func read(_ bytes: UnsafeRawBufferPointer) throws -> Value {
         let builder = Builder()
         let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
         defer { yajl_free(handle) }

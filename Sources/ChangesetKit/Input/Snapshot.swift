@@ -2,19 +2,19 @@ import Dispatch
 
 /// A snapshot: an input and the records read from it, which it reads
 /// again by byte range (whole, or only the members that differ).
-public struct Snapshot: Sendable {
-    public let input: InputFile
-    public let records: RecordTable
-    public let delimiter: UInt8
+package struct Snapshot: Sendable {
+    package let input: InputFile
+    package let records: RecordTable
+    package let delimiter: UInt8
     /// `--rename` pairs this side's reader applied (the new side's): a record
     /// read again gets the same names the fingerprints saw.
-    public var renames: [Rename] = []
+    package var renames: [Rename] = []
     /// A JSON side compared with a CSV one: nested objects are read again as
     /// dotted names (`{"meta":{"key":1}}` as `{"meta.key":1}`), the CSV
     /// side's column names for the same fields.
-    public var flattensObjects = false
+    package var flattensObjects = false
 
-    public init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
+    package init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
         self.input = input
         self.records = records
         self.delimiter = delimiter
@@ -25,7 +25,7 @@ public struct Snapshot: Sendable {
     /// The full record at `row`, read again from its byte range. CSV rows
     /// become objects keyed by column; a cell that is a number literal is a
     /// number (its text unchanged), any other cell a string.
-    public func value(ofRecord row: Int) throws -> Value {
+    package func value(ofRecord row: Int) throws -> Value {
         try input.bytes.withBytes(in: records.byteRange(row)) { try value(parsing: $0) }
     }
 

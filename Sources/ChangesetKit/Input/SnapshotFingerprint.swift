@@ -4,28 +4,28 @@
 /// `apply` refuses a base whose fingerprint differs, and a patch whose
 /// result would differ. Key order and whitespace do not change it; any
 /// change of a value or of record order does.
-public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible {
-    public var records: Int
-    public var hash: UInt64
+package struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible {
+    package var records: Int
+    package var hash: UInt64
 
-    public init(records: Int, hash: UInt64) {
+    package init(records: Int, hash: UInt64) {
         self.records = records
         self.hash = hash
     }
 
     /// The options a snapshot is read with for its fingerprint: whole records,
     /// compared the way its own format compares (typed JSON, text CSV).
-    public static func options(for format: InputFormat, recordsAt: FieldPath?) -> RecordOptions {
+    package static func options(for format: InputFormat, recordsAt: FieldPath?) -> RecordOptions {
         RecordOptions(recordsAt: recordsAt, mode: format.isJSON ? .typed : .text)
     }
 
-    public init(of table: RecordTable) {
+    package init(of table: RecordTable) {
         self.init(recordFingerprints: table.fingerprints)
     }
 
     /// The fingerprint of a snapshot whose records, in order, have these
     /// fingerprints (as its reader, with `options(for:recordsAt:)`, has them).
-    public init(recordFingerprints: some Collection<UInt64>) {
+    package init(recordFingerprints: some Collection<UInt64>) {
         var hash: UInt64 = 0x736E_6170_7368_6F74
         for fingerprint in recordFingerprints { hash = StableHash.combine(hash, fingerprint) }
         self.init(records: recordFingerprints.count, hash: StableHash.combine(hash, UInt64(recordFingerprints.count)))
@@ -33,7 +33,7 @@ public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible 
 
     /// The fingerprint of a dataset, reading it again if it was read with
     /// options that leave fields out.
-    public init(of dataset: Snapshot, readWith options: RecordOptions) throws {
+    package init(of dataset: Snapshot, readWith options: RecordOptions) throws {
         self.init(of: try SnapshotFingerprint.records(of: dataset, readWith: options))
     }
 
@@ -48,7 +48,7 @@ public struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible 
     }
 
     /// Sixteen hex digits.
-    public var description: String {
+    package var description: String {
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
     }

@@ -16,18 +16,18 @@ public struct MergeOptions: Sendable {
 /// `ThreeWayMerge` for the rules). The result is written in OURS's format by
 /// `MergeWriter`.
 public struct DatasetMerge: Sendable {
-    public let base: Snapshot
-    public let ours: Snapshot
-    public let theirs: Snapshot
+    package let base: Snapshot
+    package let ours: Snapshot
+    package let theirs: Snapshot
     public let options: MergeOptions
     public let result: MergeResult
     /// BASE's rows by key, and THEIRS's keys by row.
     let baseRows: [String: Int]
     let theirsKeys: [String]
     /// Whose JSON document surrounds the records in the result (`--records-at`).
-    public let documentFrom: MergeSide
+    package let documentFrom: MergeSide
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
-    public let renamesInResult: [Rename]
+    package let renamesInResult: [Rename]
 
     public static func run(basePath: String, oursPath: String, theirsPath: String, options: MergeOptions) throws -> DatasetMerge {
         var options = options
@@ -104,7 +104,7 @@ public struct DatasetMerge: Sendable {
         return candidates?.first
     }
 
-    public init(base: Snapshot, ours: Snapshot, theirs: Snapshot, options: MergeOptions) throws {
+    package init(base: Snapshot, ours: Snapshot, theirs: Snapshot, options: MergeOptions) throws {
         self.base = base
         self.ours = ours
         self.theirs = theirs
@@ -177,12 +177,4 @@ public struct DatasetMerge: Sendable {
 
     /// BASE's record matching THEIRS's at `row`, if any.
     func baseRow(ofTheirs row: Int) -> Int? { baseRows[theirsKeys[row]] }
-
-    /// How a conflict's record is named to a person: its id, or its content without `--id`.
-    public func displayID(_ conflict: MergeConflict) -> String {
-        if options.records.id.isEmpty {
-            return (conflict.ours ?? conflict.theirs ?? conflict.base)?.jsonText ?? "?"
-        }
-        return RecordKey.display(MergeKey.identity(conflict.key))
-    }
 }

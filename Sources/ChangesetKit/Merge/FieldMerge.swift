@@ -5,14 +5,14 @@
 /// once; different on both, a conflict. A field one side removed counts as
 /// changed to "absent". Fields that `--ignore`/`--only` leave out of equality
 /// never conflict and keep OURS's value (THEIRS's when OURS has none).
-public struct FieldMerge: Sendable {
-    public var mode: ComparisonMode
+package struct FieldMerge: Sendable {
+    package var mode: ComparisonMode
     var rules: FieldRules
 
     /// `options`' `--ignore` and `--only` say which fields count; the section
     /// field counts here (a record moved to another section is a change to
     /// merge like any other).
-    public init(mode: ComparisonMode, options: RecordOptions = RecordOptions(), flat: Bool = false) {
+    package init(mode: ComparisonMode, options: RecordOptions = RecordOptions(), flat: Bool = false) {
         var options = options
         options.section = nil
         options.renames = []
@@ -22,13 +22,13 @@ public struct FieldMerge: Sendable {
 
     /// The record as OURS and as THEIRS would resolve it (equal when nothing
     /// conflicts), and the conflicts.
-    public struct Outcome: Sendable {
-        public var ours: Value
-        public var theirs: Value
-        public var conflicts: [MergeConflict]
+    package struct Outcome: Sendable {
+        package var ours: Value
+        package var theirs: Value
+        package var conflicts: [MergeConflict]
     }
 
-    public func merge(_ base: Value, _ ours: Value, _ theirs: Value, key: String) -> Outcome {
+    package func merge(_ base: Value, _ ours: Value, _ theirs: Value, key: String) -> Outcome {
         var conflicts: [MergeConflict] = []
         let (resolvedOurs, resolvedTheirs) = merge(base, ours, theirs, path: [], key: key, conflicts: &conflicts)
         return Outcome(ours: resolvedOurs ?? .object([]), theirs: resolvedTheirs ?? .object([]), conflicts: conflicts)

@@ -1,5 +1,5 @@
 /// Which of a merge's three snapshots.
-public enum MergeSide: String, Sendable {
+package enum MergeSide: String, Sendable {
     case base, ours, theirs
 }
 
@@ -11,17 +11,17 @@ public enum MergePreference: String, Sendable, CaseIterable {
 /// One snapshot as the merge sees it, in file order: each record's identity
 /// (unique within the snapshot) and a hash of the content that counts, so
 /// that equal versions mean an unchanged record.
-public struct MergeSnapshot: Sendable {
-    public var keys: [String]
-    public var versions: [UInt64]
+package struct MergeSnapshot: Sendable {
+    package var keys: [String]
+    package var versions: [UInt64]
 
-    public init(keys: [String], versions: [UInt64]) {
+    package init(keys: [String], versions: [UInt64]) {
         precondition(keys.count == versions.count, "one version per key")
         self.keys = keys
         self.versions = versions
     }
 
-    public var count: Int { keys.count }
+    package var count: Int { keys.count }
 }
 
 /// Something both sides changed in ways that do not fit together.
@@ -72,7 +72,7 @@ public enum MergedRecord: Sendable, Equatable {
     /// side has no record.
     case conflict(ours: Value?, theirs: Value?)
 
-    public var isConflict: Bool { if case .conflict = self { true } else { false } }
+    package var isConflict: Bool { if case .conflict = self { true } else { false } }
 }
 
 /// What a merge made.
@@ -114,7 +114,7 @@ public struct MergeResult: Sendable {
 /// (the start of the file when it has no such neighbour). When both sides
 /// moved a record, OURS's place stands.
 public enum ThreeWayMerge {
-    public static func merge(
+    package static func merge(
         base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
         fields: FieldMerge, prefer: MergePreference? = nil,
         value: (MergeSide, Int) throws -> Value

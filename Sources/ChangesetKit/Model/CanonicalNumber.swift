@@ -10,12 +10,12 @@
 ///
 /// An exponent past ±10^15 cannot be normalised with machine integers; such a
 /// number is compared by its source text (documented in the man page).
-public enum CanonicalNumber {
+package enum CanonicalNumber {
     /// True when `text` is a number literal already in canonical form, the
     /// common case (`42`, `-7`, `44.89`, `0.5`), decided in one pass without
     /// building anything. False means "not sure": use `canonicalize`.
     @inline(__always)
-    public static func isCanonicalLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
+    package static func isCanonicalLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
         literalForm(text) == .canonical
     }
 
@@ -76,7 +76,7 @@ public enum CanonicalNumber {
     /// Writes the canonical text of the number literal in `text` into `output`
     /// (replacing its contents). Returns false, leaving `output` untouched,
     /// when `text` is not a JSON number literal.
-    public static func canonicalize(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+    package static func canonicalize(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
         if canonicalizeDecimalWithTrailingZeros(text, into: &output) { return true }
         return canonicalizeAnyLiteral(text, into: &output)
     }
@@ -180,7 +180,7 @@ public enum CanonicalNumber {
 
     /// Is `text` a JSON number literal? (Makes no canonical text: a CSV cell
     /// read again asks this for every cell.)
-    public static func isNumberLiteral(_ text: String) -> Bool {
+    package static func isNumberLiteral(_ text: String) -> Bool {
         var copy = text
         return copy.withUTF8 { isNumberLiteral(UnsafeRawBufferPointer($0)) }
     }
@@ -194,7 +194,7 @@ public enum CanonicalNumber {
     }
 
     /// Canonical text of a number given as a string; nil when it is not a JSON number literal.
-    public static func canonical(_ text: String) -> String? {
+    package static func canonical(_ text: String) -> String? {
         var output: [UInt8] = []
         var copy = text
         let ok = copy.withUTF8 { canonicalize(UnsafeRawBufferPointer($0), into: &output) }

@@ -4,10 +4,10 @@
 /// as U+00E9 and as `e` U+0301), while fingerprints hash bytes; a file
 /// that changed its Unicode normalisation did change, and every part of
 /// changeset must say so alike (the report, `-q`, patches, merges).
-public enum ExactText {
+package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
     @inline(__always)
-    public static func same(_ a: String, _ b: String) -> Bool {
+    package static func same(_ a: String, _ b: String) -> Bool {
         // `==` is true for equal bytes, and fast (a byte compare when both are
         // known ASCII or NFC); only its yes needs checking byte by byte.
         guard a == b else { return false }

@@ -7,21 +7,21 @@ import Foundation
 /// live inside the String, and a heap object of 32 bytes and up beside it
 /// when it is not (a UUID is 36 bytes). Here a key costs its bytes and 4.
 /// Reading a key makes a String; comparing one with a String does not.
-public struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
+package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
     private var bytes: [UInt8] = []
     /// `ends[i]`: the offset in `bytes` just past key `i` (key `i` starts where key `i - 1` ends).
     private var ends: [UInt32] = []
 
-    public init() {}
+    package init() {}
 
-    public init<Keys: Sequence>(_ keys: Keys) where Keys.Element == String {
+    package init<Keys: Sequence>(_ keys: Keys) where Keys.Element == String {
         for key in keys { append(key) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { ends.count }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { ends.count }
 
-    public subscript(position: Int) -> String {
+    package subscript(position: Int) -> String {
         bytes.withUnsafeBufferPointer { String(decoding: $0[range(position)], as: UTF8.self) }
     }
 
@@ -31,7 +31,7 @@ public struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
     }
 
     /// Whether key `position` is `key`, byte for byte.
-    public func key(_ position: Int, is key: String) -> Bool {
+    package func key(_ position: Int, is key: String) -> Bool {
         var key = key
         return key.withUTF8 { self.key(position, is: $0) }
     }
@@ -59,7 +59,7 @@ public struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
     }
 
     /// Appends a key.
-    public mutating func append(_ key: String) {
+    package mutating func append(_ key: String) {
         var key = key
         key.withUTF8 { append($0) }
     }

@@ -3,58 +3,58 @@ import Foundation
 /// What a reader keeps of each record: enough to match and compare records,
 /// and to find a record's full text again. Stored as parallel arrays (no
 /// per-record object) so memory grows with the record count, not record size.
-public struct RecordTable: Sendable {
+package struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
-    public var keys = RecordKeys()
+    package var keys = RecordKeys()
     /// The index that finds records by key (through `keyHash`).
     package var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
-    public var sections: [Int32] = []
+    package var sections: [Int32] = []
     /// Section values in order of first appearance; nil is the section of
     /// records whose section field is missing or null.
-    public var sectionNames: [String?] = []
+    package var sectionNames: [String?] = []
     /// 64-bit fingerprint of the compared content (see `ValueHasher`).
-    public var fingerprints: [UInt64] = []
+    package var fingerprints: [UInt64] = []
     /// Byte range of the record's text in its file: `starts[i]` and a length
     /// (32 bits: a single record is smaller than 4 GiB).
-    public var starts: [Int] = []
-    public var lengths: [UInt32] = []
+    package var starts: [Int] = []
+    package var lengths: [UInt32] = []
     /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
-    public var lineNumbers: [UInt32] = []
+    package var lineNumbers: [UInt32] = []
     /// The header row's names, for CSV and TSV.
-    public var fieldNames: [String]?
+    package var fieldNames: [String]?
     /// The snapshot's schema: its top-level field names (CSV: the header) in
     /// order of first appearance, and for each how many records hold a value
     /// for it (not null, not an empty cell).
-    public var schema: [String] = []
-    public var schemaValueCounts: [Int] = []
+    package var schema: [String] = []
+    package var schemaValueCounts: [Int] = []
     /// The fields named by `--ignore`, `--only` and `--rename` (as written,
     /// patterns too) that at least one record has: a name no side has is
     /// a typo, and an error (see `FieldCheck`).
-    public var fieldsFound: Set<FieldPath> = []
+    package var fieldsFound: Set<FieldPath> = []
     /// JSON: the byte range of the array holding the records, `[` to `]`
     /// inclusive, so `apply` can rewrite just that part of a document.
-    public var containerRange: Range<Int>?
+    package var containerRange: Range<Int>?
 
-    public init() {}
+    package init() {}
 
-    public var count: Int { fingerprints.count }
+    package var count: Int { fingerprints.count }
 
-    public func byteRange(_ index: Int) -> Range<Int> { starts[index]..<(starts[index] + Int(lengths[index])) }
+    package func byteRange(_ index: Int) -> Range<Int> { starts[index]..<(starts[index] + Int(lengths[index])) }
 
     /// The line of record `index`'s first byte.
-    public func line(_ index: Int) -> Int { Int(lineNumbers[index]) }
+    package func line(_ index: Int) -> Int { Int(lineNumbers[index]) }
 
     /// Every record's line, in order.
-    public var lines: [Int] { lineNumbers.map(Int.init) }
+    package var lines: [Int] { lineNumbers.map(Int.init) }
 
     /// The first record with `key` (see `KeyIndex`), if any.
-    public func firstRow(withKey key: String) -> Int? {
+    package func firstRow(withKey key: String) -> Int? {
         firstRow(withKey: key, hash: RecordTable.keyHash(key))
     }
 
     /// The first record with `key`, whose `keyHash` is `hash`, if any.
-    public func firstRow(withKey key: String, hash: UInt64) -> Int? {
+    package func firstRow(withKey key: String, hash: UInt64) -> Int? {
         keyIndex.firstRow(hash: hash) { keys.key($0, is: key) }
     }
 
@@ -87,7 +87,7 @@ public struct RecordTable: Sendable {
         }
     }
 
-    public static func keyHash(_ key: String) -> UInt64 {
+    package static func keyHash(_ key: String) -> UInt64 {
         StableHash.string(key, seed: keyHashSeed)
     }
 
@@ -105,16 +105,16 @@ public struct RecordTable: Sendable {
 /// form, `true`/`false`), so `1` in JSON and `1` in a CSV cell are one id.
 /// A composite key joins its parts with U+0000 (a NUL inside a part is
 /// written U+0000 U+0001, so parts never run together).
-public enum RecordKey {
+package enum RecordKey {
     static let separator: Character = "\u{0}"
 
-    public static func join(_ parts: [String]) -> String {
+    package static func join(_ parts: [String]) -> String {
         if parts.count == 1 { return parts[0] }
         return parts.map { $0.replacingOccurrences(of: "\u{0}", with: "\u{0}\u{1}") }
             .joined(separator: "\u{0}\u{0}")
     }
 
-    public static func parts(_ key: String) -> [String] {
+    package static func parts(_ key: String) -> [String] {
         guard key.contains(separator) else { return [key] }
         return key.components(separatedBy: "\u{0}\u{0}").map {
             $0.replacingOccurrences(of: "\u{0}\u{1}", with: "\u{0}")
@@ -122,7 +122,7 @@ public enum RecordKey {
     }
 
     /// How an id is shown to a person: the parts joined by commas.
-    public static func display(_ key: String) -> String {
+    package static func display(_ key: String) -> String {
         parts(key).joined(separator: ",")
     }
 }

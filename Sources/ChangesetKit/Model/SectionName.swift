@@ -3,22 +3,22 @@
 /// without `--section`). Names are the same when their bytes are
 /// (`ExactText`), as ids are: `"é"` as U+00E9 and as `e` U+0301 name two
 /// sections.
-public struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
-    public let text: String?
+package struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, ExpressibleByNilLiteral {
+    package let text: String?
 
-    public init(_ text: String?) {
+    package init(_ text: String?) {
         self.text = text
     }
 
-    public init(stringLiteral text: String) {
+    package init(stringLiteral text: String) {
         self.text = text
     }
 
-    public init(nilLiteral: ()) {
+    package init(nilLiteral: ()) {
         self.text = nil
     }
 
-    public static func == (a: SectionName, b: SectionName) -> Bool {
+    package static func == (a: SectionName, b: SectionName) -> Bool {
         switch (a.text, b.text) {
         case (nil, nil): true
         case let (a?, b?): ExactText.same(a, b)
@@ -26,7 +26,7 @@ public struct SectionName: Hashable, Sendable, ExpressibleByStringLiteral, Expre
         }
     }
 
-    public func hash(into hasher: inout Hasher) {
+    package func hash(into hasher: inout Hasher) {
         hasher.combine(text.map(ExactTextKey.init))
     }
 

@@ -3,14 +3,14 @@
 /// ESC) is written as an escape, and data quoted in a message is cut, so a
 /// hostile or huge id, column name or value can neither drive the terminal
 /// nor flood it. One rule for every layer, since errors are made in all of them.
-public enum VisibleText {
+package enum VisibleText {
     /// `text` with every character a reader cannot see written as an escape
     /// (`\u200F`, `\U000F0000`): control and format characters (bidi marks,
     /// zero-width space, the byte order mark; not the joiners U+200C and
     /// U+200D, which emoji and several scripts need), line and paragraph
     /// separators, spaces other than U+0020, private-use and unassigned code
     /// points.
-    public static func escaped(_ text: String) -> String {
+    package static func escaped(_ text: String) -> String {
         // Printable ASCII (the usual case) is checked byte by byte, without decoding,
         // over the contiguous UTF-8 (the String's own index walk costs several times more).
         var copy = text

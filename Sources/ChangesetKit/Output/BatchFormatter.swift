@@ -18,19 +18,19 @@
 /// table view asks its data source for them). Section moves and moves within
 /// sections are always listed, even with `--ignore-order`: the batch must
 /// produce NEW's layout.
-public struct BatchFormatter {
-    public init() {}
+package struct BatchFormatter {
+    package init() {}
 
-    public struct Batch: Equatable, Sendable {
-        public var deletedSections: [Int] = []
-        public var insertedSections: [Int] = []
-        public var movedSections: [[Int]] = []
-        public var deleted: [ItemPath] = []
-        public var inserted: [ItemPath] = []
-        public var reloaded: [ItemPath] = []
-        public var moved: [(ItemPath, ItemPath)] = []
+    package struct Batch: Equatable, Sendable {
+        package var deletedSections: [Int] = []
+        package var insertedSections: [Int] = []
+        package var movedSections: [[Int]] = []
+        package var deleted: [ItemPath] = []
+        package var inserted: [ItemPath] = []
+        package var reloaded: [ItemPath] = []
+        package var moved: [(ItemPath, ItemPath)] = []
 
-        public static func == (lhs: Batch, rhs: Batch) -> Bool {
+        package static func == (lhs: Batch, rhs: Batch) -> Bool {
             lhs.deletedSections == rhs.deletedSections && lhs.insertedSections == rhs.insertedSections
                 && lhs.movedSections == rhs.movedSections && lhs.deleted == rhs.deleted
                 && lhs.inserted == rhs.inserted && lhs.reloaded == rhs.reloaded
@@ -39,7 +39,7 @@ public struct BatchFormatter {
     }
 
     /// The batch for a changeset of any element type.
-    public static func batch<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>) -> Batch {
+    package static func batch<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>) -> Batch {
         var batch = Batch()
         batch.deletedSections = changeset.deletedSections.sorted()
         batch.insertedSections = changeset.insertedSections.map(\.index).sorted()
@@ -68,7 +68,7 @@ public struct BatchFormatter {
         return batch
     }
 
-    public func write<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>, to output: inout some TextOutputStream) {
+    package func write<SectionID, Element>(_ changeset: SectionedChangeset<SectionID, Element>, to output: inout some TextOutputStream) {
         let batch = BatchFormatter.batch(changeset)
         func path(_ path: ItemPath) -> String { "[\(path.section),\(path.item)]" }
         func list<T>(_ items: [T], _ show: (T) -> String) -> String { "[" + items.map(show).joined(separator: ",") + "]" }

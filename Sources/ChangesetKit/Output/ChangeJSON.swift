@@ -26,9 +26,9 @@
 ///   there. Fields only one schema has are not listed (see `schema`).
 /// - Order: section changes, then deleted, inserted, moved and updated
 ///   records, each by position. A record both moved and updated has both.
-public enum ChangeJSON {
+package enum ChangeJSON {
     /// One change object's JSON text.
-    public static func object(_ change: Change, sectioned: Bool) -> String {
+    package static func object(_ change: Change, sectioned: Bool) -> String {
         var object = JSONObjectWriter()
         object.add("kind", string: change.kind.rawValue)
         if change.kind.isSectionChange {

@@ -68,11 +68,11 @@ extension Comparison {
             }
             return
         }
-        func cap(_ defaultLimit: Int) -> Int { settings.limit.map { $0 == 0 ? Int.max : $0 } ?? defaultLimit }
+        let limit = settings.limit.map { $0 == 0 ? Int.max : $0 }
         switch settings.format {
-        case .text: try TextFormatter(color: settings.color, width: settings.width ?? TextFormatter.defaultWidth).write(report, to: &output)
-        case .markdown: try MarkdownFormatter(limit: cap(MarkdownFormatter.defaultLimit), width: settings.width ?? MarkdownFormatter.defaultWidth).write(report, to: &output)
-        case .html: try HTMLFormatter(limit: cap(HTMLFormatter.defaultLimit), width: settings.width ?? HTMLFormatter.defaultWidth).write(report, to: &output)
+        case .text: try TextFormatter(color: settings.color, width: settings.width).write(report, to: &output)
+        case .markdown: try MarkdownFormatter(limit: limit, width: settings.width).write(report, to: &output)
+        case .html: try HTMLFormatter(limit: limit, width: settings.width).write(report, to: &output)
         case .json: try JSONFormatter().write(report, to: &output)
         case .ndjson: try NDJSONFormatter().write(report, to: &output)
         case .patch, .jsonpatch, .batch: preconditionFailure("a replay format is written from the comparison")

@@ -9,7 +9,7 @@
 /// give on the whole text.
 extension DisplayText {
     /// `cut(value(value), width:)`, reading only the start of a long value.
-    public static func shownValue(_ value: Value?, width: Int) -> String {
+    package static func shownValue(_ value: Value?, width: Int) -> String {
         guard let value else { return "(absent)" }
         var json: [UInt8] = []
         value.writeJSON(into: &json)
@@ -33,7 +33,7 @@ extension DisplayText {
 
     /// `cutAround(value(old), value(new), width:)`, reading only the bytes
     /// around the first difference of two long values.
-    public static func shownPair(_ old: Value?, _ new: Value?, width: Int) -> (String, String) {
+    package static func shownPair(_ old: Value?, _ new: Value?, width: Int) -> (String, String) {
         var oldJSON: [UInt8] = [], newJSON: [UInt8] = []
         if let old { old.writeJSON(into: &oldJSON) } else { oldJSON = Array("(absent)".utf8) }
         if let new { new.writeJSON(into: &newJSON) } else { newJSON = Array("(absent)".utf8) }

@@ -1,27 +1,27 @@
 /// How values are shown to a person (text, markdown and html): invisible
 /// characters made visible, long values cut around the part that changed.
-public enum DisplayText {
+package enum DisplayText {
     /// `text` with every character a reader cannot see written as an escape
     /// (`\u200F`, `\U000F0000`); the rule is `VisibleText.escaped`, shared
     /// with error messages.
-    public static func visible(_ text: String) -> String {
+    package static func visible(_ text: String) -> String {
         VisibleText.escaped(text)
     }
 
     /// A value as a person reads it: JSON text (numbers as written in the
     /// input, strings quoted), `(absent)` for a missing field, invisible
     /// characters escaped.
-    public static func value(_ value: Value?) -> String {
+    package static func value(_ value: Value?) -> String {
         guard let value else { return "(absent)" }
         return visible(value.jsonText)
     }
 
     /// The narrowest cut: room for two `…` and a few characters between them.
-    public static let minimumWidth = 8
+    package static let minimumWidth = 8
 
     /// `text` cut to at most `width` characters (at least `minimumWidth`),
     /// ending in `…` when cut. A width of 0 means no limit.
-    public static func cut(_ text: String, width: Int) -> String {
+    package static func cut(_ text: String, width: Int) -> String {
         let width = width > 0 ? max(width, minimumWidth) : 0
         // No more bytes than the width: no more characters either (and no need to count them).
         guard width > 0, text.utf8.count > width else { return text }
@@ -45,7 +45,7 @@ public enum DisplayText {
     /// little before the first differing character, `…` marking what was left
     /// out on either side. A width of 0 means no limit; below `minimumWidth`
     /// it is `minimumWidth`.
-    public static func cutAround(_ old: String, _ new: String, width: Int) -> (String, String) {
+    package static func cutAround(_ old: String, _ new: String, width: Int) -> (String, String) {
         let width = width > 0 ? max(width, minimumWidth) : 0
         guard width > 0, old.utf8.count > width || new.utf8.count > width, old.count > width || new.count > width else { return (old, new) }
         let oldCharacters = Array(old)
@@ -69,17 +69,17 @@ public enum DisplayText {
     }
 
     /// A section's name as a person reads it.
-    public static func section(_ name: String?) -> String {
+    package static func section(_ name: String?) -> String {
         name.map(visible) ?? "(none)"
     }
 
     /// An id as a person reads it: the parts joined by commas.
-    public static func id(_ parts: [String]) -> String {
+    package static func id(_ parts: [String]) -> String {
         visible(parts.joined(separator: ","))
     }
 
     /// A place: `index` or `section/index`.
-    public static func place(_ place: Place, sectioned: Bool) -> String {
+    package static func place(_ place: Place, sectioned: Bool) -> String {
         sectioned ? "\(section(place.section))/\(place.index)" : "\(place.index)"
     }
 }

@@ -17,12 +17,13 @@
 public struct HTMLFormatter {
     public var limit: Int
     public var width: Int
-    public static let defaultLimit = 1000
-    public static let defaultWidth = 200
+    package static let defaultLimit = 1000
+    package static let defaultWidth = 200
 
-    public init(limit: Int = HTMLFormatter.defaultLimit, width: Int = HTMLFormatter.defaultWidth) {
-        self.limit = limit
-        self.width = width
+    /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 1000 and 200).
+    public init(limit: Int? = nil, width: Int? = nil) {
+        self.limit = limit ?? Self.defaultLimit
+        self.width = width ?? Self.defaultWidth
     }
 
     public func write(_ report: Report, to output: inout some TextOutputStream) throws {

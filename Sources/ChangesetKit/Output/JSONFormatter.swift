@@ -25,7 +25,7 @@
 /// renames that matched. The change objects are those of `ChangeJSON`, one
 /// per line.
 public struct JSONFormatter {
-    public static let formatVersion = "changeset/1"
+    package static let formatVersion = "changeset/1"
 
     public init() {}
 
@@ -58,7 +58,7 @@ public struct JSONFormatter {
     }
 
     /// `{"added": [{"path": "color", "records": 2}], "removed": [...], "renamed": [{"old": "a", "new": "b"}]}`.
-    public static func schemaJSON(_ schema: SchemaChanges) -> String {
+    package static func schemaJSON(_ schema: SchemaChanges) -> String {
         func fields(_ fields: [SchemaField]) -> String {
             "[" + fields.map { field in
                 var entry = JSONObjectWriter()
@@ -81,7 +81,7 @@ public struct JSONFormatter {
 
     /// The counts; `fields` maps each changed field to the number of updated
     /// records that changed it, most first.
-    public static func summaryJSON(_ summary: Summary, sections: Bool) -> String {
+    package static func summaryJSON(_ summary: Summary, sections: Bool) -> String {
         var object = JSONObjectWriter()
         object.add("inserted", int: summary.inserted)
         object.add("deleted", int: summary.deleted)

@@ -13,24 +13,24 @@
 /// records that arrive, the place right after their predecessor in NEW), and
 /// a Fenwick tree over the occupied slots turns a slot into the current index
 /// in O(log n). Total O(n + k log n) for k changes.
-public struct JSONPatchFormatter {
-    public init() {}
+package struct JSONPatchFormatter {
+    package init() {}
 
     private enum Arrival { case insert, move(from: Int) }
 
-    public struct Unsupported: Error, CustomStringConvertible {
-        public var description: String
+    package struct Unsupported: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Checks that a replay's two sides are JSON documents, before it is resolved.
-    public static func check(old: InputSummary, new: InputSummary) throws {
+    package static func check(old: InputSummary, new: InputSummary) throws {
         for side in [old, new] where side.format != .json {
             throw Unsupported(description: "--format jsonpatch needs two JSON documents, but \(side.name) is \(side.format.rawValue)")
         }
     }
 
     /// Writes the patch for a replay resolved with `.fields`.
-    public func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
+    package func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
         try JSONPatchFormatter.check(old: replay.old, new: replay.new)
         let prefix = (replay.recordsAt?.components ?? []).map(JSONPatchFormatter.escape).map { "/" + $0 }.joined()
         let oldCount = replay.old.records

@@ -15,14 +15,15 @@
 public struct MarkdownFormatter {
     public var limit: Int
     public var width: Int
-    public static let defaultLimit = 50
-    public static let defaultWidth = 80
+    package static let defaultLimit = 50
+    package static let defaultWidth = 80
     /// GitHub's limit for a job summary and a comment.
-    public static let maximumLength = 65_536
+    package static let maximumLength = 65_536
 
-    public init(limit: Int = MarkdownFormatter.defaultLimit, width: Int = MarkdownFormatter.defaultWidth) {
-        self.limit = limit
-        self.width = width
+    /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
+    public init(limit: Int? = nil, width: Int? = nil) {
+        self.limit = limit ?? Self.defaultLimit
+        self.width = width ?? Self.defaultWidth
     }
 
     public func write(_ report: Report, to output: inout some TextOutputStream) throws {

@@ -13,15 +13,15 @@
 /// composite id; null without `--id`). `path` only for field conflicts.
 /// `base`, `ours`, `theirs`: the field's (or record's) three versions, left
 /// out where absent. `resolvedBy`: `"ours"` or `"theirs"` with `--prefer`.
-public struct MergeConflictFormatter {
+package struct MergeConflictFormatter {
     /// Values longer than this are cut in the one-line form.
-    public var width: Int
+    package var width: Int
 
-    public init(width: Int = 120) {
+    package init(width: Int = 120) {
         self.width = width
     }
 
-    public func lines(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> [String] {
+    package func lines(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> [String] {
         conflicts.map { conflict in
             let id = byID ? "id " + DisplayText.id(RecordKey.parts(MergeKey.identity(conflict.key))) : "record"
             let resolution = resolvedBy.map { " (resolved with --prefer \($0.rawValue))" } ?? ""
@@ -42,7 +42,7 @@ public struct MergeConflictFormatter {
         }
     }
 
-    public func json(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> String {
+    package func json(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> String {
         var entries: [String] = []
         for conflict in conflicts {
             var object = JSONObjectWriter()

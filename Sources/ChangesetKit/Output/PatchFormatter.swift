@@ -3,15 +3,15 @@
 /// part) and is written one line at a time, never held whole: the header
 /// (with the fingerprints of the base and of the result, both known before
 /// the first operation), the operations, and the `end` line.
-public struct PatchFormatter {
-    public init() {}
+package struct PatchFormatter {
+    package init() {}
 
-    public struct Unsupported: Error, CustomStringConvertible {
-        public var description: String
+    package struct Unsupported: Error, CustomStringConvertible {
+        package var description: String
     }
 
     /// Writes the patch of `replay`, which must have been made with `.records`.
-    public func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
+    package func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
         guard let result = replay.result else {
             throw PatchFormatter.Unsupported(description: "--format patch: the replay carries no result fingerprint (make it with .records)")
         }

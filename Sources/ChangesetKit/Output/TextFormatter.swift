@@ -26,11 +26,12 @@ public struct TextFormatter {
     public var color: Bool
     public var width: Int
 
-    public static let defaultWidth = 120
+    package static let defaultWidth = 120
 
-    public init(color: Bool = false, width: Int = TextFormatter.defaultWidth) {
+    /// Values cut to `width` characters around the change (nil: the default, 120; 0: whole).
+    public init(color: Bool = false, width: Int? = nil) {
         self.color = color
-        self.width = width
+        self.width = width ?? Self.defaultWidth
     }
 
     enum Paint {
@@ -47,7 +48,7 @@ public struct TextFormatter {
         }
     }
 
-    public static func summaryLine(_ summary: Summary, sections: Bool) -> String {
+    package static func summaryLine(_ summary: Summary, sections: Bool) -> String {
         var line = "\(summary.inserted) inserted, \(summary.deleted) deleted, \(summary.updated) updated, "
             + "\(summary.moved) moved, \(summary.unchanged) unchanged"
         if sections {
@@ -59,7 +60,7 @@ public struct TextFormatter {
 
     /// The lines after the summary line that `--stat` prints too: schema
     /// changes, renames and per-field counts, each only when there are any.
-    public static func detailLines(_ report: Report) -> [String] {
+    package static func detailLines(_ report: Report) -> [String] {
         var lines: [String] = []
         func fields(_ fields: [SchemaField]) -> String {
             fields.map { "\(DisplayText.visible($0.path.description)) (\($0.records) \($0.records == 1 ? "record" : "records"))" }

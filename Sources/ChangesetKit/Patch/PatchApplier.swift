@@ -10,7 +10,7 @@ import Foundation
 /// up to the `result` count, and the result they build has the `result`
 /// fingerprint (so an edited, added or dropped line is refused; a patch cut
 /// short never parses, see `PatchScript`).
-public enum PatchApplier {
+package enum PatchApplier {
     /// One record of the result: a base record kept, or one from the patch
     /// (in place of a base record, for an update: its text is the frame the
     /// new one is written into).
@@ -19,7 +19,7 @@ public enum PatchApplier {
         case record(String, replacing: Int?)
     }
 
-    public static func apply(_ patch: PatchScript, patchSource: String, to base: InputFile, output: inout some TextOutputStream) throws {
+    package static func apply(_ patch: PatchScript, patchSource: String, to base: InputFile, output: inout some TextOutputStream) throws {
         guard base.format == patch.baseFormat else {
             throw InputError(
                 source: base.name, location: nil,

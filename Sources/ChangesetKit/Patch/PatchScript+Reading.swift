@@ -5,7 +5,7 @@ extension PatchScript {
     /// a stream that is not a patch (`/dev/zero`, a binary or data file) is
     /// refused at its first chunk instead of being read whole; a patch itself
     /// is held whole to be parsed.
-    public static func read(_ bytes: InputBytes, source: String) throws -> PatchScript {
+    package static func read(_ bytes: InputBytes, source: String) throws -> PatchScript {
         var whole: [UInt8] = []
         var lead = PatchLead()
         try bytes.forEachChunk { chunk in

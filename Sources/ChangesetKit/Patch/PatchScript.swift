@@ -31,33 +31,33 @@ import Foundation
 /// (an edited, added or dropped line). A patch without its `end` line was cut
 /// short, and is refused. Version 1 had neither; it is refused with a request
 /// to make the patch again.
-public struct PatchScript: Equatable, Sendable {
+package struct PatchScript: Equatable, Sendable {
     /// The format version this changeset writes and reads.
-    public static let version = 2
-    public static let header = "changeset-patch \(version)"
-    public static let endLine = "end"
+    package static let version = 2
+    package static let header = "changeset-patch \(version)"
+    package static let endLine = "end"
 
-    public enum Operation: Equatable, Sendable {
+    package enum Operation: Equatable, Sendable {
         case delete(old: Int)
         case insert(new: Int, record: String)
         case move(old: Int, new: Int, record: String?)
         case update(old: Int, record: String)
     }
 
-    public var baseFormat: InputFormat
-    public var base: SnapshotFingerprint
-    public var recordsAt: FieldPath?
-    public var delimiter: UInt8?
-    public var columns: [String]?
+    package var baseFormat: InputFormat
+    package var base: SnapshotFingerprint
+    package var recordsAt: FieldPath?
+    package var delimiter: UInt8?
+    package var columns: [String]?
     /// The snapshot the patch builds: its record count and fingerprint.
-    public var result: SnapshotFingerprint
-    public var operations: [Operation]
+    package var result: SnapshotFingerprint
+    package var operations: [Operation]
     /// Where each operation stands in the patch file (1-based lines), for errors; empty for a patch made in memory.
-    public var operationLines: [Int] = []
+    package var operationLines: [Int] = []
     /// The line of the `result` header.
-    public var resultLine = 0
+    package var resultLine = 0
 
-    public init(
+    package init(
         baseFormat: InputFormat, base: SnapshotFingerprint, recordsAt: FieldPath? = nil, delimiter: UInt8? = nil,
         columns: [String]? = nil, result: SnapshotFingerprint, operations: [Operation]
     ) {
@@ -71,10 +71,10 @@ public struct PatchScript: Equatable, Sendable {
     }
 
     /// The number of records in the result.
-    public var resultCount: Int { result.records }
+    package var resultCount: Int { result.records }
 
     /// The header lines, up to and including `result`.
-    public var headerText: String {
+    package var headerText: String {
         var text = PatchScript.header + "\n"
         text += "base \(baseFormat.rawValue) \(base.records) \(base)\n"
         if let recordsAt { text += "records-at \(recordsAt)\n" }
@@ -91,9 +91,9 @@ public struct PatchScript: Equatable, Sendable {
     }
 
     /// The last line, after the operations.
-    public static var trailerText: String { endLine + "\n" }
+    package static var trailerText: String { endLine + "\n" }
 
-    public static func line(_ operation: Operation) -> String {
+    package static func line(_ operation: Operation) -> String {
         switch operation {
         case .delete(let old): "delete \(old)\n"
         case .insert(let new, let record): "insert \(new) \(record)\n"
@@ -103,14 +103,14 @@ public struct PatchScript: Equatable, Sendable {
         }
     }
 
-    public var text: String {
+    package var text: String {
         operations.reduce(headerText) { $0 + PatchScript.line($1) } + PatchScript.trailerText
     }
 
     // MARK: Parsing
 
     /// Reads a patch; errors name the patch file, line and column.
-    public static func parse(_ bytes: UnsafeRawBufferPointer, source: String) throws -> PatchScript {
+    package static func parse(_ bytes: UnsafeRawBufferPointer, source: String) throws -> PatchScript {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InputError(source: source, location: nil, message: "not a changeset patch: the file is not UTF-8 text")
         }
