@@ -14,7 +14,7 @@
 /// (`inserted`, `deleted`, `updated`, `moved`, `unchanged`), every change is
 /// a `tr.change` with `data-kind` and `data-id`, and `#shown` says how many
 /// rows the filters show (`12 of 12 changes shown`).
-public struct HTMLFormatter {
+public struct HTMLFormatter: ReportFormatter {
     public var limit: Int
     public var width: Int
     package static let defaultLimit = 1000
@@ -26,7 +26,15 @@ public struct HTMLFormatter {
         self.width = width ?? Self.defaultWidth
     }
 
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+    public var showsEveryChange: Bool { false }
+
+    /// The per-kind limit's count, and the kinds it cut with how many.
+    public struct Progress {
+        var cap: PerKindLimit
+        var cuts: [(kind: Change.Kind, count: Int)] = []
+    }
+
+    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = report.summary
         let title = "changeset: \(report.old.name) → \(report.new.name)"
         output.write("""
@@ -95,13 +103,22 @@ public struct HTMLFormatter {
             <tbody>
 
             """)
-        var cap = PerKindLimit(limit: limit)
-        var cuts: [(kind: Change.Kind, count: Int)] = []
-        try report.changes.forEach { change in
-            let step = cap.next(change.kind)
-            if let ended = step.ended { cuts.append(ended) }
-            if step.show { output.write(row(change, report: report)) }
-        }
+        return Progress(cap: PerKindLimit(limit: limit))
+    }
+
+    public func render(_ change: Change, in report: Report) -> String {
+        row(change, report: report)
+    }
+
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        let step = progress.cap.next(change.kind)
+        if let ended = step.ended { progress.cuts.append(ended) }
+        if step.show { output.write(rendered()) }
+    }
+
+    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+        var cuts = progress.cuts
+        var cap = progress.cap
         if let ended = cap.finish() { cuts.append(ended) }
         output.write("</tbody>\n</table>\n")
         for (kind, count) in cuts {

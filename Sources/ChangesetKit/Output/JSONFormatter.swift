@@ -24,12 +24,15 @@
 /// added and removed between the schemas (see `SchemaChanges`) and the
 /// renames that matched. The change objects are those of `ChangeJSON`, one
 /// per line.
-public struct JSONFormatter {
+public struct JSONFormatter: ReportFormatter {
     package static let formatVersion = "changeset/1"
 
     public init() {}
 
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+    public var showsEveryChange: Bool { true }
+
+    /// The report's fields, up to the opening of `changes`; the progress is whether no change was written yet.
+    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Bool {
         output.write("{\n")
         output.write("  \"format\": \"\(JSONFormatter.formatVersion)\",\n")
         output.write("  \"old\": \(JSONFormatter.inputJSON(report.old)),\n")
@@ -39,13 +42,20 @@ public struct JSONFormatter {
         output.write("  \"summary\": \(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned)),\n")
         output.write("  \"schema\": \(JSONFormatter.schemaJSON(report.schema)),\n")
         output.write("  \"changes\": [")
-        var first = true
-        let sectioned = report.sectioned
-        try report.changes.forEach(rendering: { ChangeJSON.object($0, sectioned: sectioned) }) { object in
-            output.write(first ? "\n    " : ",\n    ")
-            output.write(object)
-            first = false
-        }
+        return true
+    }
+
+    public func render(_ change: Change, in report: Report) -> String {
+        ChangeJSON.object(change, sectioned: report.sectioned)
+    }
+
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress first: inout Bool, to output: inout some TextOutputStream) {
+        output.write(first ? "\n    " : ",\n    ")
+        output.write(rendered())
+        first = false
+    }
+
+    public func finish(_ report: Report, progress first: Bool, to output: inout some TextOutputStream) {
         output.write(first ? "]\n}\n" : "\n  ]\n}\n")
     }
 
@@ -107,14 +117,24 @@ public struct JSONFormatter {
 /// very large deltas and `jq -c`: first a `{"kind": "schema", "added": [...],
 /// "removed": [...], "renamed": [...]}` object when the schemas differ or a
 /// rename matched, then one change object per line (see `ChangeJSON`).
-public struct NDJSONFormatter {
+public struct NDJSONFormatter: ReportFormatter {
     public init() {}
 
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+    public var showsEveryChange: Bool { true }
+
+    public func begin(_ report: Report, to output: inout some TextOutputStream) {
         if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
             output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
         }
-        let sectioned = report.sectioned
-        try report.changes.forEach(rendering: { ChangeJSON.object($0, sectioned: sectioned) + "\n" }) { output.write($0) }
     }
+
+    public func render(_ change: Change, in report: Report) -> String {
+        ChangeJSON.object(change, sectioned: report.sectioned) + "\n"
+    }
+
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
+        output.write(rendered())
+    }
+
+    public func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
 }

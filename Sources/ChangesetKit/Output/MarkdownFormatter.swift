@@ -12,7 +12,7 @@
 /// limit of a job summary and of a comment), cutting rows and saying so.
 /// Values are code spans, invisible characters escaped and long values cut
 /// to `width` around the part that changed; `|` is escaped for the tables.
-public struct MarkdownFormatter {
+public struct MarkdownFormatter: ReportFormatter {
     public var limit: Int
     public var width: Int
     package static let defaultLimit = 50
@@ -26,7 +26,15 @@ public struct MarkdownFormatter {
         self.width = width ?? Self.defaultWidth
     }
 
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+    public var showsEveryChange: Bool { false }
+
+    /// The page being filled, and the per-kind limit's count.
+    public struct Progress {
+        var page: MarkdownPage
+        var cap: PerKindLimit
+    }
+
+    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         var page = MarkdownPage(budget: MarkdownFormatter.maximumLength)
         let summary = report.summary
         page.add("### changeset: \(MarkdownPage.code(DisplayText.visible(report.old.name))) → \(MarkdownPage.code(DisplayText.visible(report.new.name)))\n\n")
@@ -52,22 +60,33 @@ public struct MarkdownFormatter {
             if summary.fieldCounts.count > limit { page.add("\n…and \(summary.fieldCounts.count - limit) more fields\n") }
             page.add("\n")
         }
-        var cap = PerKindLimit(limit: limit)
-        func more(_ left: (kind: Change.Kind, count: Int)?) {
-            if let left { page.add("\n…and \(left.count) more \(PerKindLimit.title(left.kind).lowercased())\n") }
+        return Progress(page: page, cap: PerKindLimit(limit: limit))
+    }
+
+    public func render(_ change: Change, in report: Report) -> String {
+        row(change, report: report)
+    }
+
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        let step = progress.cap.next(change.kind)
+        if step.starts {
+            Self.more(step.ended, on: &progress.page)
+            progress.page.add("\n**\(PerKindLimit.title(change.kind))** (\(report.summary.count(of: change.kind)))\n\n")
+            progress.page.add(header(change.kind, report: report))
         }
-        try report.changes.forEach { change in
-            let step = cap.next(change.kind)
-            if step.starts {
-                more(step.ended)
-                page.add("\n**\(PerKindLimit.title(change.kind))** (\(summary.count(of: change.kind)))\n\n")
-                page.add(header(change.kind, report: report))
-            }
-            if step.show { page.add(row(change, report: report)) }
-        }
-        more(cap.finish())
-        page.finish()
-        output.write(page.text)
+        if step.show { progress.page.add(rendered()) }
+    }
+
+    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+        var progress = progress
+        Self.more(progress.cap.finish(), on: &progress.page)
+        progress.page.finish()
+        output.write(progress.page.text)
+    }
+
+    /// "…and N more" after a kind's rows that the limit cut.
+    private static func more(_ left: (kind: Change.Kind, count: Int)?, on page: inout MarkdownPage) {
+        if let left { page.add("\n…and \(left.count) more \(PerKindLimit.title(left.kind).lowercased())\n") }
     }
 
     private func header(_ kind: Change.Kind, report: Report) -> String {

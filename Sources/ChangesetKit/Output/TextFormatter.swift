@@ -22,7 +22,7 @@
 /// shown by their content, never by a hash. Values are JSON, numbers as
 /// written in the input, invisible characters escaped (`\u200F`), and cut to
 /// `width` characters around the part that changed (0: whole).
-public struct TextFormatter {
+public struct TextFormatter: ReportFormatter {
     public var color: Bool
     public var width: Int
 
@@ -82,14 +82,23 @@ public struct TextFormatter {
         return lines
     }
 
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
-        let sectioned = report.sectioned
-        let summary = TextFormatter.summaryLine(report.summary, sections: sectioned)
+    public var showsEveryChange: Bool { true }
+
+    public func begin(_ report: Report, to output: inout some TextOutputStream) {
+        let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
         output.write(color ? "\(Paint.bold.code)\(summary)\u{1B}[0m\n" : summary + "\n")
         for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
-        // Each change's text depends on that change alone: rendered on every core.
-        try report.changes.forEach(rendering: { text(of: $0, sectioned: sectioned) }) { output.write($0) }
     }
+
+    public func render(_ change: Change, in report: Report) -> String {
+        text(of: change, sectioned: report.sectioned)
+    }
+
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
+        output.write(rendered())
+    }
+
+    public func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
 
     /// A change's lines, each ending in a line feed.
     func text(of change: Change, sectioned: Bool) -> String {
