@@ -9,24 +9,24 @@ import Dispatch
 /// Stored as three 32-bit words, so a ref takes 12 bytes, not the 16 a
 /// `UInt64` beside an `Int32` would round up to: every record of both
 /// snapshots has one in the sections (8 MB less at a million records).
-public struct RecordRef: Identifiable, Equatable, Sendable {
+package struct RecordRef: Identifiable, Equatable, Sendable {
     private let fingerprintLow: UInt32
     private let fingerprintHigh: UInt32
     private let storedRow: UInt32
 
-    public init(fingerprint: UInt64, row: Int) {
+    package init(fingerprint: UInt64, row: Int) {
         precondition(row >= 0 && row <= Int(UInt32.max), "a row past 32 bits")
         fingerprintLow = UInt32(truncatingIfNeeded: fingerprint)
         fingerprintHigh = UInt32(truncatingIfNeeded: fingerprint >> 32)
         storedRow = UInt32(truncatingIfNeeded: row)
     }
 
-    public var fingerprint: UInt64 { UInt64(fingerprintHigh) << 32 | UInt64(fingerprintLow) }
-    public var row: Int { Int(storedRow) }
+    package var fingerprint: UInt64 { UInt64(fingerprintHigh) << 32 | UInt64(fingerprintLow) }
+    package var row: Int { Int(storedRow) }
 
-    public var id: UInt64 { fingerprint }
+    package var id: UInt64 { fingerprint }
 
-    public static func == (lhs: RecordRef, rhs: RecordRef) -> Bool {
+    package static func == (lhs: RecordRef, rhs: RecordRef) -> Bool {
         lhs.fingerprintLow == rhs.fingerprintLow && lhs.fingerprintHigh == rhs.fingerprintHigh
     }
 }

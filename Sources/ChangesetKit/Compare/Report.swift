@@ -134,7 +134,7 @@ extension Summary {
 
 extension Snapshot {
     /// The input as a report names it.
-    public var summary: InputSummary {
+    package var summary: InputSummary {
         InputSummary(name: input.name, format: input.format, records: records.count)
     }
 }

@@ -39,7 +39,7 @@ public struct ValueTolerance: Sendable, Equatable {
 
     /// The fields `--tolerance FIELD=X` and `--relative-tolerance FIELD=R`
     /// name, as (option, path), for the check that some record has them.
-    public private(set) var notedFields: [NotedField] = []
+    package private(set) var notedFields: [NotedField] = []
 
     /// The rules as the options write them: each of `absolute` and
     /// `relative` a number of 0 or more, for every number, or `FIELD=NUMBER`

@@ -16,7 +16,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Parses a comma list of paths (`country,code`), as `--id` takes for a composite key.
-    public static func parseList(_ text: String) throws -> [FieldPath] {
+    package static func parseList(_ text: String) throws -> [FieldPath] {
         var paths: [FieldPath] = []
         var components: [String] = []
         var current = ""
@@ -69,7 +69,7 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The column name a CSV file would use for this path: its names joined by dots.
-    public var flatName: String { components.joined(separator: ".") }
+    package var flatName: String { components.joined(separator: ".") }
 }
 
 /// A field matched under another name (`--rename OLD=NEW`).

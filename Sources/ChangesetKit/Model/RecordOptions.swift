@@ -19,11 +19,11 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
 }
 
 /// A field an option names, for the check that some record has it.
-public struct NotedField: Sendable, Equatable {
-    public var option: String
-    public var path: FieldPath
+package struct NotedField: Sendable, Equatable {
+    package var option: String
+    package var path: FieldPath
 
-    public init(option: String, path: FieldPath) {
+    package init(option: String, path: FieldPath) {
         self.option = option
         self.path = path
     }
@@ -50,7 +50,7 @@ public struct RecordOptions: Sendable {
     package var appliesRenames = true
     /// Other fields options name (`--tolerance price=0.01`), as (option, path):
     /// the readers note whether a record has them, like `--ignore`'s.
-    public var notedFields: [NotedField] = []
+    package var notedFields: [NotedField] = []
 
     public init(
         id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],

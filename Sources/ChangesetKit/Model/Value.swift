@@ -47,7 +47,7 @@ public indirect enum Value: Sendable, Equatable {
 
     /// The value's hash under the fingerprint rules (`ValueHasher`), so that
     /// two values are equal here exactly when the readers' fingerprints agree.
-    public func contentHash(mode: ComparisonMode) -> UInt64 {
+    package func contentHash(mode: ComparisonMode) -> UInt64 {
         var hasher = ValueHasher(mode: mode)
         return hash(&hasher)
     }
@@ -93,7 +93,7 @@ public indirect enum Value: Sendable, Equatable {
 
     /// The value with the member at `path` (inside nested objects) renamed
     /// to `name`; the value itself when there is no such member.
-    public func renamingMember(at path: [String], to name: String) -> Value {
+    package func renamingMember(at path: [String], to name: String) -> Value {
         guard case .object(var members) = self, let first = path.first,
             let index = members.firstIndex(where: { ExactText.same($0.name, first) })
         else { return self }
@@ -108,7 +108,7 @@ public indirect enum Value: Sendable, Equatable {
     /// The object with nested objects' members lifted into dotted names, as
     /// a CSV file names them (`{"a":{"b":1}}` is `{"a.b":1}`); an empty
     /// object stays a member. Anything but an object is itself.
-    public func flattened() -> Value {
+    package func flattened() -> Value {
         guard case .object(let members) = self else { return self }
         var flat: [Member] = []
         func lift(_ members: [Member], prefix: String) {
@@ -131,7 +131,7 @@ public indirect enum Value: Sendable, Equatable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    public func writeJSON(to output: inout String) {
+    package func writeJSON(to output: inout String) {
         output += jsonText
     }
 
@@ -182,7 +182,7 @@ public indirect enum Value: Sendable, Equatable {
     }
 
     /// A JSON string literal: `"`, `\` and control characters escaped, all else as is.
-    public static func writeJSONString(_ text: String, to output: inout String) {
+    package static func writeJSONString(_ text: String, to output: inout String) {
         // Most strings need no escape: append them whole rather than scalar by scalar.
         if !text.utf8.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) {
             output += "\""
