@@ -2,6 +2,8 @@
 public struct ApplyError: Error, Equatable, CustomStringConvertible {
     public var detail: String
     public var description: String { "the changeset does not fit this data: \(detail)" }
+
+    @inlinable public init(detail: String) { self.detail = detail }
 }
 
 extension SectionedChangeset {
@@ -12,6 +14,10 @@ extension SectionedChangeset {
     /// (new coordinates, ascending). Updated elements take their new value.
     ///
     /// Throws instead of trapping when an index does not fit `old`.
+    /// (Inlinable, like `Differ`'s entry points: a caller in another module
+    /// gets it specialized for its element type, not run through generic
+    /// witnesses.)
+    @inlinable
     public func apply(to old: [ListSection<SectionID, Element>]) throws -> [ListSection<SectionID, Element>] {
         func misfit(_ detail: String) -> ApplyError { ApplyError(detail: detail) }
         guard old.count == oldSectionCount else {
@@ -87,6 +93,7 @@ extension SectionedChangeset {
     }
 
     /// The flat form of `apply(to:)`.
+    @inlinable
     public func apply(to old: [Element]) throws -> [Element] where SectionID == Int {
         try apply(to: [ListSection(id: 0, elements: old)]).first?.elements ?? []
     }

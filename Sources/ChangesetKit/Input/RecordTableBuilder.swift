@@ -105,6 +105,25 @@ struct RecordTableBuilder {
         }
     }
 
+    /// The index of a record's section name in `sectionNames`, added when new.
+    /// Out of line: with `--section` only, and kept apart from every
+    /// record's path through `append` (inlined into the readers).
+    @inline(never)
+    private mutating func sectionPosition(_ section: String?) -> Int32 {
+        // In text comparisons an empty cell and a null are one thing.
+        let name = SectionName(options.mode == .text && section == "" ? nil : section)
+        // Few sections, many records: a short scan of the names seen
+        // before hashing every record's section into a dictionary.
+        if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(where: { SectionName($0) == name }) {
+            return Int32(index)
+        }
+        if let known = sectionIndex[name] { return known }
+        let position = Int32(records.sectionNames.count)
+        records.sectionNames.append(name.text)
+        sectionIndex[name] = position
+        return position
+    }
+
     /// `append(key:...)` for a key given as its UTF-8 text (a CSV reader's
     /// id cell as it lies in the chunk: no String made for it).
     mutating func append(
@@ -128,23 +147,7 @@ struct RecordTableBuilder {
             records.keys.append(utf8)
             keyBytes += utf8.count
         }
-        if options.section != nil {
-            // In text comparisons an empty cell and a null are one thing.
-            let name = options.mode == .text && section == "" ? nil : section
-            let position: Int32
-            // Few sections, many records: a short scan of the names seen
-            // before hashing every record's section into a dictionary.
-            if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(where: { SectionName($0) == SectionName(name) }) {
-                position = Int32(index)
-            } else if let known = sectionIndex[SectionName(name)] {
-                position = known
-            } else {
-                position = Int32(records.sectionNames.count)
-                records.sectionNames.append(name)
-                sectionIndex[SectionName(name)] = position
-            }
-            records.sections.append(position)
-        }
+        if options.section != nil { records.sections.append(sectionPosition(section)) }
         records.fingerprints.append(fingerprint)
         records.starts.append(range.lowerBound)
         guard range.count <= Int(UInt32.max) else {

@@ -285,6 +285,13 @@ package struct SnapshotWriter {
         if records.contains(where: { if case .alternatives = $0 { true } else { false } }) {
             return try writeWithAlternatives(records, prefix: prefix, markers: markers!, to: &output)
         }
+        try write(count: records.count, prefix: prefix, to: &output) { records[$0] }
+    }
+
+    /// `write` for `count` records made one at a time by `record` (never
+    /// `.alternatives`), in order: a result of a million records is never
+    /// held as texts at once.
+    package func write(count: Int, prefix: String? = nil, to output: inout some TextOutputStream, record: (Int) throws -> Record) throws {
         let bytes = snapshot.input.bytes
         let table = snapshot.records
         func copy(_ range: Range<Int>) throws {
@@ -294,7 +301,7 @@ package struct SnapshotWriter {
         func gap(afterRow row: Int) throws -> String {
             String(decoding: try bytes.copy(table.byteRange(row).upperBound..<table.starts[row + 1]), as: UTF8.self)
         }
-        if records.isEmpty && table.count > 0 {
+        if count == 0 && table.count > 0 {
             // Every record gone: the brackets close up (a JSON array), the
             // header stays (CSV), what came before the first record stays (NDJSON).
             if snapshot.input.format == .json {
@@ -311,14 +318,15 @@ package struct SnapshotWriter {
             return
         }
         if let prefix { output.write(prefix) } else { try copy(before) }
-        if table.count == 0, records.isEmpty {
+        if table.count == 0, count == 0 {
             try copy(before.upperBound..<after.lowerBound)
         } else {
             output.write(opening)
         }
         let typical = typicalGap
         var previous: Int?? = nil
-        for record in records {
+        for index in 0..<count {
+            let record = try record(index)
             let row: Int? = if case .kept(let row) = record { row } else { nil }
             if let previous {
                 output.write(try SeparatorChoice.gap(before: row, after: previous, count: table.count).map(gap) ?? typical)
@@ -330,9 +338,7 @@ package struct SnapshotWriter {
             }
             previous = .some(row)
         }
-        if table.count == 0 {
-            if !records.isEmpty { output.write(closing) }
-        }
+        if table.count == 0 && count > 0 { output.write(closing) }
         try copy(after)
     }
 

@@ -46,8 +46,13 @@ public struct MergeWriter {
         case .json, .ndjson:
             let documentSide = ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours
             let writer = try SnapshotWriter(documentSide, alsoLearningFrom: [merge.theirs, ours, merge.base].filter { $0.input.bytes !== documentSide.input.bytes })
-            let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: markerLines) }
-            try writer.write(written, markers: markerLines, to: &output)
+            if merge.result.hasUnresolvedConflicts {
+                // Conflicts: the comma rule needs to know where the last record that is not one stands.
+                let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: markerLines) }
+                try writer.write(written, markers: markerLines, to: &output)
+            } else {
+                try writer.write(count: records.count, to: &output) { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: nil) }
+            }
         case .csv, .tsv:
             let writer = try SnapshotWriter(ours, alsoLearningFrom: [merge.theirs, merge.base])
             let columns = try csvColumns()
@@ -61,9 +66,10 @@ public struct MergeWriter {
             }
             let theirsColumns = merge.theirs.records.fieldNames ?? []
             let theirsRowsStand = Self.sameNames(columns, theirsColumns) && merge.theirs.delimiter == ours.delimiter && !merge.theirs.input.format.isJSON
-            let written: [SnapshotWriter.Record] = try records.map { record in
+            let oursRowsStand = Self.sameNames(columns, oursColumns)
+            func row(_ record: MergedRecord) throws -> SnapshotWriter.Record {
                 switch record {
-                case .ours(let row) where Self.sameNames(columns, oursColumns): return .kept(row)
+                case .ours(let row) where oursRowsStand: return .kept(row)
                 case .theirs(let row) where theirsRowsStand:
                     // THEIRS's row as THEIRS writes it, quoting and all.
                     return .text(String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self))
@@ -75,7 +81,11 @@ public struct MergeWriter {
                     return .text(try csvRow(Source(record), columns: columns, writer: writer))
                 }
             }
-            try writer.write(written, prefix: prefix, markers: markerLines, to: &output)
+            if merge.result.hasUnresolvedConflicts {
+                try writer.write(try records.map(row), prefix: prefix, markers: markerLines, to: &output)
+            } else {
+                try writer.write(count: records.count, prefix: prefix, to: &output) { try row(records[$0]) }
+            }
         }
         // Records were copied and read again by byte range: from the files as they were merged?
         for side in [merge.base, merge.ours, merge.theirs] { try side.input.bytes.checkUnchanged() }

@@ -78,11 +78,24 @@ enum MergeKey {
     /// insertion, not an edit of the twin, as in a diff.
     static func keys(_ identities: [String], versions: [UInt64], pairedWith base: (identities: [String], versions: [UInt64])? = nil) -> [String] {
         let encoded = identities.map(MergeKey.encoded)
+        let baseEncoded = base?.identities.map(MergeKey.encoded) ?? []
+        // Only identities that repeat (on this side or in BASE) need pairing;
+        // mostly there are none, and every key is its identity.
+        func repeated(_ list: [String]) -> Set<String> {
+            var seen = Set<String>(minimumCapacity: list.count)
+            var repeated = Set<String>()
+            for identity in list where !seen.insert(identity).inserted { repeated.insert(identity) }
+            return repeated
+        }
+        let repeating = repeated(encoded).union(repeated(baseEncoded))
+        guard !repeating.isEmpty else { return encoded }
         var rowsOfIdentity: [String: [Int]] = [:]
-        for (row, identity) in encoded.enumerated() { rowsOfIdentity[identity, default: []].append(row) }
+        for (row, identity) in encoded.enumerated() where repeating.contains(identity) { rowsOfIdentity[identity, default: []].append(row) }
         var baseVersions: [String: [UInt64]] = [:]
         if let base {
-            for (row, identity) in base.identities.enumerated() { baseVersions[MergeKey.encoded(identity), default: []].append(base.versions[row]) }
+            for (row, identity) in baseEncoded.enumerated() where repeating.contains(identity) {
+                baseVersions[identity, default: []].append(base.versions[row])
+            }
         }
         var occurrence = [Int](repeating: 0, count: encoded.count)
         for (identity, rows) in rowsOfIdentity {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one equality rule for text (values, member names, ids, keys):
 /// strings are equal when their UTF-8 bytes are. Swift's `String ==` and
 /// `String.hashValue` treat canonically equivalent strings as equal (`"é"`
@@ -8,10 +10,13 @@ package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
     @inline(__always)
     package static func same(_ a: String, _ b: String) -> Bool {
-        // `==` is true for equal bytes, and fast (a byte compare when both are
-        // known ASCII or NFC); only its yes needs checking byte by byte.
-        guard a == b else { return false }
-        return a.utf8.count == b.utf8.count && a.utf8.elementsEqual(b.utf8)
+        // One memcmp over the two strings' UTF-8 (a native string holds it
+        // contiguously: nothing is copied); `==` would compare them the
+        // Unicode way first, and `elementsEqual` byte by byte.
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+        }
     }
 }
 

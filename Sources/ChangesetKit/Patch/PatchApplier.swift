@@ -58,8 +58,8 @@ package enum PatchApplier {
         switch base.format {
         case .json, .ndjson:
             let style = writer.style, depth = writer.recordDepth
-            let records: [SnapshotWriter.Record] = try result.map { element in
-                switch element {
+            try writer.write(count: result.count, to: &output) { index in
+                switch result[index] {
                 case .base(let row): return .kept(row)
                 case .record(let json, nil): return .text(style.text(of: try value(ofRecord: json), depth: depth))
                 case .record(let json, let row?):
@@ -69,7 +69,6 @@ package enum PatchApplier {
                     return .text(style.text(of: try value(ofRecord: json), frame: frame, frameDepth: frameDepth, depth: frameDepth))
                 }
             }
-            try writer.write(records, to: &output)
         case .csv, .tsv:
             try writeCSV(result, patch: patch, base: dataset, writer: writer, patchSource: patchSource, output: &output)
         }
@@ -175,9 +174,10 @@ package enum PatchApplier {
         case .csv, .tsv:
             let baseColumns = base.records.fieldNames ?? []
             let columns = patch.columns ?? baseColumns
+            let sameColumns = columns.count == baseColumns.count && zip(columns, baseColumns).allSatisfy(ExactText.same)
             for (index, element) in result.enumerated() {
                 switch element {
-                case .base(let row) where columns.count == baseColumns.count && zip(columns, baseColumns).allSatisfy(ExactText.same):
+                case .base(let row) where sameColumns:
                     fingerprints.append(base.records.fingerprints[row])
                 case .base(let row):
                     fingerprints.append(HeldRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
@@ -232,8 +232,8 @@ package enum PatchApplier {
             let hasByteOrderMark = try base.input.bytes.copy(0..<min(3, base.input.bytes.count)) == byteOrderMark
             prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + writer.csvRow(columns) + writer.lineBreak
         }
-        let records: [SnapshotWriter.Record] = try result.enumerated().map { index, element in
-            switch element {
+        try writer.write(count: result.count, prefix: prefix, to: &output) { index in
+            switch result[index] {
             case .base(let row) where sameColumns: return .kept(row)
             case .base(let row):
                 return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns)))
@@ -241,6 +241,5 @@ package enum PatchApplier {
                 return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)))
             }
         }
-        try writer.write(records, prefix: prefix, to: &output)
     }
 }
