@@ -111,18 +111,24 @@ import Testing
             + "        \"tags\": [\n            \"city\",\n            \"capital\"\n        ],\n        \"location\": {\n            \"lat\": 44.0,\n"
             + "            \"lon\": 4.75\n        }\n    }\n>>>>>>> theirs\n]"), "\(text)")
         for keep in ["ours", "theirs"] {
-            var lines: [Substring] = []
-            var side = "both"
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("<<<<<<<") { side = "ours"; continue }
-                if line.hasPrefix("=======") { side = "theirs"; continue }
-                if line.hasPrefix(">>>>>>>") { side = "both"; continue }
-                if side == "both" || side == keep { lines.append(line) }
-            }
-            let parsed = try run("jq", ["-c", "[.[] | .population]"], input: lines.joined(separator: "\n"))
+            let parsed = try run("jq", ["-c", "[.[] | .population]"], input: pickingSide(keep, of: text))
             #expect(parsed == (keep == "ours" ? "[1,2007,3007,4007,5007,6007,7007]\n" : "[2,2007,3007,4007,5007,6007,7007,77]\n"), "\(keep): \(parsed)")
         }
     }
+}
+
+/// One side's lines of a text with conflict markers ("ours" or "theirs"), as
+/// a person resolving every conflict that way would leave it.
+func pickingSide(_ side: String, of text: String) -> String {
+    var lines: [Substring] = []
+    var current = "both"
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        if line.hasPrefix("<<<<<<<") { current = "ours"; continue }
+        if line.hasPrefix("=======") { current = "theirs"; continue }
+        if line.hasPrefix(">>>>>>>") { current = "both"; continue }
+        if current == "both" || current == side { lines.append(line) }
+    }
+    return lines.joined(separator: "\n")
 }
 
 /// A golden file compared byte for byte (CRLF, a BOM and a missing final newline are the point).
@@ -181,19 +187,6 @@ func expectGoldenBytes(_ actual: Data, _ name: String, sourceLocation: Testing.S
         #expect(rebuilt == new, "apply gave:\n\(rebuilt)", sourceLocation: sourceLocation)
     }
 
-    /// One side's lines of a text with conflict markers.
-    func pick(_ text: String, _ side: String) -> String {
-        var lines: [Substring] = []
-        var current = "both"
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.hasPrefix("<<<<<<<") { current = "ours"; continue }
-            if line.hasPrefix("=======") { current = "theirs"; continue }
-            if line.hasPrefix(">>>>>>>") { current = "both"; continue }
-            if current == "both" || current == side { lines.append(line) }
-        }
-        return lines.joined(separator: "\n")
-    }
-
     func expectMarkersPickValid(_ base: String, _ ours: String, _ theirs: String, ids: (ours: String, theirs: String), sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let (result, text) = try inScratch(["b.json": base, "o.json": ours, "t.json": theirs], ["merge", "b.json", "o.json", "t.json", "--id", "id", "--markers"], output: "m.json")
         #expect(result.status == 1, "\(result)", sourceLocation: sourceLocation)
@@ -201,7 +194,7 @@ func expectGoldenBytes(_ actual: Data, _ name: String, sourceLocation: Testing.S
             #expect(line.hasPrefix("<<<<<<<") || line.hasPrefix("=======") || line.hasPrefix(">>>>>>>"), "a marker inside a line: \(line)", sourceLocation: sourceLocation)
         }
         for (side, expected) in [("ours", ids.ours), ("theirs", ids.theirs)] {
-            let values = try ChangesetCLITests.run("jq", ["-c", "[.[] | [.id, .v]]"], input: pick(text, side))
+            let values = try ChangesetCLITests.run("jq", ["-c", "[.[] | [.id, .v]]"], input: pickingSide(side, of: text))
             #expect(values == expected + "\n", "\(side):\n\(text)", sourceLocation: sourceLocation)
         }
     }

@@ -271,7 +271,7 @@ package struct SnapshotWriter {
 
     /// The indentation of the closing line of a record's text (what its
     /// inner lines are indented from), or "" for a record on one line.
-    package static func depth(ofRecord text: [UInt8]) -> String {
+    static func depth(ofRecord text: [UInt8]) -> String {
         text.withUnsafeBytes { bytes in
             guard bytes.count > 1, let indentation = JSONStyle.indentation(ofLineAt: bytes.count - 1, in: bytes) else { return "" }
             return String(decoding: indentation, as: UTF8.self)
