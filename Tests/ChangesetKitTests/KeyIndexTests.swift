@@ -195,3 +195,35 @@ import Testing
         #expect(error.message.hasPrefix(#"duplicate id "1.5": the record at line"#), "\(error)")
     }
 }
+
+/// A record's section is found among the names seen before by hash and
+/// bytes (the first 16), then by a dictionary: every record must land in
+/// its own section whichever way it is found.
+@Suite struct SectionInterningTests {
+    @Test(arguments: [InputFormat.json, .csv])
+    func everyRecordKeepsItsSectionPastSixteenNamesWithANullFirstAndTwoNormalisations(format: InputFormat) throws {
+        // A null (or, in CSV text mode, empty) section first, 24 names
+        // cycling, and "é" composed and decomposed: two sections.
+        var names: [String?] = [nil]
+        for round in 0..<3 {
+            for name in 0..<24 { names.append("s\(name)") }
+            names.append("\u{E9}")
+            names.append("e\u{301}")
+            if round == 1 { names.append(nil) }
+        }
+        let text: String
+        switch format {
+        case .csv:
+            text = "id,cat\n" + names.enumerated().map { "\($0.offset),\($0.element ?? "")\n" }.joined()
+        default:
+            text = "[" + names.enumerated().map { index, name in
+                #"{"id":\#(index),"cat":\#(name.map { "\"\($0)\"" } ?? "null")}"#
+            }.joined(separator: ",") + "]"
+        }
+        let options = RecordOptions(id: [FieldPath(["id"])], section: FieldPath(["cat"]), mode: format == .csv ? .text : .typed)
+        let outcome = read(text, format: format, options: options)
+        let sections = try #require(outcome.table?.sections, "\(outcome)")
+        // By bytes: `==` on String would take the two spellings of "é" for one.
+        #expect(sections.map { $0.map { Array($0.utf8) } } == names.map { $0.map { Array($0.utf8) } })
+    }
+}

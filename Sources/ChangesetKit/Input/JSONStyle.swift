@@ -231,9 +231,19 @@ package struct JSONStyle: Sendable, Equatable {
     private func splice(_ value: Value, into frame: UnsafeRawBufferPointer, frameDepth: String, depth: String, donors: [([UInt8], String)]) -> String? {
         guard case .object(let targets) = value, let raw = JSONValueReader.rawMembers(ofObject: frame) else { return nil }
         guard let frameMembers = try? raw.map({ try JSONValueReader.member($0, in: frame) }) else { return nil }
-        // The frame's members of the value, found by name.
-        var frameIndex: [ExactTextKey: Int] = [:]
-        for (index, member) in frameMembers.enumerated() { frameIndex[ExactTextKey(member.name)] = index }
+        // The frame's member of a name (the last, when a name repeats, as
+        // a reader keeps it): a short scan for the few members records
+        // usually have, a dictionary for many.
+        var frameIndexByName: [ExactTextKey: Int]?
+        func frameIndex(_ name: String) -> Int? {
+            guard frameMembers.count > 16 else { return frameMembers.lastIndex { ExactText.same($0.name, name) } }
+            if frameIndexByName == nil {
+                var index = [ExactTextKey: Int](minimumCapacity: frameMembers.count)
+                for (position, member) in frameMembers.enumerated() { index[ExactTextKey(member.name)] = position }
+                frameIndexByName = index
+            }
+            return frameIndexByName![ExactTextKey(name)]
+        }
         // The donors' members, likewise, for a member whose value only a donor holds.
         let donorMembers: [(members: [(Value.Member, [UInt8])], depth: String)] = donors.compactMap { donor, donorDepth in
             donor.withUnsafeBytes { text in
@@ -254,7 +264,7 @@ package struct JSONStyle: Sendable, Equatable {
 
         var pieces: [(frameIndex: Int?, text: String)] = []
         for target in targets {
-            if let index = frameIndex[ExactTextKey(target.name)] {
+            if let index = frameIndex(target.name) {
                 let member = raw[index]
                 let head = bytes((member.name.lowerBound - 1)..<member.value.lowerBound)
                 let valueText: String
@@ -279,20 +289,20 @@ package struct JSONStyle: Sendable, Equatable {
         // The frame's own bytes between members, where the members stand as they did.
         let opening = bytes(0..<(raw.first.map { $0.name.lowerBound - 1 } ?? frame.count - 1))
         let closing = bytes((raw.last?.value.upperBound ?? frame.count - 1)..<frame.count)
-        let gaps = raw.indices.dropLast().map { bytes(raw[$0].value.upperBound..<(raw[$0 + 1].name.lowerBound - 1)) }
+        func gap(after index: Int) -> String { bytes(raw[index].value.upperBound..<(raw[index + 1].name.lowerBound - 1)) }
         guard !pieces.isEmpty else { return "{}" }
         guard !raw.isEmpty else {
             // An empty frame has no separators to keep: the style's.
             return text(of: value, depth: depth)
         }
         var output = reindent(opening)
+        // With one member, the frame shows no separator: on its lines, or as this file writes one line.
+        let onlySeparator = raw.count > 1 ? gap(after: 0) : frame.contains(0x0A) ? "," + lineBreak + frameMemberDepth : inlineSeparator
         for (position, piece) in pieces.enumerated() {
             if position > 0 {
-                // With one member, the frame shows no separator: on its lines, or as this file writes one line.
-                let spansLines = frame.contains(0x0A)
-                let gap = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
-                    .map { gaps[$0] } ?? gaps.first ?? (spansLines ? "," + lineBreak + frameMemberDepth : inlineSeparator)
-                output += reindent(gap)
+                let separator = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
+                    .map { gap(after: $0) } ?? onlySeparator
+                output += reindent(separator)
             }
             output += piece.text
         }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Collects the records a reader finds: checks ids for duplicates (unless
 /// `--duplicates occurrence`), interns section names, and fills the table.
 struct RecordTableBuilder {
@@ -15,6 +17,13 @@ struct RecordTableBuilder {
         table.keyIndex = keyIndex
         return table
     }
+    /// The first 16 section names' bytes, hashes and positions in
+    /// `sectionNames`: a record's section is found by comparing an integer
+    /// per name and its bytes once, with no String made or retained.
+    private var sectionBytes: [(hash: UInt64, bytes: [UInt8], position: Int32)] = []
+    /// Where the null section stands, once a record has it.
+    private var nullSection: Int32?
+    /// The names past the first 16 (a section per id, say), by their bytes.
     private var sectionIndex: [SectionName: Int32] = [:]
     /// The keys' bytes so far, to size the key arena from the first records.
     private var keyBytes = 0
@@ -111,16 +120,37 @@ struct RecordTableBuilder {
     @inline(never)
     private mutating func sectionPosition(_ section: String?) -> Int32 {
         // In text comparisons an empty cell and a null are one thing.
-        let name = SectionName(options.mode == .text && section == "" ? nil : section)
-        // Few sections, many records: a short scan of the names seen
-        // before hashing every record's section into a dictionary.
-        if records.sectionNames.count <= 16, let index = records.sectionNames.firstIndex(where: { SectionName($0) == name }) {
-            return Int32(index)
+        guard var text = section, !(options.mode == .text && text.isEmpty) else {
+            if let nullSection { return nullSection }
+            let position = addSection(nil)
+            nullSection = position
+            return position
         }
+        // Few sections, many records: a short scan of the first names seen
+        // before hashing every record's section into a dictionary.
+        let found: Int32? = text.withUTF8 { utf8 in
+            let hash = StableHash.bytes(UnsafeRawBufferPointer(utf8), seed: 0x7365_6374)
+            for known in sectionBytes where known.hash == hash {
+                let same = known.bytes.withUnsafeBufferPointer { bytes in
+                    bytes.count == utf8.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, bytes.count) == 0)
+                }
+                if same { return known.position }
+            }
+            guard sectionBytes.count < 16 else { return nil }
+            let position = addSection(section)
+            sectionBytes.append((hash, Array(utf8), position))
+            return position
+        }
+        if let found { return found }
+        let name = SectionName(text)
         if let known = sectionIndex[name] { return known }
+        return addSection(text)
+    }
+
+    private mutating func addSection(_ text: String?) -> Int32 {
         let position = Int32(records.sectionNames.count)
-        records.sectionNames.append(name.text)
-        sectionIndex[name] = position
+        records.sectionNames.append(text)
+        sectionIndex[SectionName(text)] = position
         return position
     }
 

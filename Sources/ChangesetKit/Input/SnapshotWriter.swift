@@ -182,22 +182,45 @@ package struct SnapshotWriter {
     /// The indentation record `row` stands at: the indentation of its
     /// closing line, for a record that spans lines (what its inner lines are
     /// indented from), else of the line it starts on.
-    package func depth(ofRow row: Int) throws -> String {
-        try Self.depth(ofRow: row, in: snapshot)
+    package func depth(ofRow row: Int, text: [UInt8]? = nil) throws -> String {
+        try Self.depth(ofRow: row, in: snapshot, text: text)
     }
 
-    package static func depth(ofRow row: Int, in snapshot: Snapshot) throws -> String {
+    /// `text`: the record's bytes when the caller has them already (they are not read again).
+    package static func depth(ofRow row: Int, in snapshot: Snapshot, text: [UInt8]? = nil) throws -> String {
         let range = snapshot.records.byteRange(row)
         let bytes = snapshot.input.bytes
-        let tail = try bytes.copy(max(range.lowerBound, range.upperBound - 4096)..<range.upperBound)
+        let window = 4096
+        let tail: [UInt8]
+        if let text, text.count <= window {
+            tail = text
+        } else if let text {
+            tail = Array(text.suffix(window))
+        } else {
+            tail = try bytes.copy(max(range.lowerBound, range.upperBound - window)..<range.upperBound)
+        }
         if tail.count < range.count || tail.contains(0x0A) {
             let spanning = depth(ofRecord: tail)
             if !spanning.isEmpty || tail.contains(0x0A) { return spanning }
         }
-        // On one line: the spaces and tabs that start the line it starts on.
-        let before = try bytes.copy(max(0, range.lowerBound - 4096)..<range.lowerBound)
-        let line = before.lastIndex(of: 0x0A).map { before[($0 + 1)...] } ?? (range.lowerBound <= 4096 ? before[...] : [])
-        return String(decoding: line.prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
+        // On one line: the spaces and tabs that start the line it starts on,
+        // looked for in the few bytes before it first (a record's line is
+        // usually short), then in up to `window` of them.
+        for reach in [256, window] {
+            let before = try bytes.copy(max(0, range.lowerBound - reach)..<range.lowerBound)
+            let line: ArraySlice<UInt8>
+            if let lineBreak = before.lastIndex(of: 0x0A) {
+                line = before[(lineBreak + 1)...]
+            } else if range.lowerBound <= reach {
+                line = before[...]
+            } else if reach < window {
+                continue
+            } else {
+                line = []
+            }
+            return String(decoding: line.prefix { $0 == 0x20 || $0 == 0x09 }, as: UTF8.self)
+        }
+        return ""
     }
 
     /// A record both sides have, in two versions, written once with conflict
@@ -298,9 +321,6 @@ package struct SnapshotWriter {
             guard !range.isEmpty else { return }
             try bytes.forEachPiece(in: range) { output.write($0) }
         }
-        func gap(afterRow row: Int) throws -> String {
-            String(decoding: try bytes.copy(table.byteRange(row).upperBound..<table.starts[row + 1]), as: UTF8.self)
-        }
         if count == 0 && table.count > 0 {
             // Every record gone: the brackets close up (a JSON array), the
             // header stays (CSV), what came before the first record stays (NDJSON).
@@ -325,19 +345,37 @@ package struct SnapshotWriter {
         }
         let typical = typicalGap
         var previous: Int?? = nil
+        // Kept records that stand as the file has them, one after the other,
+        // go out as one copy of their bytes and the gaps between them.
+        var run: Range<Int>?
+        func flush() throws {
+            if let pending = run { try copy(pending) }
+            run = nil
+        }
         for index in 0..<count {
             let record = try record(index)
             let row: Int? = if case .kept(let row) = record { row } else { nil }
+            if let row, let pending = run, case .some(.some(let last)) = previous, last + 1 == row {
+                run = pending.lowerBound..<table.byteRange(row).upperBound
+                previous = .some(row)
+                continue
+            }
+            try flush()
             if let previous {
-                output.write(try SeparatorChoice.gap(before: row, after: previous, count: table.count).map(gap) ?? typical)
+                if let gapRow = SeparatorChoice.gap(before: row, after: previous, count: table.count) {
+                    try copy(table.byteRange(gapRow).upperBound..<table.starts[gapRow + 1])
+                } else {
+                    output.write(typical)
+                }
             }
             switch record {
-            case .kept(let row): try copy(table.byteRange(row))
+            case .kept(let row): run = table.byteRange(row)
             case .text(let text): output.write(text)
             case .alternatives: preconditionFailure("written by writeWithAlternatives")
             }
             previous = .some(row)
         }
+        try flush()
         if table.count == 0 && count > 0 { output.write(closing) }
         try copy(after)
     }

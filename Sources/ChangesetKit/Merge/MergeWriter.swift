@@ -107,13 +107,20 @@ public struct MergeWriter {
         let style = writer.style
         // The record stands where the writer's file has a version of it (at that one's
         // indentation), or where a new record goes.
-        let depth: String
-        if writer.snapshot.input.bytes === merge.ours.input.bytes, let row = source.ours {
-            depth = try writer.depth(ofRow: row)
-        } else if writer.snapshot.input.bytes === merge.theirs.input.bytes, let row = source.theirs {
-            depth = try writer.depth(ofRow: row)
-        } else {
-            depth = writer.recordDepth
+        // Found only for a record written as text (most are kept as they are).
+        var foundDepth: String?
+        func depth() throws -> String {
+            if let foundDepth { return foundDepth }
+            let depth: String
+            if writer.snapshot.input.bytes === merge.ours.input.bytes, let row = source.ours {
+                depth = try writer.depth(ofRow: row)
+            } else if writer.snapshot.input.bytes === merge.theirs.input.bytes, let row = source.theirs {
+                depth = try writer.depth(ofRow: row)
+            } else {
+                depth = writer.recordDepth
+            }
+            foundDepth = depth
+            return depth
         }
         /// A side's text of its record at `row`, with the indentation its lines have; nil when it cannot stand in the writer's file.
         func version(_ side: Snapshot, _ row: Int?) throws -> ([UInt8], String)? {
@@ -121,29 +128,30 @@ public struct MergeWriter {
             let text = try side.input.bytes.copy(side.records.byteRange(row))
             // An NDJSON record is one line.
             if writer.snapshot.input.format == .ndjson && (text.contains(0x0A) || text.contains(0x0D)) { return nil }
-            return (text, try SnapshotWriter.depth(ofRow: row, in: side))
+            return (text, try SnapshotWriter.depth(ofRow: row, in: side, text: text))
         }
-        func written(_ value: Value, frame: ([UInt8], String)?, donor: ([UInt8], String)?) -> String {
-            style.text(of: renamedForOutput(value), frame: frame?.0, frameDepth: frame?.1 ?? depth, depth: depth, donors: donor.map { [$0] } ?? [])
+        func written(_ value: Value, frame: ([UInt8], String)?, donor: ([UInt8], String)?) throws -> String {
+            let depth = try depth()
+            return style.text(of: renamedForOutput(value), frame: frame?.0, frameDepth: frame?.1 ?? depth, depth: depth, donors: donor.map { [$0] } ?? [])
         }
         func kept(_ side: Snapshot, _ row: Int) throws -> SnapshotWriter.Record {
             if namesStand(side) {
                 if side.input.bytes === writer.snapshot.input.bytes { return .kept(row) }
                 if let (text, textDepth) = try version(side, row) {
-                    return .text(JSONStyle.reindented(String(decoding: text, as: UTF8.self), from: textDepth, to: depth))
+                    return .text(JSONStyle.reindented(String(decoding: text, as: UTF8.self), from: textDepth, to: try depth()))
                 }
             }
-            return .text(written(try side.value(ofRecord: row), frame: try version(side, row), donor: nil))
+            return .text(try written(try side.value(ofRecord: row), frame: try version(side, row), donor: nil))
         }
         switch record {
         case .ours(let row): return try kept(merge.ours, row)
         case .theirs(let row): return try kept(merge.theirs, row)
         case .merged(let value):
-            return .text(written(value, frame: try version(merge.ours, source.ours), donor: try version(merge.theirs, source.theirs)))
+            return .text(try written(value, frame: try version(merge.ours, source.ours), donor: try version(merge.theirs, source.theirs)))
         case .conflict(let oursValue, let theirsValue):
             let oursVersion = try version(merge.ours, source.ours), theirsVersion = try version(merge.theirs, source.theirs)
-            let oursText = oursValue.map { written($0, frame: oursVersion ?? theirsVersion, donor: theirsVersion) }
-            let theirsText = theirsValue.map { written($0, frame: theirsVersion ?? oursVersion, donor: oursVersion) }
+            let oursText = try oursValue.map { try written($0, frame: oursVersion ?? theirsVersion, donor: theirsVersion) }
+            let theirsText = try theirsValue.map { try written($0, frame: theirsVersion ?? oursVersion, donor: oursVersion) }
             // Both sides have the record: markers around the lines in conflict only, when it spans lines.
             if let oursText, let theirsText, let markers, let marked = writer.markedRecord(ours: oursText, theirs: theirsText, markers: markers) {
                 return .text(marked)

@@ -13,10 +13,12 @@ import Foundation
 package enum PatchApplier {
     /// One record of the result: a base record kept, or one from the patch
     /// (in place of a base record, for an update: its text is the frame the
-    /// new one is written into).
+    /// new one is written into). The row replaced is a UInt32 (as the
+    /// record tables hold rows' lines): the element then takes 24 bytes, not
+    /// 32, in the million-element arrays the replay builds.
     enum Element {
         case base(Int)
-        case record(String, replacing: Int?)
+        case record(String, replacing: UInt32?)
     }
 
     package static func apply(_ patch: PatchScript, patchSource: String, to base: InputFile, output: inout some TextOutputStream) throws {
@@ -62,10 +64,11 @@ package enum PatchApplier {
                 switch result[index] {
                 case .base(let row): return .kept(row)
                 case .record(let json, nil): return .text(style.text(of: try value(ofRecord: json), depth: depth))
-                case .record(let json, let row?):
+                case .record(let json, let replaced?):
+                    let row = Int(replaced)
                     // An update keeps the base record's text but for the members it changes, at its indentation.
                     let frame = try writer.text(ofRecord: row)
-                    let frameDepth = try writer.depth(ofRow: row)
+                    let frameDepth = try writer.depth(ofRow: row, text: frame)
                     return .text(style.text(of: try value(ofRecord: json), frame: frame, frameDepth: frameDepth, depth: frameDepth))
                 }
             }
@@ -91,8 +94,8 @@ package enum PatchApplier {
             case .delete(let old): changeset.deletions.append(.init(at: at(old)))
             case .insert(let new, let record): changeset.insertions.append(.init(at: at(new), element: .record(record, replacing: nil)))
             case .move(let old, let new, let record):
-                changeset.moves.append(.init(from: at(old), to: at(new), element: record.map { .record($0, replacing: old) } ?? .base(old), isAcrossSections: false))
-            case .update(let old, let record): changeset.updates.append(.init(old: at(old), new: at(old), element: .record(record, replacing: old)))
+                changeset.moves.append(.init(from: at(old), to: at(new), element: record.map { .record($0, replacing: UInt32(old)) } ?? .base(old), isAcrossSections: false))
+            case .update(let old, let record): changeset.updates.append(.init(old: at(old), new: at(old), element: .record(record, replacing: UInt32(old))))
             }
         }
         let result: [Element]
