@@ -1,5 +1,3 @@
-import Dispatch
-
 /// The key join: which old record each new record is, by id.
 extension Comparison {
     /// Matches records through the old table's key index: a record matches
@@ -28,13 +26,8 @@ extension Comparison {
             // No id repeats on either side: each old row is taken at most once as it is,
             // and each new row is looked up on its own, so the rows are shared between the cores.
             let parts = new.count < matchingRowsPerCore ? 1 : System.workerCount
-            oldRowOfNewRow.withUnsafeMutableBufferPointer { matched in
-                nonisolated(unsafe) let matched = matched
-                DispatchQueue.concurrentPerform(iterations: parts) { part in
-                    old.firstRows(withKeysOf: new, rows: (new.count * part / parts)..<(new.count * (part + 1) / parts)) { row, first in
-                        matched[row] = Int32(first)
-                    }
-                }
+            OrderedConcurrentMap.fill(&oldRowOfNewRow, parts: parts) { rows, set in
+                old.firstRows(withKeysOf: new, rows: rows) { row, first in set(row, Int32(first)) }
             }
         } else {
             pairRepeatedKeys(old, new, into: &oldRowOfNewRow)

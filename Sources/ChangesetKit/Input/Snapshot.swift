@@ -1,5 +1,3 @@
-import Dispatch
-
 /// A snapshot: an input and the records read from it, which it reads
 /// again by byte range (whole, or only the members that differ).
 package struct Snapshot: Sendable {
@@ -32,12 +30,7 @@ package struct Snapshot: Sendable {
     /// Reads each input on a thread of its own, as `read` says; the first
     /// error in argument order wins.
     static func read(_ inputs: [InputFile], _ read: @Sendable (Int, InputFile) throws -> Snapshot) throws -> [Snapshot] {
-        final class Slot: @unchecked Sendable { var result: Result<Snapshot, Error>? }
-        let slots = inputs.map { _ in Slot() }
-        DispatchQueue.concurrentPerform(iterations: inputs.count) { side in
-            slots[side].result = Result { try read(side, inputs[side]) }
-        }
-        return try slots.map { try $0.result!.get() }
+        try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { try read($0.offset, $0.element) }
     }
 
     /// A record from its bytes (see `value(ofRecord:)`).

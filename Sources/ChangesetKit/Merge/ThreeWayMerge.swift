@@ -261,19 +261,21 @@ public enum ThreeWayMerge {
     ) -> [Place] {
         let movedByOurs = moved(ours, baseRows: baseRows)
         let movedByTheirs = moved(theirs, baseRows: baseRows)
-        // A doubly linked list over OURS's records (nodes 0..<ours.count)
-        // and THEIRS-only records (ours.count + row); -1 ends it.
+        // A linked list over OURS's records (nodes 0..<ours.count) and
+        // THEIRS-only records (ours.count + row); -1 ends it. Links are
+        // 32-bit: one a record of each side, held beside the tables.
         let nodeCount = ours.count + theirs.count
-        var next = [Int](repeating: -1, count: nodeCount + 1)
-        var previous = [Int](repeating: -1, count: nodeCount + 1)
+        precondition(nodeCount < Int(Int32.max), "more records than a merge can order")
+        var next = [Int32](repeating: -1, count: nodeCount + 1)
         let head = nodeCount  // a sentinel before the first record
         var tail = head
+        var linked = 0
         func link(_ node: Int, after anchor: Int) {
-            let following = next[anchor]
-            next[anchor] = node
-            previous[node] = anchor
-            next[node] = following
-            if following >= 0 { previous[following] = node } else { tail = node }
+            let following = Int(next[anchor])
+            next[anchor] = Int32(node)
+            next[node] = Int32(following)
+            if following < 0 { tail = node }
+            linked += 1
         }
         var oursPlaced = [Bool](repeating: false, count: ours.count)
         // OURS's records, less those THEIRS moved and OURS left in place.
@@ -301,17 +303,18 @@ public enum ThreeWayMerge {
             }
             // Past the records OURS inserted right after the anchor.
             var at = anchor
-            while next[at] >= 0, next[at] < ours.count, baseRows[ours.keys[next[at]]] == nil {
-                at = next[at]
+            while next[at] >= 0, Int(next[at]) < ours.count, baseRows[ours.keys[Int(next[at])]] == nil {
+                at = Int(next[at])
             }
             link(node, after: at)
             anchor = node
         }
         var order: [Place] = []
-        var node = next[head]
+        order.reserveCapacity(linked)
+        var node = Int(next[head])
         while node >= 0 {
             order.append(node < ours.count ? .ours(node) : .theirs(node - ours.count))
-            node = next[node]
+            node = Int(next[node])
         }
         return order
     }

@@ -1,10 +1,16 @@
 import Foundation
 import Dispatch
 
-/// Work on changed records (reading them again, comparing their fields,
-/// rendering them) that the formatters need in order, done on every core and
-/// handed over in order. Streams go a batch at a time, so output stays
-/// streamed and memory stays bounded by a batch or two.
+/// Work done on every core and handed over in order: changed records read
+/// again, compared and rendered for the formatters (streams a batch at a
+/// time, so output stays streamed and memory bounded by a batch or two),
+/// the key join's lookups, both inputs read at once.
+///
+/// The one place that opts out of the compiler's concurrency checks
+/// (`nonisolated(unsafe)`, `@unchecked Sendable`, results written from
+/// several threads): each helper gives every thread its own stretch of
+/// the output and reads it only after `concurrentPerform` returns, which
+/// the checker cannot see for closures it did not make `@Sendable`.
 enum OrderedConcurrentMap {
     static let batchSize = 1024
 
@@ -62,6 +68,34 @@ enum OrderedConcurrentMap {
             range = next
         }
         for (item, result) in zip(items[range], results) { try body(item, result) }
+    }
+
+    /// `transform` of each item on a thread of its own (two inputs read at
+    /// once); the first error in the items' order is thrown.
+    static func mapEachOnItsOwnThread<Item, Result>(_ items: [Item], _ transform: (Item) throws -> Result) throws -> [Result] {
+        try map(items, parts: items.count, transform)
+    }
+
+    /// Fills `array` on every core, `parts` stretches of it at once: `body`
+    /// gets a stretch of indices and sets values in it (only in it).
+    static func fill<Element>(_ array: inout [Element], parts: Int, _ body: (Range<Int>, _ set: (Int, Element) -> Void) -> Void) {
+        let count = array.count
+        guard parts > 1 else {
+            return body(0..<count) { array[$0] = $1 }
+        }
+        array.withUnsafeMutableBufferPointer { buffer in
+            withoutActuallyEscaping(body) { body in
+                nonisolated(unsafe) let buffer = buffer
+                nonisolated(unsafe) let body = body
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    let stretch = (count * part / parts)..<(count * (part + 1) / parts)
+                    body(stretch) { index, value in
+                        precondition(stretch.contains(index), "a part set a value outside its stretch")
+                        buffer[index] = value
+                    }
+                }
+            }
+        }
     }
 
     private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
