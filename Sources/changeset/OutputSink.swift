@@ -251,3 +251,21 @@ enum TemporaryFiles {
         }
     }
 }
+
+extension Diagnostics {
+    /// Writes `text` to standard error with write(2). A standard error that
+    /// cannot be written (closed, a full disk, a reader gone) is ignored:
+    /// the message is lost, but the exit status still says what happened.
+    /// (`FileHandle.write` would trap on the failure instead.)
+    static func writeStandardError(_ text: String) {
+        var offset = 0
+        Array(text.utf8).withUnsafeBytes { buffer in
+            while offset < buffer.count {
+                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written <= 0 { return }
+                offset += written
+            }
+        }
+    }
+}

@@ -75,12 +75,40 @@ import Testing
             print("deleted \\(changeset.deletions.count) inserted \\(changeset.insertions.count) updated \\(changeset.updates.count) moved \\(changeset.moves.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
 
+            // The README's and the merge article's entry points, as a user calls them.
+            func records(_ json: String) throws -> [Value] {
+                guard case .array(let elements) = try Value(json: json) else { return [] }
+                return elements
+            }
+            let (merged, result) = ThreeWayMerge.merge(
+                base: try records(#"[{"id":1,"price":10,"stock":5}]"#), ours: try records(#"[{"id":1,"price":12,"stock":5}]"#),
+                theirs: try records(#"[{"id":1,"price":10,"stock":3}]"#), id: [FieldPath(["id"])])
+            print("merged \\(Value.array(merged).jsonText) conflicts \\(result.conflicts.count)")
+            let directory = CommandLine.arguments[1]
+            var options = ComparisonOptions()
+            options.records.id = [FieldPath(["id"])]
+            let comparison = try Comparison.run(oldPath: directory + "/old.json", newPath: directory + "/new.json", options: options)
+            var markdown = ""
+            let summary = try comparison.write(OutputSettings(format: .markdown), to: &markdown)
+            print("updated \\(summary.updated) markdown \\(markdown.contains("price"))")
+            var text = ""
+            try TextFormatter().write(try comparison.report(), to: &text)
+            print(text, terminator: "")
             """, in: scratch)
         #expect(build.status == 0, "\(build)")
         #expect(!build.stderr.contains("unsafe"), "\(build)")
-        let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [], in: consumer)
+        try Data(#"[{"id":1,"price":10}]"#.utf8).write(to: scratch.appendingPathComponent("old.json"))
+        try Data(#"[{"id":1,"price":12}]"#.utf8).write(to: scratch.appendingPathComponent("new.json"))
+        let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [scratch.path], in: consumer)
         #expect(output.status == 0, "\(output)")
-        #expect(output.stdout == "deleted 1 inserted 1 updated 1 moved 1\nreplays: true\n", "\(output)")
+        #expect(output.stdout.hasPrefix("""
+            deleted 1 inserted 1 updated 1 moved 1
+            replays: true
+            merged [{"id":1,"price":12,"stock":3}] conflicts 0
+            updated 1 markdown true
+            0 inserted, 0 deleted, 1 updated
+            """), "\(output)")
+        #expect(output.stdout.contains("price: 10 -> 12"), "\(output)")
     }
 
     /// The engine alone, for a package that has nothing to do with files

@@ -34,8 +34,7 @@ import Testing
 
     @Test func mergingRecords() throws {
         func records(_ json: String) throws -> [Value] {
-            guard case .array(let elements) = try Array(json.utf8).withUnsafeBytes({ try JSONValueReader.read($0) })
-            else { return [] }
+            guard case .array(let elements) = try Value(json: json) else { return [] }
             return elements
         }
         let base = try records(#"[{"id":1,"price":10,"stock":5}]"#)
@@ -44,5 +43,20 @@ import Testing
         let (merged, result) = ThreeWayMerge.merge(base: base, ours: ours, theirs: theirs, id: [FieldPath(["id"])])
         #expect(Value.array(merged).jsonText == #"[{"id":1,"price":12,"stock":3}]"#)
         #expect(result.conflicts.isEmpty)
+    }
+
+    /// `Value(json:)`, the article's way in: one value, numbers as written,
+    /// anything else (and nesting the readers refuse) a clear error.
+    @Test func valueFromJSONTextIsOneValueOrAClearError() throws {
+        #expect(try Value(json: #" {"a": [1.50, "é", null, true]} "#).jsonText == #"{"a":[1.50,"é",null,true]}"#)
+        for (text, words) in [
+            ("", "premature EOF"), ("[1,", "premature EOF"), ("[1] [2]", "trailing garbage"), ("{'a':1}", "invalid"),
+            (String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001), "deeper than 1000 levels"),
+        ] {
+            let error = try #require(throws: InputError.self) { try Value(json: text) }
+            #expect(error.source == "JSON text" && error.message.contains(words), "\(text.prefix(20)): \(error)")
+        }
+        let deepest = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        #expect(try Value(json: deepest).jsonText == deepest)
     }
 }

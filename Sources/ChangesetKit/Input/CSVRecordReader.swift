@@ -469,6 +469,10 @@ package final class CSVRecordReader {
         try rawCells(of: row, delimiter: delimiter).map { text(ofRawCell: UnsafeRawBufferPointer(rebasing: row[$0])) }
     }
 
+    package static func cells(of row: [UInt8], delimiter: UInt8) throws -> [String] {
+        try row.withUnsafeBytes { try cells(of: $0, delimiter: delimiter) }
+    }
+
     /// Where each cell of a row read again stands in it, quotes and all: two
     /// cells with the same bytes here hold the same text, so a report can
     /// leave out the cells an updated row kept without undoing their quoting.

@@ -11,6 +11,19 @@ package enum JSONValueReader {
     private final class Builder {
         @exclusivity(unchecked) var stack: [(isObject: Bool, elements: [Value], members: [Value.Member], pendingName: String)] = []
         @exclusivity(unchecked) var result: Value?
+        /// Set when arrays and objects nest past `JSONRecordReader.maximumDepth`:
+        /// a `Value` that deep would overflow the stack when compared or freed.
+        var tooDeep = false
+
+        /// Opens an array or object, or stops the parse when that goes too deep.
+        func open(isObject: Bool) -> Int32 {
+            guard stack.count < JSONRecordReader.maximumDepth else {
+                tooDeep = true
+                return 0
+            }
+            stack.append((isObject, [], [], ""))
+            return 1
+        }
 
         func add(_ value: Value) {
             guard !stack.isEmpty else {
@@ -46,14 +59,14 @@ package enum JSONValueReader {
             return 1
         }
         c.yajl_string = { context, bytes, length in builder(context).add(.string(text(bytes, length))); return 1 }
-        c.yajl_start_map = { context in builder(context).stack.append((true, [], [], "")); return 1 }
+        c.yajl_start_map = { context in builder(context).open(isObject: true) }
         c.yajl_map_key = { context, bytes, length in
             let b = builder(context)
             b.stack[b.stack.count - 1].pendingName = text(bytes, length)
             return 1
         }
         c.yajl_end_map = { context in builder(context).close(); return 1 }
-        c.yajl_start_array = { context in builder(context).stack.append((false, [], [], "")); return 1 }
+        c.yajl_start_array = { context in builder(context).open(isObject: false) }
         c.yajl_end_array = { context in builder(context).close(); return 1 }
         let pointer = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         pointer.initialize(to: c)
@@ -71,6 +84,33 @@ package enum JSONValueReader {
         if status == yajl_status_ok { status = yajl_complete_parse(handle) }
         guard status == yajl_status_ok, let result = builder.result else {
             throw Failure(description: "a record could not be read again (did the file change while changeset ran?)")
+        }
+        return result
+    }
+
+    /// One JSON value from text a caller gives (`Value(json:)`): the
+    /// failure says what yajl found wrong and where, and nesting past
+    /// `JSONRecordReader.maximumDepth` is refused as the readers refuse it.
+    package static func read(text bytes: UnsafeRawBufferPointer) throws -> Value {
+        let builder = Builder()
+        let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
+        defer { yajl_free(handle) }
+        var status = yajl_status_ok
+        let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        if let base, bytes.count > 0 { status = yajl_parse(handle, base, bytes.count) }
+        if status == yajl_status_ok { status = yajl_complete_parse(handle) }
+        if builder.tooDeep {
+            throw Failure(description: "arrays and objects nest deeper than \(JSONRecordReader.maximumDepth) levels, more than changeset supports")
+        }
+        guard status == yajl_status_ok, let result = builder.result else {
+            var detail = "not one JSON value"
+            if status == yajl_status_error, let message = yajl_get_error(handle, 0, base, bytes.count) {
+                // yajl's own words ("lexical error: invalid char in json text."), on one line.
+                detail = String(cString: message).split(whereSeparator: \.isNewline)
+                    .map { $0.drop { $0 == " " } }.filter { !$0.isEmpty }.joined(separator: " ")
+                yajl_free_error(handle, message)
+            }
+            throw Failure(description: detail)
         }
         return result
     }

@@ -195,16 +195,14 @@ package enum PatchApplier {
 
     /// A record of the patch (checked when the patch was parsed) as a value.
     static func value(ofRecord json: String) throws -> Value {
-        try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
+        try Value(json: json)
     }
 
     /// A base row's cells placed under `columns` (another header than the
     /// base's): each cell under its column's name, empty under a new column.
     static func cells(ofBaseRow row: Int, in base: Snapshot, columns: [String]) throws -> [String] {
         let baseColumns = base.records.fieldNames ?? []
-        let cells = try base.input.bytes.copy(base.records.byteRange(row)).withUnsafeBytes {
-            try CSVRecordReader.cells(of: $0, delimiter: base.delimiter)
-        }
+        let cells = try CSVRecordReader.cells(of: base.input.bytes.copy(base.records.byteRange(row)), delimiter: base.delimiter)
         let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
         return columns.map { byName[$0] ?? "" }
     }
