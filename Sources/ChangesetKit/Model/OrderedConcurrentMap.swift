@@ -72,8 +72,16 @@ enum OrderedConcurrentMap {
 
     /// `transform` of each item on a thread of its own (two inputs read at
     /// once); the first error in the items' order is thrown.
-    static func mapEachOnItsOwnThread<Item, Result>(_ items: [Item], _ transform: (Item) throws -> Result) throws -> [Result] {
-        try map(items, parts: items.count, transform)
+    static func mapEachOnItsOwnThread<Item, Result>(_ items: [Item], _ transform: @Sendable (Item) throws -> Result) throws -> [Result] {
+        // One object per item for its result, not `map`'s shared slots:
+        // reading two inputs through those measured 20% slower on 1M records
+        // (the same instructions; the parse itself ran slower).
+        let slots = items.map { _ in ResultSlot<Result>() }
+        nonisolated(unsafe) let items = items
+        DispatchQueue.concurrentPerform(iterations: items.count) { index in
+            slots[index].result = Swift.Result { try transform(items[index]) }
+        }
+        return try slots.map { try $0.result!.get() }
     }
 
     /// Fills `array` on every core, `parts` stretches of it at once: `body`
@@ -120,6 +128,12 @@ enum OrderedConcurrentMap {
 private final class PendingBatch<Result>: @unchecked Sendable {
     var results: Swift.Result<[Result], Error>?
     var consumed: Swift.Result<Void, Error>?
+}
+
+/// One item's result, written by the one thread that works on it and read
+/// after `concurrentPerform` returns.
+private final class ResultSlot<Result>: @unchecked Sendable {
+    var result: Swift.Result<Result, Error>?
 }
 
 /// Result slots filled from several threads, each thread its own indices:
