@@ -102,7 +102,7 @@ public struct MergeWriter {
     /// writer's indentation, or written from its value in the writer's
     /// style around a version's text (`JSONStyle.text(of:frame:...)`).
     private func jsonRecord(
-        _ record: MergedRecord, from source: (ours: Int?, theirs: Int?), writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
+        _ record: MergedRecord, from source: RecordSources, writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
     ) throws -> SnapshotWriter.Record {
         let style = writer.style
         // The record stands where the writer's file has a version of it (at that one's

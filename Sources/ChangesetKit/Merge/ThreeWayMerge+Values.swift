@@ -39,7 +39,7 @@ extension ThreeWayMerge {
         func identities(_ records: [Value]) -> (identities: [String], versions: [UInt64]) {
             let versions = records.map { $0.contentHash(mode: mode) }
             let identities = zip(records, versions).map { record, version in
-                id.isEmpty ? String(version, radix: 16) : RecordKey.join(id.map { keyText(record.member(at: $0.components)) })
+                MergeKey.encoded(id.isEmpty ? String(version, radix: 16) : RecordKey.join(id.map { keyText(record.member(at: $0.components)) }))
             }
             return (identities, versions)
         }
@@ -69,7 +69,9 @@ extension ThreeWayMerge {
 /// bytes (`ExactText`), as the diff's ids do, and the occurrence mark
 /// (U+0000 `#`) can never occur in one.
 enum MergeKey {
-    /// The keys of one side's records, from their identities and versions.
+    /// The keys of one side's records, from their identities (each already
+    /// `encoded`: the one array of them is the keys when none repeats) and
+    /// versions.
     /// Records that share an identity are numbered by occurrence; on OURS's
     /// and THEIRS's side (`base` given) a record takes the number of BASE's
     /// record with that identity and the same version first (the same
@@ -77,8 +79,8 @@ enum MergeKey {
     /// BASE's. So a record inserted before its unchanged twin is an
     /// insertion, not an edit of the twin, as in a diff.
     static func keys(_ identities: [String], versions: [UInt64], pairedWith base: (identities: [String], versions: [UInt64])? = nil) -> [String] {
-        let encoded = identities.map(MergeKey.encoded)
-        let baseEncoded = base?.identities.map(MergeKey.encoded) ?? []
+        let encoded = identities
+        let baseEncoded = base?.identities ?? []
         // Only identities that repeat (on this side or in BASE) need pairing;
         // mostly there are none, and every key is its identity.
         func repeated(_ list: [String]) -> Set<String> {

@@ -82,7 +82,7 @@ public struct MergeResult: Sendable {
     /// For each record of the result, the rows of OURS's and THEIRS's
     /// versions of it (nil where a side has none): a writer keeps their text
     /// wherever the merged value allows.
-    package var sources: [(ours: Int?, theirs: Int?)] = []
+    package var sources: [RecordSources] = []
     /// Every conflict, in the result's order (resolved ones too when a
     /// preference was given).
     public var conflicts: [MergeConflict] = []
@@ -113,6 +113,22 @@ public struct MergeResult: Sendable {
 /// THEIRS that the result holds, past any records OURS inserted right there
 /// (the start of the file when it has no such neighbour). When both sides
 /// moved a record, OURS's place stands.
+/// The rows of OURS's and THEIRS's versions of a merged record (nil where a
+/// side has none), as two 32-bit rows: 8 bytes a record of the result, not
+/// the 32 two optional Ints take.
+package struct RecordSources: Sendable {
+    private let oursRow: Int32
+    private let theirsRow: Int32
+
+    package init(ours: Int?, theirs: Int?) {
+        oursRow = ours.map { Int32($0) } ?? -1
+        theirsRow = theirs.map { Int32($0) } ?? -1
+    }
+
+    package var ours: Int? { oursRow < 0 ? nil : Int(oursRow) }
+    package var theirs: Int? { theirsRow < 0 ? nil : Int(theirsRow) }
+}
+
 public enum ThreeWayMerge {
     package static func merge(
         base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
@@ -213,8 +229,8 @@ public enum ThreeWayMerge {
         }
         result.sources = order.map { place in
             switch place {
-            case .ours(let row): (row, theirsRows[ours.keys[row]])
-            case .theirs(let row): (nil, row)
+            case .ours(let row): RecordSources(ours: row, theirs: theirsRows[ours.keys[row]])
+            case .theirs(let row): RecordSources(ours: nil, theirs: row)
             }
         }
         // Conflicts in the result's order, then those whose record the preference dropped.
