@@ -97,14 +97,26 @@ import Testing
 
     /// A one-name path is printed as is unless it needs an escape (the quick path), and reads back the same.
     @Test func descriptionsReadBack() throws {
-        for name in ["price", " lead", "a.b", "a,b", #"a\b"#, "caf\u{e9}", "trail ", "x y"] {
+        for name in ["price", " lead", "a.b", "a,b", #"a\b"#, "caf\u{e9}", "trail ", "x y", "", #""""#, " ", #"a""#] {
             let path = FieldPath([name])
             #expect(try FieldPath(parsing: path.description).components == [name], "\(name)")
         }
         #expect(FieldPath(["price"]).description == "price")
-        #expect(FieldPath([""]).description == "")
+        #expect(FieldPath([""]).description == #""""#)
+        #expect(FieldPath(["", "x"]).description == #""".x"#)
         #expect(FieldPath([" lead"]).description == #"\ lead"#)
         #expect(FieldPath(["a,b"]).description == #"a\,b"#)
+    }
+
+    /// `--id "Country Code, Year"`: spaces around a name are not part of it;
+    /// `""` names the empty column (a CSV header cell left blank).
+    @Test func namesAreTrimmedAndTheEmptyNameIsTwoQuotes() throws {
+        #expect(try FieldPath.parseList("Country Code, Year").map(\.components) == [["Country Code"], ["Year"]])
+        #expect(try FieldPath.parseList(" a . b ,c").map(\.components) == [["a", "b"], ["c"]])
+        #expect(try FieldPath.parseList(#"\ Year"#).map(\.components) == [[" Year"]])
+        #expect(try FieldPath.parseList(#""", id"#).map(\.components) == [[""], ["id"]])
+        #expect(try FieldPath(parsing: #"\"\""#).components == [#""""#])
+        #expect(throws: FieldPathError.self) { try FieldPath(parsing: " ") }
     }
 
     @Test func rejectsEmptyNames() {

@@ -112,9 +112,15 @@ public struct Comparison: Sendable {
         var schema = Comparison.schemaChanges(old.records, new.records)
         // The renames that matched: NEW occurs in the new snapshot.
         schema.renamed = options.records.renames.filter { new.records.fieldsFound.contains($0.new) }
+        // A field the user left out is no difference, added or removed.
+        let rules = fieldRules
+        schema.ignoredAdded = schema.added.filter { rules.leavesOut($0.path.components) }
+        schema.ignoredRemoved = schema.removed.filter { rules.leavesOut($0.path.components) }
+        schema.added.removeAll { rules.leavesOut($0.path.components) }
+        schema.removed.removeAll { rules.leavesOut($0.path.components) }
         self.schema = schema
         var reportRules = fieldRules
-        reportRules.schemaOnly = Set((schema.added + schema.removed).map { ExactTextKey($0.path.flatName) })
+        reportRules.schemaOnly = Set((schema.added + schema.removed + schema.ignoredAdded + schema.ignoredRemoved).map { ExactTextKey($0.path.flatName) })
         self.reportRules = reportRules
         differingMembers = DifferingMembers(old: old, new: new)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)

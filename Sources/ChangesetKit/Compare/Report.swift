@@ -52,16 +52,28 @@ public struct SchemaChanges: Equatable, Sendable {
     public var removed: [SchemaField] = []
     /// `--rename OLD=NEW` pairs that matched a field, as old and new paths.
     public var renamed: [Rename] = []
+    /// Fields added and removed that `--ignore` or `--only` leave out of
+    /// the comparison: listed, never counted as differences.
+    public var ignoredAdded: [SchemaField] = []
+    public var ignoredRemoved: [SchemaField] = []
 
-    public init(added: [SchemaField] = [], removed: [SchemaField] = [], renamed: [Rename] = []) {
+    public init(
+        added: [SchemaField] = [], removed: [SchemaField] = [], renamed: [Rename] = [],
+        ignoredAdded: [SchemaField] = [], ignoredRemoved: [SchemaField] = []
+    ) {
         self.added = added
         self.removed = removed
         self.renamed = renamed
+        self.ignoredAdded = ignoredAdded
+        self.ignoredRemoved = ignoredRemoved
     }
 
+    /// No field added or removed that counts (ignored ones aside).
     public var isEmpty: Bool { added.isEmpty && removed.isEmpty }
-    /// Fields added plus fields removed (`--assert 'schema == 0'`).
+    /// Fields added plus fields removed that count (`--assert 'schema == 0'`).
     public var count: Int { added.count + removed.count }
+    /// Whether a report has anything to say about the schema: changes, ignored ones or renames.
+    public var isWorthListing: Bool { !isEmpty || !renamed.isEmpty || !ignoredAdded.isEmpty || !ignoredRemoved.isEmpty }
 }
 
 /// A field added to or removed from the schema, with how many records of the

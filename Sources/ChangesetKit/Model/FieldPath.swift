@@ -1,6 +1,8 @@
 /// A path to a field inside a record: `meta.key` names the `key` member of the
 /// `meta` object. A backslash makes the next character literal, so a field
 /// whose name holds a dot, a comma or a backslash is written `a\.b`, `a\,b`, `a\\b`.
+/// A name that is empty (a CSV column without a header, pandas' index
+/// column) is written `""`; a name that is two quote characters, `\"\"`.
 public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     public var components: [String]
 
@@ -15,57 +17,82 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         self = paths[0]
     }
 
-    /// Parses a comma list of paths (`country,code`), as `--id` takes for a composite key.
+    /// Parses a comma list of paths (`country,code`), as `--id` takes for a
+    /// composite key. Spaces around a name are not part of it (`--id "Country
+    /// Code, Year"` names `Year`); a backslash keeps one (`\ Year`).
     package static func parseList(_ text: String) throws -> [FieldPath] {
         var paths: [FieldPath] = []
         var components: [String] = []
-        var current = ""
+        // The name being read, each character with whether a backslash made it literal.
+        var current: [(character: Character, literal: Bool)] = []
         var escaped = false
+        var emptyNames: Set<[Int]> = []
+        func endName() {
+            while let first = current.first, first.character == " ", !first.literal { current.removeFirst() }
+            while let last = current.last, last.character == " ", !last.literal { current.removeLast() }
+            // `""` unescaped is the empty name; `\"\"` is two quote characters.
+            if current.count == 2, current.allSatisfy({ $0.character == "\"" && !$0.literal }) {
+                current = []
+                emptyNames.insert([paths.count, components.count])
+            }
+            components.append(String(current.map(\.character)))
+            current = []
+        }
         for character in text {
             if escaped {
-                current.append(character)
+                current.append((character, true))
                 escaped = false
                 continue
             }
             switch character {
             case "\\": escaped = true
             case ".":
-                components.append(current)
-                current = ""
+                endName()
             case ",":
-                components.append(current)
+                endName()
                 paths.append(FieldPath(components))
                 components = []
-                current = ""
-            default: current.append(character)
+            default: current.append((character, false))
             }
         }
         if escaped { throw FieldPathError(text: text, reason: "it ends with a lone backslash") }
-        components.append(current)
+        endName()
         paths.append(FieldPath(components))
-        for path in paths where path.components.contains("") {
-            throw FieldPathError(text: text, reason: "a field name is empty")
+        for (pathIndex, path) in paths.enumerated() {
+            for (index, name) in path.components.enumerated() where name.isEmpty && !emptyNames.contains([pathIndex, index]) {
+                throw FieldPathError(text: text, reason: "a field name is empty (write \"\" for a field whose name is empty)")
+            }
         }
         return paths
     }
 
     /// The path as the user writes it, with `.`, `,` and `\` inside names
-    /// escaped, and a leading space too (a patch line would lose it).
+    /// escaped, a space at either end of a name too (reading trims them),
+    /// and an empty name as `""`.
     public var description: String {
         // The usual path, one plain name, is its own text (reports ask for it once per changed field).
-        if components.count == 1, var name = components.first,
-            name.withUTF8({ !$0.contains { $0 == 0x2E || $0 == 0x2C || $0 == 0x5C } && $0.first != 0x20 }) {
+        if components.count == 1, var name = components.first, !name.isEmpty, name != "\"\"",
+            name.withUTF8({ !$0.contains { $0 == 0x2E || $0 == 0x2C || $0 == 0x5C } && $0.first != 0x20 && $0.last != 0x20 }) {
             return name
         }
         let text = components.map { name in
+            if name.isEmpty { return "\"\"" }
+            if name == "\"\"" { return "\\\"\\\"" }
             var escaped = ""
-            for character in name {
+            let last = name.count - 1
+            for (offset, character) in name.enumerated() {
+                if character == " " && (offset == 0 || offset == last) {
+                    escaped.append("\\")
+                    escaped.append(character)
+                    continue
+                }
                 if character == "." || character == "," || character == "\\" { escaped.append("\\") }
                 escaped.append(character)
             }
             return escaped
         }.joined(separator: ".")
-        return text.hasPrefix(" ") ? "\\" + text : text
+        // Spaces at either end of a name are trimmed when read: kept by a backslash.
+        return text
     }
 
     /// The column name a CSV file would use for this path: its names joined by dots.

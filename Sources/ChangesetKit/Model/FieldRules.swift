@@ -181,6 +181,28 @@ package struct FieldRules: Sendable {
         return !role.only
     }
 
+    /// Whether `--ignore` or `--only` leave the field at `path` out of the
+    /// comparison (the id and section fields never are): a schema change of
+    /// such a field is listed as ignored, not counted as a difference.
+    func leavesOut(_ path: [String]) -> Bool {
+        var node = FieldRules.root
+        var filtered = onlyMode
+        for (depth, name) in path.enumerated() {
+            let child = self.child(of: node, name: Array(name.utf8))
+            let role = self.role(child)
+            if let role, role.isSection || role.idComponent >= 0 { return false }
+            if let role, role.ignored { return true }
+            if depth == path.count - 1 {
+                guard filtered else { return false }
+                guard let role else { return true }
+                return !(role.only || role.onlyBelow)
+            }
+            filtered = isFiltered(child, parentFiltered: filtered)
+            node = child
+        }
+        return false
+    }
+
     /// What the field-level comparison does with the field at `path`: the
     /// same walk the readers make, member by member.
     func verdict(_ path: [String]) -> Verdict {

@@ -67,7 +67,7 @@ public struct HTMLFormatter: ReportFormatter {
             output.write("<div class=\"count \(name)\"><span class=\"number\" id=\"count-\(name)\">\(count)</span> <span class=\"label\">\(name.replacingOccurrences(of: "-", with: " "))</span></div>\n")
         }
         output.write("</div>\n</section>\n")
-        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+        if report.schema.isWorthListing {
             output.write("<section id=\"schema\">\n<h2>Schema</h2>\n<ul>\n")
             for field in report.schema.added {
                 output.write("<li class=\"added\">added <code>\(HTMLFormatter.escape(field.path.description))</code> (\(field.records) records with a value)</li>\n")
@@ -77,6 +77,11 @@ public struct HTMLFormatter: ReportFormatter {
             }
             for rename in report.schema.renamed {
                 output.write("<li class=\"renamed\">renamed <code>\(HTMLFormatter.escape(rename.old.description))</code> → <code>\(HTMLFormatter.escape(rename.new.description))</code></li>\n")
+            }
+            for (verb, fields) in [("added", report.schema.ignoredAdded), ("removed", report.schema.ignoredRemoved)] {
+                for field in fields {
+                    output.write("<li class=\"ignored\">\(verb) <code>\(HTMLFormatter.escape(field.path.description))</code>, ignored (--ignore/--only)</li>\n")
+                }
             }
             output.write("</ul>\n</section>\n")
         }

@@ -67,7 +67,8 @@ public struct JSONFormatter: ReportFormatter {
         return object.text
     }
 
-    /// `{"added": [{"path": "color", "records": 2}], "removed": [...], "renamed": [{"old": "a", "new": "b"}]}`.
+    /// `{"added": [{"path": "color", "records": 2}], "removed": [...], "renamed": [{"old": "a", "new": "b"}]}`,
+    /// and `"ignored": {"added": [...], "removed": [...]}` when `--ignore` or `--only` leave some out.
     package static func schemaJSON(_ schema: SchemaChanges) -> String {
         func fields(_ fields: [SchemaField]) -> String {
             "[" + fields.map { field in
@@ -86,6 +87,12 @@ public struct JSONFormatter: ReportFormatter {
             entry.add("new", string: rename.new.description)
             return entry.text
         }.joined(separator: ",") + "]")
+        if !schema.ignoredAdded.isEmpty || !schema.ignoredRemoved.isEmpty {
+            var ignored = JSONObjectWriter()
+            ignored.add("added", raw: fields(schema.ignoredAdded))
+            ignored.add("removed", raw: fields(schema.ignoredRemoved))
+            object.add("ignored", raw: ignored.text)
+        }
         return object.text
     }
 
@@ -123,7 +130,7 @@ public struct NDJSONFormatter: ReportFormatter {
     public var showsEveryChange: Bool { true }
 
     public func begin(_ report: Report, to output: inout some TextOutputStream) {
-        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+        if report.schema.isWorthListing {
             output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
         }
     }

@@ -47,11 +47,13 @@ public struct MarkdownFormatter: ReportFormatter {
         page.add("| records | \(report.old.records) → \(report.new.records) |\n| --- | ---: |\n")
         for (name, count) in counts { page.add("| \(name) | \(count) |\n") }
         page.add("\n")
-        if !report.schema.isEmpty || !report.schema.renamed.isEmpty {
+        if report.schema.isWorthListing {
             page.add("**Schema**\n\n")
             for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }
             for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
             for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description)) → \(MarkdownPage.code(rename.new.description))\n") }
+            for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
+            for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
             page.add("\n")
         }
         if !summary.fieldCounts.isEmpty {

@@ -70,6 +70,10 @@ public struct TextFormatter: ReportFormatter {
         if !report.schema.added.isEmpty { schema.append("added " + fields(report.schema.added)) }
         if !report.schema.removed.isEmpty { schema.append("removed " + fields(report.schema.removed)) }
         if !schema.isEmpty { lines.append("schema: " + schema.joined(separator: "; ")) }
+        var ignored: [String] = []
+        if !report.schema.ignoredAdded.isEmpty { ignored.append("added " + fields(report.schema.ignoredAdded)) }
+        if !report.schema.ignoredRemoved.isEmpty { ignored.append("removed " + fields(report.schema.ignoredRemoved)) }
+        if !ignored.isEmpty { lines.append("schema, ignored: " + ignored.joined(separator: "; ")) }
         if !report.schema.renamed.isEmpty {
             lines.append("renamed: " + report.schema.renamed.map {
                 "\(DisplayText.visible($0.old.description)) -> \(DisplayText.visible($0.new.description))"

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+/// The exit status follows the user's rules: a column `--ignore` or
+/// `--only` leaves out is no difference when it is added or removed (it is
+/// listed as ignored), in the report, `-q`, `--stat` and `--assert` alike;
+/// an empty column name is shown as `""` and can be named; composite id
+/// parts are trimmed.
+@Suite struct UserRulesTests {
+    /// A pandas-style file: its first header cell is empty (the index
+    /// column), and NEW drops the `digit` column and adds `iso2`.
+    static func files() throws -> URL {
+        let scratch = try scratchDirectory()
+        try Data(",id,name,digit\n0,1,Oslo,7\n1,2,Bergen,8\n".utf8).write(to: scratch.appendingPathComponent("old.csv"))
+        try Data(",id,name,iso2\n0,1,Oslo,NO\n1,2,Bergen,NO\n".utf8).write(to: scratch.appendingPathComponent("new.csv"))
+        return scratch
+    }
+
+    @Test func schemaChangesOfFieldsTheUserLeftOutAreListedNotCounted() throws {
+        let scratch = try Self.files()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let both = ["old.csv", "new.csv", "--id", "id"]
+        // Without rules: two schema changes, exit 1.
+        let plain = try changeset(both + ["--stat"], in: scratch)
+        #expect(plain.status == 1 && plain.stdout.contains("schema: added iso2 (2 records); removed digit (2 records)"), "\(plain)")
+        for rules in [["--ignore", "digit", "--ignore", "iso2"], ["--only", "name"]] {
+            let stat = try changeset(both + rules + ["--stat"], in: scratch)
+            #expect(stat.status == 0, "\(rules): \(stat)")
+            #expect(stat.stdout == """
+                0 inserted, 0 deleted, 0 updated, 0 moved, 2 unchanged
+                schema, ignored: added iso2 (2 records); removed digit (2 records)
+
+                """, "\(rules): \(stat)")
+            #expect(try changeset(both + rules + ["-q"], in: scratch).status == 0, "\(rules)")
+            let assertion = try changeset(both + rules + ["--assert", "schema == 0", "-q"], in: scratch)
+            #expect(assertion.status == 0, "\(rules): \(assertion)")
+            let json = try changeset(both + rules + ["--format", "json"], in: scratch)
+            #expect(json.status == 0, "\(json)")
+            let schema = try run("jq", ["-c", ".schema, .summary.schema"], input: json.stdout)
+            #expect(schema == #"{"added":[],"removed":[],"renamed":[],"ignored":{"added":[{"path":"iso2","records":2}],"removed":[{"path":"digit","records":2}]}}"# + "\n0\n", "\(rules)")
+            for format in ["markdown", "html", "ndjson"] {
+                let shown = try changeset(both + rules + ["--format", format], in: scratch)
+                #expect(shown.status == 0 && shown.stdout.contains("iso2") && shown.stdout.contains("ignored"), "\(format): \(shown)")
+            }
+        }
+        // Leaving out one of the two: the other still counts.
+        let one = try changeset(both + ["--ignore", "digit", "--stat"], in: scratch)
+        #expect(one.status == 1 && one.stdout.contains("schema: added iso2 (2 records)\nschema, ignored: removed digit (2 records)"), "\(one)")
+    }
+
+    @Test func anEmptyColumnNameIsShownAsTwoQuotesAndCanBeNamed() throws {
+        let scratch = try Self.files()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data(",id,name\n5,1,Oslo\n6,2,Bergen\n".utf8).write(to: scratch.appendingPathComponent("shifted.csv"))
+        try Data(",id,name\n0,1,Oslo\n1,2,Bergen\n".utf8).write(to: scratch.appendingPathComponent("base.csv"))
+        let shown = try changeset(["base.csv", "shifted.csv", "--id", "id"], in: scratch)
+        #expect(shown.status == 1 && shown.stdout.contains(#"  "": 0 -> 5"#), "\(shown)")
+        let ignored = try changeset(["base.csv", "shifted.csv", "--id", "id", "--ignore", #""""#, "-q"], in: scratch)
+        #expect(ignored.status == 0, "\(ignored)")
+        let removed = try changeset(["old.csv", "new.csv", "--id", "id", "--ignore", "digit", "--ignore", "iso2", "--format", "json"], in: scratch)
+        #expect(removed.status == 0, "\(removed)")
+        // The empty-named column is compared (it did not change) and named `""` in a field list.
+        let only = try changeset(["base.csv", "shifted.csv", "--id", "id", "--only", #""""#, "--stat"], in: scratch)
+        #expect(only.status == 1 && only.stdout.contains(#"fields: "" 2"#), "\(only)")
+    }
+
+    @Test func compositeIdPartsAreTrimmed() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("Country Code,Year,value\nNO,2020,1\nNO,2021,2\n".utf8).write(to: scratch.appendingPathComponent("a.csv"))
+        try Data("Country Code,Year,value\nNO,2020,1\nNO,2021,3\n".utf8).write(to: scratch.appendingPathComponent("b.csv"))
+        let result = try changeset(["a.csv", "b.csv", "--id", "Country Code, Year", "--stat"], in: scratch)
+        #expect(result.status == 1 && result.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated"), "\(result)")
+    }
+}
