@@ -121,7 +121,7 @@ public struct DatasetMerge: Sendable {
         theirsKeys = snapshots[2].keys
         var result = try ThreeWayMerge.merge(
             base: snapshots[0], ours: snapshots[1], theirs: snapshots[2],
-            fields: fields, prefer: options.prefer
+            fields: fields, prefer: options.prefer, baseRows: baseRows
         ) { side, row in
             let dataset = switch side { case .base: datasets[0]; case .ours: datasets[1]; case .theirs: datasets[2] }
             return try dataset.value(ofRecord: row)

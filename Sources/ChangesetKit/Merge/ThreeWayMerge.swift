@@ -132,10 +132,11 @@ package struct RecordSources: Sendable {
 public enum ThreeWayMerge {
     package static func merge(
         base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
-        fields: FieldMerge, prefer: MergePreference? = nil,
+        fields: FieldMerge, prefer: MergePreference? = nil, baseRows knownBaseRows: [String: Int]? = nil,
         value: (MergeSide, Int) throws -> Value
     ) rethrows -> MergeResult {
-        let baseRows = rowsByKey(base)
+        // A caller that keeps BASE's rows by key passes them: one table of a million keys, not two.
+        let baseRows = knownBaseRows ?? rowsByKey(base)
         let oursRows = rowsByKey(ours)
         let theirsRows = rowsByKey(theirs)
         var result = MergeResult()
