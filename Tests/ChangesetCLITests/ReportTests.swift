@@ -41,10 +41,20 @@ import Testing
         #expect(limited.stdout.contains("\n…and 2995 more updated\n"))
         let unlimited = try changeset(["old.json", "new.json", "--id", "id", "--format", "markdown", "--limit", "0"], in: scratch)
         #expect(unlimited.stdout.utf8.count <= 65_536 && unlimited.stdout.count > 60_000, "\(unlimited.stdout.utf8.count)")
-        #expect(unlimited.stdout.hasSuffix("`changeset --format json` or `--format html` shows every change.\n"))
+        #expect(unlimited.stdout.hasSuffix("`changeset --format json` carries every change, and `--format html --limit 0` shows every one.\n"))
         let html = try changeset(["old.json", "new.json", "--id", "id", "--format", "html", "--limit", "100"], in: scratch)
         #expect(html.stdout.components(separatedBy: "<tr class=\"change ").count - 1 == 100)
         #expect(html.stdout.contains("2900 more updated not shown"), "\(html.stdout.suffix(500))")
+        #expect(html.stdout.contains("<p id=\"total\" class=\"cut\">100 of 3,000 changes are on this page (at most 100 of each kind); <code>--limit 0</code> puts every change on it.</p>"), "\(html.stdout.prefix(3000))")
+        // In the browser: the count says the page is not the whole, and a search for a change left off says where it went.
+        let page = scratch.appendingPathComponent("cut.html")
+        try html.stdout.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try chromiumDOM(page)
+        #expect(dom.contains("<p id=\"shown\" data-total=\"3000\">100 of the 100 changes on this page shown; 2900 more are not on the page (--limit 0 puts every change on it)</p>"), "\(dom.prefix(4000))")
+        let missing = try chromiumDOM(page, fragment: "q=2999")
+        #expect(missing.contains("0 of the 100 changes on this page shown; 2900 more are not on the page (--limit 0 puts every change on it), and what you search for may be among them</p>"), "\(missing.prefix(4000))")
+        let whole = try changeset(["old.json", "new.json", "--id", "id", "--format", "html", "--limit", "0"], in: scratch)
+        #expect(whole.stdout.contains("<p id=\"total\">All 3,000 changes are on this page.</p>"))
         let wrongFormat = try changeset(["old.json", "new.json", "--id", "id", "--limit", "5"], in: scratch)
         #expect(wrongFormat.status == 2 && wrongFormat.stderr.contains("--limit caps the markdown and html reports"), "\(wrongFormat)")
     }
@@ -66,15 +76,15 @@ import Testing
             for kind in ["inserted", "deleted", "updated", "moved", "unchanged"] {
                 #expect(dom.contains("id=\"count-\(kind)\">\(counts[kind] as! Int)</span>"), "\(kind) in \(dom.prefix(2000))")
             }
-            #expect(dom.contains("<p id=\"shown\">\(changes.count) of \(changes.count) changes shown</p>"), "\(dom)")
+            #expect(dom.contains("<p id=\"shown\" data-total=\"\(changes.count)\">\(changes.count) of \(changes.count) changes shown</p>"), "\(dom)")
             // The form the script reveals is there and no row is hidden.
             #expect(dom.contains("<form id=\"controls\">") && !dom.contains("<tr hidden"), "\(dom)")
         }
         _ = try changeset(Self.countries + ["--format", "html", "-o", page.path])
         let updated = try chromiumDOM(page, fragment: "kind=updated")
-        #expect(updated.contains("<p id=\"shown\">4 of 6 changes shown</p>"), "\(updated)")
+        #expect(updated.contains("<p id=\"shown\" data-total=\"6\">4 of 6 changes shown</p>"), "\(updated)")
         let search = try chromiumDOM(page, fragment: "q=ag")
-        #expect(search.contains("<p id=\"shown\">1 of 6 changes shown</p>"), "\(search)")
+        #expect(search.contains("<p id=\"shown\" data-total=\"6\">1 of 6 changes shown</p>"), "\(search)")
     }
 
     func chromiumDOM(_ page: URL, fragment: String = "") throws -> String {

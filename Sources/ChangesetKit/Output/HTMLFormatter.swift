@@ -102,7 +102,8 @@ public struct HTMLFormatter: ReportFormatter {
                 .joined(separator: "\n"))
             <label>id <input type="search" id="search" placeholder="search by id"></label>
             </form>
-            <p id="shown"></p>
+            \(HTMLFormatter.pageCountLine(report.summary, limit: limit))
+            <p id="shown" data-total="\(HTMLFormatter.changeCount(report.summary))"></p>
             <table id="change-table">
             <thead><tr><th>kind</th><th>\(report.id.isEmpty ? "record" : "id")</th><th>old</th><th>new</th><th>what changed</th></tr></thead>
             <tbody>
@@ -113,6 +114,37 @@ public struct HTMLFormatter: ReportFormatter {
 
     public func render(_ change: Change, in report: Report) -> String {
         row(change, report: report)
+    }
+
+    /// Every change the report holds: the records' and the sections'.
+    static func changeCount(_ summary: Summary) -> Int {
+        summary.inserted + summary.deleted + summary.updated + summary.moved
+            + summary.sectionsInserted + summary.sectionsDeleted + summary.sectionsMoved
+    }
+
+    /// What the page holds of the changes, said before them, script or no
+    /// script: a page cut by the per-kind limit must not pass for the whole.
+    static func pageCountLine(_ summary: Summary, limit: Int) -> String {
+        let total = changeCount(summary)
+        let kinds = [summary.inserted, summary.deleted, summary.updated, summary.moved,
+                     summary.sectionsInserted, summary.sectionsDeleted, summary.sectionsMoved]
+        let onPage = kinds.reduce(0) { $0 + min($1, limit) }
+        guard onPage < total else {
+            return "<p id=\"total\">\(total == 1 ? "The one change is" : "All \(Self.grouped(total)) changes are") on this page.</p>"
+        }
+        return "<p id=\"total\" class=\"cut\">\(Self.grouped(onPage)) of \(Self.grouped(total)) changes are on this page "
+            + "(at most \(Self.grouped(limit)) of each kind); <code>--limit 0</code> puts every change on it.</p>"
+    }
+
+    /// 8428 as 8,428.
+    static func grouped(_ number: Int) -> String {
+        let digits = String(number)
+        var text = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+            text.append(digit)
+        }
+        return text
     }
 
     public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
@@ -251,6 +283,7 @@ public struct HTMLFormatter: ReportFormatter {
           var form = document.getElementById('controls');
           var search = document.getElementById('search');
           var shown = document.getElementById('shown');
+          var total = parseInt(shown.getAttribute('data-total'), 10) || 0;
           var boxes = Array.prototype.slice.call(form.querySelectorAll('input[name=kind]'));
           var rows = Array.prototype.slice.call(document.querySelectorAll('tr.change'));
           function apply() {
@@ -264,7 +297,14 @@ public struct HTMLFormatter: ReportFormatter {
               row.hidden = !visible;
               if (visible) { count += 1; }
             });
-            shown.textContent = count + ' of ' + rows.length + ' changes shown';
+            var text = count + ' of ' + rows.length + ' changes shown';
+            if (total > rows.length) {
+              // The per-kind limit left changes off the page: say so, above all when a search finds nothing.
+              text = count + ' of the ' + rows.length + ' changes on this page shown; ' + (total - rows.length)
+                + ' more are not on the page (--limit 0 puts every change on it)';
+              if (count === 0 && query !== '') { text += ', and what you search for may be among them'; }
+            }
+            shown.textContent = text;
           }
           // The address may preset the filters: #kind=updated,moved&q=AF
           var preset = {};

@@ -160,7 +160,7 @@ struct MarkdownPage {
     mutating func finish() {
         if dropped > 0 {
             text += "\n\n> The report was cut to stay under \(budget) characters; "
-                + "`changeset --format json` or `--format html` shows every change.\n"
+                + "`changeset --format json` carries every change, and `--format html --limit 0` shows every one.\n"
         }
     }
 
