@@ -63,8 +63,11 @@ struct DiffCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html).", valueName: "n"))
     var width: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many changes of each kind in markdown (default 50) and html (default 1000); 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many changes of each kind in text (default: all), markdown (default 50) and html (default 1000), then say how many more; 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
     var limit: Int?
+
+    @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
+    var kinds: String?
 
     @Flag(help: "Print only the counts (text and json formats).")
     var stat = false
@@ -89,10 +92,29 @@ struct DiffCommand: ParsableCommand {
             throw ValidationError("--width must be 0 (no limit) or at least \(DisplayText.minimumWidth), not \(width)")
         }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        if limit != nil && format != .markdown && format != .html {
-            throw ValidationError("--limit caps the markdown and html reports, not --format \(format.rawValue)")
+        if limit != nil && format != .text && format != .markdown && format != .html {
+            throw ValidationError("--limit caps the text, markdown and html reports, not --format \(format.rawValue)")
+        }
+        if kinds != nil {
+            _ = try chosenKinds()
+            if format.isReplay {
+                throw ValidationError("--format \(format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
+            }
         }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
+    }
+
+    /// `--kinds`: a comma list of kinds of change, each named once.
+    func chosenKinds() throws -> [Change.Kind]? {
+        guard let kinds else { return nil }
+        var chosen: [Change.Kind] = []
+        for name in kinds.split(separator: ",", omittingEmptySubsequences: false).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            guard let kind = Change.Kind(rawValue: name) else {
+                throw ValidationError("--kinds: \"\(name)\" is not a kind of change; use \(Change.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            if !chosen.contains(kind) { chosen.append(kind) }
+        }
+        return chosen
     }
 
     func comparisonOptions() throws -> ComparisonOptions {
@@ -123,7 +145,7 @@ struct DiffCommand: ParsableCommand {
             try InputGuard.refuseStandardOutputOntoInput([old, new])
         }
         let settings = OutputSettings(
-            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled)
+            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds())
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

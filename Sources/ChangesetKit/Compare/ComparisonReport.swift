@@ -12,11 +12,15 @@ extension Comparison {
     /// in every count and report. Deleted and inserted records (and moved
     /// ones matched by content) are read again as the stream reaches them,
     /// so memory holds the field changes of updated records, not the records.
-    public func report() throws -> Report {
+    ///
+    /// `kinds`: the kinds of change the report's stream holds (`--kinds`;
+    /// nil: all); the others are never read again. The counts are whole.
+    public func report(showing kinds: [Change.Kind]? = nil) throws -> Report {
         let resolved = try resolveUpdates()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: schema, changes: changeStream(resolved))
+            summary: summary(resolved), schema: schema, changes: changeStream(resolved, kinds: kinds.map(Set.init)),
+            kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
     /// The counts alone (no per-field counts), for a run that prints no
@@ -74,33 +78,34 @@ extension Comparison {
 
     /// The changes in order, a batch at a time; the records a batch shows
     /// are read again on every core before it is handed over.
-    private func changeStream(_ resolved: [ResolvedUpdate]) -> ChangeStream {
+    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?) -> ChangeStream {
         let comparison = self
+        @Sendable func shows(_ kind: Change.Kind) -> Bool { kinds?.contains(kind) ?? true }
         return ChangeStream(batches: { body in
             let changeset = comparison.changeset
             let oldSections = comparison.oldSections
             var sectionChanges: [Change] = []
-            for index in changeset.deletedSections {
+            for index in changeset.deletedSections where shows(.sectionDeleted) {
                 sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id.text, old: Place(index: index)))
             }
-            for inserted in changeset.insertedSections {
+            for inserted in changeset.insertedSections where shows(.sectionInserted) {
                 sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id.text, new: Place(index: inserted.index)))
             }
-            for move in comparison.reportedSectionMoves {
+            for move in comparison.reportedSectionMoves where shows(.sectionMoved) {
                 sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id.text,
                                              old: Place(index: move.from), new: Place(index: move.to)))
             }
             try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
             let old = comparison.old
             let new = comparison.new
-            try OrderedConcurrentMap.forEachBatch(changeset.deletions) { batch in
+            try OrderedConcurrentMap.forEachBatch(shows(.deleted) ? changeset.deletions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { deletion in
                     let ref = oldSections[deletion.at.section].elements[deletion.at.item]
                     return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
                                   record: try old.value(ofRecord: ref.row))
                 })
             }
-            try OrderedConcurrentMap.forEachBatch(changeset.insertions) { batch in
+            try OrderedConcurrentMap.forEachBatch(shows(.inserted) ? changeset.insertions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { insertion in
                     Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
                            record: try new.value(ofRecord: insertion.element.row))
@@ -108,13 +113,13 @@ extension Comparison {
             }
             // Without an id, a moved record is shown by its content.
             let byContent = new.records.keys.isEmpty
-            try OrderedConcurrentMap.forEachBatch(comparison.reportedMoves) { batch in
+            try OrderedConcurrentMap.forEachBatch(shows(.moved) ? comparison.reportedMoves : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { move in
                     Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
                            new: comparison.place(move.to, .new), record: byContent ? try new.value(ofRecord: move.element.row) : nil)
                 })
             }
-            try OrderedConcurrentMap.forEachBatch(resolved) { batch in
+            try OrderedConcurrentMap.forEachBatch(shows(.updated) ? resolved : []) { batch in
                 try body(batch.map { update in
                     Change(kind: .updated, id: comparison.id(update.update.element, new),
                            old: comparison.place(update.update.old, .old), new: comparison.place(update.update.new, .new),

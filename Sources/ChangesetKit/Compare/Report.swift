@@ -11,10 +11,13 @@ public struct Report: Sendable {
     public var summary: Summary
     public var schema: SchemaChanges
     public var changes: ChangeStream
+    /// The kinds of change `changes` holds when `--kinds` chose some (nil:
+    /// every kind); `summary` counts every change all the same.
+    public var kindsShown: [Change.Kind]?
 
     public init(
         old: InputSummary, new: InputSummary, id: [FieldPath] = [], section: FieldPath? = nil,
-        summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream
+        summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream, kindsShown: [Change.Kind]? = nil
     ) {
         self.old = old
         self.new = new
@@ -23,6 +26,18 @@ public struct Report: Sendable {
         self.summary = summary
         self.schema = schema
         self.changes = changes
+        self.kindsShown = kindsShown
+    }
+
+    /// "showing deleted and inserted changes only (--kinds): the counts are of every change", when `--kinds` chose some.
+    package var kindsNote: String? {
+        kindsShown.map(Report.kindsNote)
+    }
+
+    package static func kindsNote(_ kinds: [Change.Kind]) -> String {
+        let names = kinds.map(\.rawValue)
+        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+        return "showing \(list) changes only (--kinds): the counts are of every change"
     }
 
     /// Are records grouped into sections (`--section`)?

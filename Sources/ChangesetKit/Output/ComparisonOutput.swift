@@ -17,18 +17,26 @@ public struct OutputSettings: Sendable {
     /// Values cut to this many characters around the change (0: whole);
     /// nil for the format's default.
     public var width: Int?
-    /// At most this many changes of each kind (markdown and html; 0: no
-    /// limit); nil for the format's default.
+    /// At most this many changes of each kind (text, markdown and html; 0:
+    /// no limit); nil for the format's default (text: no limit).
     public var limit: Int?
     /// ANSI colours in the text format.
     public var color = false
+    /// The kinds of change shown (`--kinds`; nil: all). The counts, the
+    /// exit status and `--assert` still take every change; the replay
+    /// formats, which rebuild NEW, refuse a choice.
+    public var kinds: [Change.Kind]?
 
-    public init(format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false) {
+    public init(
+        format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
+        kinds: [Change.Kind]? = nil
+    ) {
         self.format = format
         self.countsOnly = countsOnly
         self.width = width
         self.limit = limit
         self.color = color
+        self.kinds = kinds
     }
 }
 
@@ -41,6 +49,9 @@ extension Comparison {
     /// writes would.
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false) throws -> Summary {
         if settings.format == .jsonpatch { try JSONPatchFormatter.check(old: old.summary, new: new.summary) }
+        if settings.kinds != nil && settings.format.isReplay {
+            throw OptionError("--format \(settings.format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
+        }
         if showingNothing { return try counts() }
         if settings.format.isReplay {
             let summary = try counts()
@@ -51,7 +62,7 @@ extension Comparison {
             }
             return summary
         }
-        let report = try report()
+        let report = try report(showing: settings.countsOnly ? nil : settings.kinds)
         try Self.write(report, settings, to: &output)
         return report.summary
     }
@@ -70,7 +81,7 @@ extension Comparison {
         }
         let limit = settings.limit.map { $0 == 0 ? Int.max : $0 }
         switch settings.format {
-        case .text: try TextFormatter(color: settings.color, width: settings.width).write(report, to: &output)
+        case .text: try TextFormatter(color: settings.color, width: settings.width, limit: settings.limit == 0 ? nil : settings.limit).write(report, to: &output)
         case .markdown: try MarkdownFormatter(limit: limit, width: settings.width).write(report, to: &output)
         case .html: try HTMLFormatter(limit: limit, width: settings.width).write(report, to: &output)
         case .json: try JSONFormatter().write(report, to: &output)

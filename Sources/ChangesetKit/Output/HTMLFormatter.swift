@@ -102,8 +102,8 @@ public struct HTMLFormatter: ReportFormatter {
                 .joined(separator: "\n"))
             <label>id <input type="search" id="search" placeholder="search by id"></label>
             </form>
-            \(HTMLFormatter.pageCountLine(report.summary, limit: limit))
-            <p id="shown" data-total="\(HTMLFormatter.changeCount(report.summary))"></p>
+            \(HTMLFormatter.pageCountLine(report.summary, limit: limit, kinds: report.kindsShown))
+            <p id="shown" data-total="\(HTMLFormatter.changeCount(report.summary, kinds: report.kindsShown))"></p>
             <table id="change-table">
             <thead><tr><th>kind</th><th>\(report.id.isEmpty ? "record" : "id")</th><th>old</th><th>new</th><th>what changed</th></tr></thead>
             <tbody>
@@ -116,24 +116,33 @@ public struct HTMLFormatter: ReportFormatter {
         row(change, report: report)
     }
 
-    /// Every change the report holds: the records' and the sections'.
-    static func changeCount(_ summary: Summary) -> Int {
-        summary.inserted + summary.deleted + summary.updated + summary.moved
-            + summary.sectionsInserted + summary.sectionsDeleted + summary.sectionsMoved
+    /// Every change of the kinds shown (all kinds, or `--kinds`'s).
+    static func changeCount(_ summary: Summary, kinds chosen: [Change.Kind]? = nil) -> Int {
+        countsByKind(summary).filter { chosen?.contains($0.kind) ?? true }.reduce(0) { $0 + $1.count }
+    }
+
+    static func countsByKind(_ summary: Summary) -> [(kind: Change.Kind, count: Int)] {
+        [(.inserted, summary.inserted), (.deleted, summary.deleted), (.updated, summary.updated), (.moved, summary.moved),
+         (.sectionInserted, summary.sectionsInserted), (.sectionDeleted, summary.sectionsDeleted), (.sectionMoved, summary.sectionsMoved)]
     }
 
     /// What the page holds of the changes, said before them, script or no
-    /// script: a page cut by the per-kind limit must not pass for the whole.
-    static func pageCountLine(_ summary: Summary, limit: Int) -> String {
+    /// script: a page cut by the per-kind limit, or by `--kinds`, must not
+    /// pass for the whole.
+    static func pageCountLine(_ summary: Summary, limit: Int, kinds chosen: [Change.Kind]? = nil) -> String {
         let total = changeCount(summary)
-        let kinds = [summary.inserted, summary.deleted, summary.updated, summary.moved,
-                     summary.sectionsInserted, summary.sectionsDeleted, summary.sectionsMoved]
-        let onPage = kinds.reduce(0) { $0 + min($1, limit) }
+        let shown = countsByKind(summary).filter { chosen?.contains($0.kind) ?? true }
+        let onPage = shown.reduce(0) { $0 + min($1.count, limit) }
+        let cutByLimit = onPage < shown.reduce(0) { $0 + $1.count }
         guard onPage < total else {
-            return "<p id=\"total\">\(total == 1 ? "The one change is" : "All \(Self.grouped(total)) changes are") on this page.</p>"
+            return "<p id=\"total\">\(total == 1 ? "The one change is" : "All \(grouped(total)) changes are") on this page.</p>"
         }
-        return "<p id=\"total\" class=\"cut\">\(Self.grouped(onPage)) of \(Self.grouped(total)) changes are on this page "
-            + "(at most \(Self.grouped(limit)) of each kind); <code>--limit 0</code> puts every change on it.</p>"
+        var line = "<p id=\"total\" class=\"cut\">\(grouped(onPage)) of \(grouped(total)) changes are on this page"
+        if let chosen { line += ": " + escape(Report.kindsNote(chosen)) }
+        if cutByLimit {
+            line += (chosen == nil ? " " : "; ") + "(at most \(grouped(limit)) of each kind); <code>--limit 0</code> puts every change on it"
+        }
+        return line + ".</p>"
     }
 
     /// 8428 as 8,428.

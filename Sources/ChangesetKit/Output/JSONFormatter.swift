@@ -41,6 +41,10 @@ public struct JSONFormatter: ReportFormatter {
         output.write("  \"section\": \(report.section.map { Value.string($0.description).jsonText } ?? "null"),\n")
         output.write("  \"summary\": \(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned)),\n")
         output.write("  \"schema\": \(JSONFormatter.schemaJSON(report.schema)),\n")
+        if let kinds = report.kindsShown {
+            // `changes` holds these kinds only (`--kinds`); `summary` counts every change.
+            output.write("  \"kinds\": \(Value.array(kinds.map { .string($0.rawValue) }).jsonText),\n")
+        }
         output.write("  \"changes\": [")
         return true
     }

@@ -47,6 +47,7 @@ public struct MarkdownFormatter: ReportFormatter {
         page.add("| records | \(report.old.records) → \(report.new.records) |\n| --- | ---: |\n")
         for (name, count) in counts { page.add("| \(name) | \(count) |\n") }
         page.add("\n")
+        if let note = report.kindsNote { page.add("_\(note.prefix(1).uppercased() + note.dropFirst())._\n\n") }
         if report.schema.isWorthListing {
             page.add("**Schema**\n\n")
             for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }

@@ -25,13 +25,18 @@
 public struct TextFormatter: ReportFormatter {
     public var color: Bool
     public var width: Int
+    /// At most this many changes of each kind, then `… and N more KIND`
+    /// (nil: every change).
+    public var limit: Int?
 
     package static let defaultWidth = 120
 
-    /// Values cut to `width` characters around the change (nil: the default, 120; 0: whole).
-    public init(color: Bool = false, width: Int? = nil) {
+    /// Values cut to `width` characters around the change (nil: the default,
+    /// 120; 0: whole); at most `limit` changes of each kind (nil: all).
+    public init(color: Bool = false, width: Int? = nil, limit: Int? = nil) {
         self.color = color
         self.width = width ?? Self.defaultWidth
+        self.limit = limit
     }
 
     enum Paint {
@@ -86,23 +91,42 @@ public struct TextFormatter: ReportFormatter {
         return lines
     }
 
-    public var showsEveryChange: Bool { true }
+    /// With a limit, only the changes shown are rendered, in order.
+    public var showsEveryChange: Bool { limit == nil }
 
-    public func begin(_ report: Report, to output: inout some TextOutputStream) {
+    /// The per-kind limit's count, when there is a limit.
+    public struct Progress {
+        var cap: PerKindLimit?
+    }
+
+    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
         output.write(color ? "\(Paint.bold.code)\(summary)\u{1B}[0m\n" : summary + "\n")
         for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+        if let note = report.kindsNote { output.write(note + "\n") }
+        return Progress(cap: limit.map { PerKindLimit(limit: $0) })
     }
 
     public func render(_ change: Change, in report: Report) -> String {
         text(of: change, sectioned: report.sectioned)
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
-        output.write(rendered())
+    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        guard progress.cap != nil else { return output.write(rendered()) }
+        let step = progress.cap!.next(change.kind)
+        if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
+        if step.show { output.write(rendered()) }
     }
 
-    public func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
+    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+        var cap = progress.cap
+        if let ended = cap?.finish() { output.write(TextFormatter.moreLine(ended)) }
+    }
+
+    /// What `--limit` left out of a kind, after its changes.
+    static func moreLine(_ cut: (kind: Change.Kind, count: Int)) -> String {
+        "… and \(cut.count) more \(PerKindLimit.title(cut.kind).lowercased()) (--limit)\n"
+    }
 
     /// A change's lines, each ending in a line feed.
     func text(of change: Change, sectioned: Bool) -> String {
