@@ -214,6 +214,6 @@ import Testing
             #expect(failure(header + row) == "test:3:\(3 + run): invalid UTF-8 (a bad byte sequence starting with byte 0xFF)")
         }
         #expect(failure(header + Array(",y\n".utf8)) == "test:3:1: the id field \"id\" is empty")
-        #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too")
+        #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them")
     }
 }

@@ -52,38 +52,7 @@ enum FieldCheck {
         }
     }
 
-    /// "did you mean ...?" with the closest names, or the names there are.
     static func hint(_ path: FieldPath, _ names: [String]) -> String {
-        if path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {
-            return "a name with *, ? or [ is a pattern; write [*], [?] and [[] for the characters themselves"
-        }
-        let wanted = path.flatName.lowercased()
-        // Names far longer than the one wanted cannot be close (and a huge one would cost its length squared).
-        let longest = 4 * max(wanted.utf8.count, 16)
-        let near: [String] = names.filter { $0.utf8.count <= longest }
-        let scored: [(String, Int)] = near.map { ($0, editDistance(wanted, $0.lowercased())) }
-            .filter { $0.1 <= max(2, wanted.count / 3) }
-            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
-        if !scored.isEmpty {
-            return "did you mean " + scored.prefix(3).map { "\"\(VisibleText.datum(FieldPath([$0.0]).description))\"" }.joined(separator: " or ") + "?"
-        }
-        return names.isEmpty ? "the records have no fields" : "the top-level fields are: " + VisibleText.list(names.sorted().map { FieldPath([$0]).description })
-    }
-
-    /// Levenshtein distance over characters.
-    static func editDistance(_ a: String, _ b: String) -> Int {
-        let a = Array(a), b = Array(b)
-        guard !a.isEmpty else { return b.count }
-        guard !b.isEmpty else { return a.count }
-        var previous = Array(0...b.count)
-        var current = previous
-        for i in 1...a.count {
-            current[0] = i
-            for j in 1...b.count {
-                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
-            }
-            swap(&previous, &current)
-        }
-        return previous[b.count]
+        NameHint.hint(path, names)
     }
 }

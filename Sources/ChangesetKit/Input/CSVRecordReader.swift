@@ -137,7 +137,7 @@ package final class CSVRecordReader {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
             builder.setSchema(header ?? [], valueCounts: emptyCells.map { builder.count - $0 })
-            return builder.table
+            return try builder.finished()
         } catch {
             failure = error as? InputError
             throw error
@@ -440,11 +440,14 @@ package final class CSVRecordReader {
         }
         fieldLocations = []
         let headerLocation = rowLocation
+        func hint(_ path: FieldPath) -> String {
+            NameHint.separatorHint(header: names, delimiter: delimiter) ?? NameHint.hint(path, names, kind: "columns", ordered: true)
+        }
         for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
-            throw error("no \"\(VisibleText.datum(path.flatName))\" column for --id; the columns are: \(VisibleText.list(names))", at: headerLocation)
+            throw error("no \"\(VisibleText.datum(path.description))\" column for --id; \(hint(path))", at: headerLocation)
         }
         if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
-            throw error("no \"\(VisibleText.datum(section.flatName))\" column for --section; the columns are: \(VisibleText.list(names))", at: headerLocation)
+            throw error("no \"\(VisibleText.datum(section.description))\" column for --section; \(hint(section))", at: headerLocation)
         }
         for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))

@@ -149,7 +149,10 @@ extension JSONRecordReader {
             previousRecordEndLine = scanner.line
         }
         for (index, part) in idParts.enumerated() where part == nil {
-            return cancel("the record has no \"\(options.id[index])\" field (the --id)", at: recordLocation)
+            let path = options.id[index]
+            // Other records may have it: then the name is right and this record lacks it.
+            let hint = schema.names.contains { ExactText.same($0, path.flatName) } ? "" : "; " + NameHint.hint(path, schema.names)
+            return cancel("the record has no \"\(path)\" field (the --id)\(hint)", at: recordLocation)
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {

@@ -184,7 +184,7 @@ package final class JSONRecordReader {
             if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
             if !scanner.sawToken {
                 // Nothing but whitespace.
-                if layout == .lines { return builder.table }  // no records, no fields
+                if layout == .lines { return try builder.finished() }  // no records, no fields
                 throw error("the input is empty; expected \(expectedTopLevel)", at: scanner.location(chunk, chunkBase))
             }
             let status = yajl_complete_parse(handle)
@@ -195,7 +195,7 @@ package final class JSONRecordReader {
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
             builder.setFieldsFound(fieldsFound)
-            return builder.table
+            return try builder.finished()
         } catch {
             failure = error as? InputError
             throw error

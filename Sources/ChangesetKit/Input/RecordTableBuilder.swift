@@ -17,6 +17,27 @@ struct RecordTableBuilder {
         table.keyIndex = keyIndex
         return table
     }
+
+    /// The first record whose id an earlier record has (`--duplicates error`).
+    private var firstDuplicate: InputError?
+    /// Records whose id an earlier record has, and the rows of those earlier records.
+    private var duplicateRecords = 0
+    private var repeatedIDs = Set<Int>()
+
+    /// The table, once the input ended; a repeated id (`--duplicates
+    /// error`) is an error that says where it first happened and how many
+    /// ids repeat.
+    func finished() throws -> RecordTable {
+        if var error = firstDuplicate {
+            let ids = repeatedIDs.count
+            error.message += ids == 1 && duplicateRecords == 1
+                ? "; it is the only repeated id"
+                : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records.count) records"
+            error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
+            throw error
+        }
+        return table
+    }
     /// The first 16 section names' bytes, hashes and positions in
     /// `sectionNames`: a record's section is found by comparing an integer
     /// per name and its bytes once, with no String made or retained.
@@ -166,9 +187,15 @@ struct RecordTableBuilder {
             let hash = keyHash ?? RecordTable.keyHash(utf8)
             if let first = keyIndex.insert(row: index, hash: hash, rowHasKey: { records.keys.key($0, is: utf8) }) {
                 if options.duplicates == .error {
-                    throw InputError(
-                        source: source, location: location(),
-                        message: "duplicate id \"\(VisibleText.datum(RecordKey.display(String(decoding: utf8.prefix(4 * VisibleText.messageDatumLimit), as: UTF8.self))))\": the record at line \(records.line(first)) has it too")
+                    // Said at the end of the input, with how many ids repeat: the
+                    // first duplicate alone does not tell a wrong key from a stray twin.
+                    if firstDuplicate == nil {
+                        firstDuplicate = InputError(
+                            source: source, location: location(),
+                            message: "duplicate id \"\(VisibleText.datum(RecordKey.display(String(decoding: utf8.prefix(4 * VisibleText.messageDatumLimit), as: UTF8.self))))\": the record at line \(records.line(first)) has it too")
+                    }
+                    duplicateRecords += 1
+                    repeatedIDs.insert(first)
                 }
             }
             guard !records.keys.wouldOverflow(adding: utf8.count) else {

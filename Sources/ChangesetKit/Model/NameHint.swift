@@ -1,0 +1,55 @@
+/// What to say when a field named in an option is not there: the closest
+/// names the records do have, for the readers (`--id`, `--section`) and the
+/// option checks (`--ignore`, `--only`, `--rename`) alike.
+package enum NameHint {
+    /// "did you mean ...?" with the closest names, or the names there are.
+    /// `kind`: what the names are, for the list ("top-level fields", "columns").
+    /// `ordered`: the names are listed as given (a CSV header's order), not sorted.
+    package static func hint(_ path: FieldPath, _ names: [String], kind: String = "top-level fields", ordered: Bool = false) -> String {
+        if path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {
+            return "a name with *, ? or [ is a pattern; write [*], [?] and [[] for the characters themselves"
+        }
+        let wanted = path.flatName.lowercased()
+        // Names far longer than the one wanted cannot be close (and a huge one would cost its length squared).
+        let longest = 4 * max(wanted.utf8.count, 16)
+        let near: [String] = names.filter { $0.utf8.count <= longest }
+        // Close, and not by dropping most of either name ("cat" is not "a").
+        let scored: [(String, Int)] = near.map { ($0, editDistance(wanted, $0.lowercased())) }
+            .filter { $0.1 <= max(2, wanted.count / 3) && $0.1 < min(wanted.count, $0.0.count) }
+            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+        if !scored.isEmpty {
+            return "did you mean " + scored.prefix(3).map { "\"\(VisibleText.datum(FieldPath([$0.0]).description))\"" }.joined(separator: " or ") + "?"
+        }
+        return names.isEmpty ? "the records have no fields" : "the \(kind) are: " + VisibleText.list((ordered ? names : names.sorted()).map { FieldPath([$0]).description })
+    }
+
+    /// Levenshtein distance over characters.
+    package static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        guard !a.isEmpty else { return b.count }
+        guard !b.isEmpty else { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+
+    /// For a CSV header read as one column that holds another separator: the
+    /// option that would split it (`--delimiter ';'`, `--input-format tsv`).
+    package static func separatorHint(header names: [String], delimiter: UInt8) -> String? {
+        guard names.count == 1, let header = names.first else { return nil }
+        let candidates: [(separator: Character, said: String, advice: String)] = [
+            ("\t", "tabs", "--input-format tsv"), (";", "';'", "--delimiter ';'"), ("|", "'|'", "--delimiter '|'"), (",", "','", "--delimiter ','"),
+        ]
+        for candidate in candidates where header.contains(candidate.separator) && candidate.separator.asciiValue != delimiter {
+            return "the header is one column, \"\(VisibleText.datum(header))\": if the fields are separated by \(candidate.said), give \(candidate.advice)"
+        }
+        return nil
+    }
+}

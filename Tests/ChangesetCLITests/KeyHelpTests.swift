@@ -1,0 +1,41 @@
+import Foundation
+import Testing
+
+/// A wrong key is said as such, with what would be right: the field a typo
+/// meant, the delimiter a one-column header hides, and how many ids repeat.
+@Suite struct KeyHelpTests {
+    @Test func aMistypedIdSuggestsTheFieldInJSONAsInCSV() throws {
+        let json = try changeset(FormatTests.catalog.dropLast() + ["idd"])
+        #expect(json.status == 2 && json.stderr.hasSuffix(#"the record has no "idd" field (the --id); did you mean "id"?"# + "\n"), "\(json)")
+        let csv = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "idd"])
+        #expect(csv.status == 2 && csv.stderr.hasSuffix(#"no "idd" column for --id; did you mean "id"?"# + "\n"), "\(csv)")
+        let far = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "isbn"])
+        #expect(far.status == 2 && far.stderr.contains("the columns are: id, title, author"), "\(far)")
+    }
+
+    @Test func aHeaderThatIsOneColumnSuggestsItsSeparator() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("sku;name\n1;a\n".utf8).write(to: scratch.appendingPathComponent("semi.csv"))
+        try Data("sku\tname\n1\ta\n".utf8).write(to: scratch.appendingPathComponent("tabs.csv"))
+        let semi = try changeset(["semi.csv", "semi.csv", "--id", "sku"], in: scratch)
+        #expect(semi.status == 2 && semi.stderr.contains(#"the header is one column, "sku;name": if the fields are separated by ';', give --delimiter ';'"#), "\(semi)")
+        #expect(try changeset(["semi.csv", "semi.csv", "--id", "sku", "--delimiter", ";"], in: scratch).status == 0)
+        let tabs = try changeset(["tabs.csv", "tabs.csv", "--id", "sku"], in: scratch)
+        #expect(tabs.status == 2 && tabs.stderr.contains("if the fields are separated by tabs, give --input-format tsv"), "\(tabs)")
+        #expect(try changeset(["tabs.csv", "tabs.csv", "--id", "sku", "--input-format", "tsv"], in: scratch).status == 0)
+    }
+
+    @Test func aRepeatedIdSaysHowManyRepeatAndWhatWouldDo() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // A country code is no key for a list of cities: 2 codes repeat, in 5 of 6 rows.
+        try Data("country,city\nNO,Oslo\nSE,Lund\nNO,Bergen\nFI,Oulu\nSE,Malmo\nSE,Umea\n".utf8).write(to: scratch.appendingPathComponent("cities.csv"))
+        let wrong = try changeset(["cities.csv", "cities.csv", "--id", "country"], in: scratch)
+        #expect(wrong.status == 2, "\(wrong)")
+        #expect(wrong.stderr == "changeset: cities.csv:4:1: duplicate id \"NO\": the record at line 2 has it too; 2 ids repeat, in 5 of the 6 records. "
+            + "An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them\n", "\(wrong)")
+        #expect(try changeset(["cities.csv", "cities.csv", "--id", "country,city"], in: scratch).status == 0)
+        #expect(try changeset(["cities.csv", "cities.csv", "--id", "country", "--duplicates", "occurrence"], in: scratch).status == 0)
+    }
+}
