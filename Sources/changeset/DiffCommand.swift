@@ -153,6 +153,10 @@ struct DiffCommand: ParsableCommand {
             var sink = sink
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = try comparison.write(settings, to: &sink, showingNothing: quiet && output == nil)
+            if format == .markdown && !stat && !(quiet && output == nil) {
+                // The checks go into the page too: a job summary says why the job failed.
+                sink.write(MarkdownFormatter.assertionSection(parsedAssertions, summary: summary))
+            }
         }
         throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))
     }

@@ -87,6 +87,20 @@ public struct MarkdownFormatter: ReportFormatter {
         output.write(progress.page.text)
     }
 
+    /// The `--assert` checks as a list for the end of the page, each held or
+    /// failed with the actual count: a CI job summary then says why the job
+    /// failed, not only the log.
+    package static func assertionSection(_ assertions: [Assertion], summary: Summary) -> String {
+        guard !assertions.isEmpty else { return "" }
+        var text = "\n**Assertions**\n\n"
+        for assertion in assertions {
+            let held = assertion.holds(for: summary)
+            text += "- \(held ? "✅ holds" : "❌ failed"): \(MarkdownPage.code(assertion.description)) "
+                + "(\(assertion.kind.rawValue) is \(assertion.actualDescription(summary)))\n"
+        }
+        return text
+    }
+
     /// "…and N more" after a kind's rows that the limit cut.
     private static func more(_ left: (kind: Change.Kind, count: Int)?, on page: inout MarkdownPage) {
         if let left { page.add("\n…and \(left.count) more \(PerKindLimit.title(left.kind).lowercased())\n") }
