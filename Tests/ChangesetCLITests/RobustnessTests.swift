@@ -64,6 +64,14 @@ import Testing
         #expect(again.status == 0, "\(again)", sourceLocation: sourceLocation)
     }
 
+    /// A header cell in quotes that holds a line break: the writer's look at
+    /// the header (does the file quote every field?) split it at that line
+    /// break and stopped apply with "a row could not be read again".
+    @Test func aQuotedLineBreakInTheHeaderDoesNotStopApply() throws {
+        try roundTrip(old: Array("\"\n*\r*\"".utf8), new: Array("\r\nc\"\r: ".utf8), ext: "csv")
+        try roundTrip(old: Array("\"a\nb\",c\n1,2\n".utf8), new: Array("\"a\nb\",c\n1,3\n".utf8), ext: "csv")
+    }
+
     @Test func anEmptyCellInAOneColumnCSVIsNotABlankLine() throws {
         try roundTrip(old: Array("a\n".utf8), new: Array("a\n\"\"\n".utf8), ext: "csv")
     }

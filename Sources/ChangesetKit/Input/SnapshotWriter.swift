@@ -89,12 +89,15 @@ package struct SnapshotWriter {
             quotesEveryField = false
         } else {
             // The header line, then the sampled rows: is every field quoted?
-            let headerLine = own.head.split(separator: 0x0A, omittingEmptySubsequences: false).first.map(Array.init) ?? []
+            // (A quoted header cell may hold a line break: the line ends at
+            // the first one outside quotes.)
+            let headerLine = Self.firstLine(ofCSV: own.head)
             let header = headerLine.last == 0x0D ? Array(headerLine.dropLast()) : headerLine
             let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + own.sample).filter { !$0.isEmpty }
-            quotesEveryField = try !rows.isEmpty && rows.allSatisfy { row in
-                try row.withUnsafeBytes { bytes in
-                    try CSVRecordReader.rawCells(of: bytes, delimiter: snapshot.delimiter).allSatisfy { bytes[$0].first == 0x22 }
+            // A style guess: a row it cannot split says "no", never stops the write.
+            quotesEveryField = !rows.isEmpty && rows.allSatisfy { row in
+                row.withUnsafeBytes { bytes in
+                    (try? CSVRecordReader.rawCells(of: bytes, delimiter: snapshot.delimiter).allSatisfy { bytes[$0].first == 0x22 }) ?? false
                 }
             }
         }
@@ -117,6 +120,16 @@ package struct SnapshotWriter {
             let othersEnd = learntFromOthers.lazy.compactMap(\.layout.endsWithLineBreak).first
             closing = (othersEnd ?? endsLine) ? lineBreak : ""
         }
+    }
+
+    /// The first line of CSV text, up to the first line feed outside quotes (without it).
+    static func firstLine(ofCSV bytes: [UInt8]) -> [UInt8] {
+        var quoted = false
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x22 { quoted.toggle() }
+            if byte == 0x0A && !quoted { return Array(bytes[..<index]) }
+        }
+        return bytes
     }
 
     /// How a file places its records, where it shows it: the bytes between
