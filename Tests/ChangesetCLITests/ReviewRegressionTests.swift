@@ -33,9 +33,9 @@ import Testing
         let directory = try scratch(["l1.csv": "id,name,n\n1,x,1\n2,y,1\n", "l2.csv": "id,label,n\n1,x,2\n2,z,1\n"])
         defer { try? FileManager.default.removeItem(at: directory) }
         let only = try changeset(["l1.csv", "l2.csv", "--id", "id", "--rename", "name=label", "--only", "label", "--stat"], in: directory)
-        #expect(only.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated") && only.stdout.hasSuffix("fields: name 1\n"), "\(only)")
+        #expect(only.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated") && only.stdout.contains("fields: name 1\n"), "\(only)")
         let ignore = try changeset(["l1.csv", "l2.csv", "--id", "id", "--rename", "name=label", "--ignore", "label", "--stat"], in: directory)
-        #expect(ignore.stdout.hasSuffix("fields: n 1\n"), "\(ignore)")
+        #expect(ignore.stdout.contains("fields: n 1\n"), "\(ignore)")
         let byNewID = try changeset(["l1.csv", "l2.csv", "--id", "label", "--rename", "name=label", "--stat"], in: directory)
         #expect(byNewID.stdout.hasPrefix("1 inserted, 1 deleted, 1 updated"), "\(byNewID)")
     }
@@ -46,9 +46,9 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let only = try changeset(["g1.json", "g2.json", "--id", "id", "--only", "pri*", "--tolerance", "price=0.01", "--stat"], in: directory)
-        #expect(only.stdout.hasSuffix("fields: price 1\n"), "\(only)")
+        #expect(only.stdout.contains("fields: price 1\n"), "\(only)")
         let ignore = try changeset(["g1.json", "g2.json", "--id", "id", "--ignore", "pri*", "--tolerance", "price=0.01", "--stat"], in: directory)
-        #expect(ignore.stdout.hasSuffix("fields: name 1\n"), "\(ignore)")
+        #expect(ignore.stdout.contains("fields: name 1\n"), "\(ignore)")
         let both = try changeset(["g1.json", "g2.json", "--id", "id", "--only", "name", "--ignore", "n*"], in: directory)
         #expect(both.status == 0, "\(both)")
     }
@@ -60,7 +60,7 @@ import Testing
         ])
         defer { try? FileManager.default.removeItem(at: directory) }
         let result = try changeset(["n1.json", "n2.json", "--id", "id", "--tolerance", "0", "--stat"], in: directory)
-        #expect(result.stdout.hasSuffix("fields: a 1, b 1\n"), "\(result)")
+        #expect(result.stdout.contains("fields: a 1, b 1\n"), "\(result)")
     }
 
     @Test func narrowWidthsAreRefusedNotACrash() throws {

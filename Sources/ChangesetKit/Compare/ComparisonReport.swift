@@ -34,6 +34,7 @@ extension Comparison {
         let updates = fingerprintsTell ? changeset.updates.map { ResolvedUpdate(update: $0, fields: []) } : try resolveUpdates()
         var counts = summary(updates)
         counts.fieldCounts = []
+        counts.transitions = []
         if !fingerprintsTell {
             // Records were read again: from the files as they were compared?
             try old.input.bytes.checkUnchanged()
@@ -66,13 +67,29 @@ extension Comparison {
         summary.newCount = changeset.newCount
         let movedAndUpdated = Set(moves.map(\.from)).intersection(resolved.map(\.update.old)).count
         summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
-        var counts: [FieldPath: Int] = [:]
+        // Per field: how many updated records changed it, and its transitions
+        // in bounded memory (a top-k, not a map of every value); one lookup a change.
+        var slotOfPath: [FieldPath: Int] = [:]
+        var fields: [(path: FieldPath, records: Int, transitions: FieldTransitionCounter)] = []
         for update in resolved {
-            for field in update.fields { counts[field.path, default: 0] += 1 }
+            for field in update.fields {
+                let slot: Int
+                if let known = slotOfPath[field.path] {
+                    slot = known
+                } else {
+                    slot = fields.count
+                    slotOfPath[field.path] = slot
+                    fields.append((field.path, 0, FieldTransitionCounter()))
+                }
+                fields[slot].records += 1
+                fields[slot].transitions.add(field)
+            }
         }
-        summary.fieldCounts = counts.map { FieldCount(path: $0.key, records: $0.value) }.sorted {
+        fields.sort {
             $0.records != $1.records ? $0.records > $1.records : $0.path.description.unicodeScalars.lexicographicallyPrecedes($1.path.description.unicodeScalars)
         }
+        summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
+        summary.transitions = fields.compactMap { $0.transitions.transitions(of: $0.path) }
         return summary
     }
 

@@ -132,6 +132,10 @@ public struct Summary: Equatable, Sendable {
     public var schema = 0
     /// Per field, how many updated records changed it: most first, then by path.
     public var fieldCounts: [FieldCount] = []
+    /// Per changed field (in `fieldCounts`' order), its most frequent value
+    /// transitions and how far its numbers moved, where there is something
+    /// to say (a transition made twice or more, a number changed).
+    public var transitions: [FieldTransitions] = []
 
     /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
     public var changed = 0

@@ -91,6 +91,13 @@ public struct HTMLFormatter: ReportFormatter {
             if summary.fieldCounts.count > limit {
                 output.write("<p class=\"cut\">The chart shows the first \(limit) of \(summary.fieldCounts.count) fields.</p>\n")
             }
+            if !summary.transitions.isEmpty {
+                output.write("<h3>Common changes</h3>\n<ul id=\"transitions\">\n")
+                for field in summary.transitions.prefix(TransitionText.fieldLimit) {
+                    output.write("<li><code>\(HTMLFormatter.escape(field.path.description))</code>: \(HTMLFormatter.escape(TransitionText.line(field, width: 60)))</li>\n")
+                }
+                output.write("</ul>\n")
+            }
             output.write("</section>\n")
         }
         output.write("""

@@ -120,6 +120,21 @@ public struct JSONFormatter: ReportFormatter {
         var fields = JSONObjectWriter()
         for count in summary.fieldCounts { fields.add(count.path.description, int: count.records) }
         object.add("fields", raw: fields.text)
+        if !summary.transitions.isEmpty {
+            // Per field, its most frequent transitions and how far its numbers moved.
+            object.add("transitions", array: summary.transitions) { entry, field in
+                entry.add("path", string: field.path.description)
+                entry.add("top", array: field.top) { item, transition in
+                    if let old = transition.old { item.add("old", value: old) }
+                    if let new = transition.new { item.add("new", value: new) }
+                    item.add("records", int: transition.records)
+                }
+                entry.add("exact", raw: field.exact ? "true" : "false")
+                if let numbers = field.numbers {
+                    entry.add("numbers", object: { numbers.add(into: &$0) })
+                }
+            }
+        }
         return object.text
     }
 }
@@ -148,4 +163,13 @@ public struct NDJSONFormatter: ReportFormatter {
     }
 
     public func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
+}
+
+extension NumericChanges {
+    /// `"records": n, "largest": x, "mean": y`, numbers as `TransitionText` writes them (valid JSON: finite).
+    func add(into object: inout JSONObjectWriter) {
+        object.add("records", int: records)
+        object.add("largest", raw: TransitionText.number(largest))
+        object.add("mean", raw: TransitionText.number(mean))
+    }
 }

@@ -88,6 +88,10 @@ public struct TextFormatter: ReportFormatter {
             lines.append("fields: " + report.summary.fieldCounts.map { "\(DisplayText.visible($0.path.description)) \($0.records)" }
                 .joined(separator: ", "))
         }
+        // What the changes of each field have in common, before any one change.
+        for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
+            lines.append("  \(DisplayText.visible(field.path.description)): " + TransitionText.line(field, width: 40))
+        }
         return lines
     }
 

@@ -1,0 +1,152 @@
+/// What one field's changes have in common, for a reviewer of thousands of
+/// them: its most frequent transitions (`country: "Russia" -> "Russian
+/// Federation"` in 1,094 records) and, for numbers, how far they moved.
+public struct FieldTransitions: Equatable, Sendable {
+    public var path: FieldPath
+    /// The most frequent transitions, most first (at most five), each made
+    /// by two records or more.
+    public var top: [Transition]
+    /// Whether the counts are exact. False when the field had more distinct
+    /// transitions than a summary tracks (`FieldTransitionCounter.capacity`):
+    /// each count is then the number of records known to have made the
+    /// transition, a lower bound.
+    public var exact: Bool
+    /// For the changes from a number to a number: how many, the largest
+    /// absolute change and the mean one.
+    public var numbers: NumericChanges?
+
+    public init(path: FieldPath, top: [Transition], exact: Bool, numbers: NumericChanges?) {
+        self.path = path
+        self.top = top
+        self.exact = exact
+        self.numbers = numbers
+    }
+}
+
+/// One value transition of a field and how many updated records made it.
+public struct Transition: Equatable, Sendable {
+    /// nil: the field is absent on that side.
+    public var old: Value?
+    public var new: Value?
+    public var records: Int
+
+    public init(old: Value?, new: Value?, records: Int) {
+        self.old = old
+        self.new = new
+        self.records = records
+    }
+}
+
+/// Changes from a number to a number (datacompy's column statistics).
+public struct NumericChanges: Equatable, Sendable {
+    public var records: Int
+    public var largest: Double
+    public var mean: Double
+
+    public init(records: Int, largest: Double, mean: Double) {
+        self.records = records
+        self.largest = largest
+        self.mean = mean
+    }
+}
+
+/// Counts a field's transitions in bounded memory: the Space-Saving
+/// algorithm (Metwally, Agrawal and El Abbadi) keeps `capacity` counters; a
+/// transition not among them takes the place of the least counted and
+/// inherits its count, which is then kept apart as the entry's error: what
+/// is reported is the part counted for sure, exact until an eviction and a
+/// lower bound after. A transition made by more than one in `capacity` of a
+/// field's changes is always among the entries. So a field with a million
+/// distinct values costs `capacity` entries, not a map of every value.
+struct FieldTransitionCounter {
+    static let capacity = 64
+    static let shown = 5
+
+    private struct Key: Hashable {
+        var old: UInt64
+        var new: UInt64
+    }
+
+    private struct Entry {
+        var key: Key
+        var old: Value?
+        var new: Value?
+        var count: Int
+        /// How much of `count` the entry inherited from the one it replaced.
+        var error: Int
+    }
+
+    private var entries: [Entry] = []
+    private var slots: [Key: Int] = [:]
+    private var evicted = false
+    /// No entry has a smaller count (the least count only grows), and where
+    /// to look for one that has it: an eviction is a short scan, not a pass
+    /// over every entry.
+    private var floor = 1
+    private var cursor = 0
+    private var numericCount = 0
+    private var numericLargest = 0.0
+    private var numericSum = 0.0
+
+    mutating func add(_ change: FieldChange) {
+        let key = Key(old: Self.hash(change.old), new: Self.hash(change.new))
+        if let slot = slots[key] {
+            entries[slot].count += 1
+        } else if entries.count < Self.capacity {
+            slots[key] = entries.count
+            entries.append(Entry(key: key, old: change.old, new: change.new, count: 1, error: 0))
+        } else {
+            // Space-Saving: the least counted entry gives its place, and its count, plus one.
+            let slot = leastCounted()
+            let inherited = entries[slot].count
+            slots[entries[slot].key] = nil
+            entries[slot] = Entry(key: key, old: change.old, new: change.new, count: inherited + 1, error: inherited)
+            slots[key] = slot
+            evicted = true
+        }
+        if case .number(let oldText)? = change.old, case .number(let newText)? = change.new,
+           let old = Double(oldText), let new = Double(newText), (new - old).isFinite, new != old {
+            // Only what a Double can measure: two texts that differ past its
+            // precision (or past its range) say nothing about how far they moved.
+            let distance = abs(new - old)
+            numericCount += 1
+            numericLargest = max(numericLargest, distance)
+            numericSum += distance
+        }
+    }
+
+    /// An entry with the least count.
+    private mutating func leastCounted() -> Int {
+        for _ in 0..<2 {
+            for _ in entries.indices {
+                let slot = cursor
+                cursor = (cursor + 1) % entries.count
+                if entries[slot].count <= floor { return slot }
+            }
+            floor = entries.lazy.map(\.count).min()!
+        }
+        preconditionFailure("an entry has the least count")
+    }
+
+    /// What the counts say, or nil when nothing repeats and no number changed.
+    func transitions(of path: FieldPath) -> FieldTransitions? {
+        // Counts known for sure (an inherited part is not), most first; among equals, the one counted first.
+        let top = entries.enumerated().map { ($0.offset, $0.element, $0.element.count - $0.element.error) }
+            .filter { $0.2 >= 2 }
+            .sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.0 < $1.0 }
+            .prefix(Self.shown)
+            .map { Transition(old: $0.1.old, new: $0.1.new, records: $0.2) }
+        let numbers = numericCount > 0
+            ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericSum / Double(numericCount)) : nil
+        guard !top.isEmpty || numbers != nil else { return nil }
+        return FieldTransitions(path: path, top: Array(top), exact: !evicted, numbers: numbers)
+    }
+
+    /// A value's identity for counting: its fingerprint under the typed
+    /// rule (equal values count as one transition), no text made; absent is
+    /// its own.
+    private static func hash(_ value: Value?) -> UInt64 {
+        guard let value else { return 0 }
+        return value.contentHash(mode: .typed) | 1
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// How the formats say a field's transitions (`FieldTransitions`).
+enum TransitionText {
+    /// Fields listed at most, most changed first.
+    static let fieldLimit = 10
+
+    /// A distance as a person reads it: at most 12 significant digits, so
+    /// 13.00 - 12.50 is 0.5, not a binary fraction's tail.
+    static func number(_ value: Double) -> String {
+        String(format: "%.12g", value)
+    }
+
+    /// `"Russia" -> "Russian Federation" (1094), ...; numbers changed by 5.5 at most, 1.2 on average (20000 records)`.
+    static func line(_ field: FieldTransitions, width: Int) -> String {
+        var parts: [String] = []
+        if !field.top.isEmpty {
+            parts.append(field.top.map { transition in
+                "\(DisplayText.shownValue(transition.old, width: width)) -> \(DisplayText.shownValue(transition.new, width: width)) "
+                    + "(\(field.exact ? "" : "at least ")\(transition.records))"
+            }.joined(separator: ", "))
+        }
+        if let numbers = field.numbers {
+            parts.append("numbers changed by \(number(numbers.largest)) at most, \(number(numbers.mean)) on average "
+                + "(\(numbers.records) \(numbers.records == 1 ? "record" : "records"))")
+        }
+        return parts.joined(separator: "; ")
+    }
+}
