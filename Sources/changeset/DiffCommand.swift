@@ -153,6 +153,17 @@ struct DiffCommand: ParsableCommand {
             var sink = sink
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = try comparison.write(settings, to: &sink, showingNothing: quiet && output == nil)
+            if options.records.id.isEmpty && !quiet && summary.inserted + summary.deleted > 0 {
+                // Matched by content, a changed record is a deletion and an insertion: a key would say more.
+                let (fields, checkedAll) = try comparison.uniqueFields()
+                if let first = fields.first {
+                    let names = fields.prefix(3).map { FieldPath([$0]).description }
+                    let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+                    Diagnostics.report("hint: \(list) \(names.count == 1 ? "is" : "are") unique in both files"
+                        + (checkedAll ? "" : " (in the first 200,000 records of each)")
+                        + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(FieldPath([first]).description)")
+                }
+            }
             if format == .markdown && !stat && !(quiet && output == nil) {
                 // The checks go into the page too: a job summary says why the job failed.
                 sink.write(MarkdownFormatter.assertionSection(parsedAssertions, summary: summary))

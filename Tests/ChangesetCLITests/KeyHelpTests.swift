@@ -39,3 +39,34 @@ import Testing
         #expect(try changeset(["cities.csv", "cities.csv", "--id", "country", "--duplicates", "occurrence"], in: scratch).status == 0)
     }
 }
+
+/// Without `--id`, a key that would say more is suggested on standard
+/// error; matching by content and the exit status stay as they are.
+@Suite struct KeyHintTests {
+    @Test func aFieldUniqueInBothFilesIsSuggested() throws {
+        let result = try changeset(["cities/old.csv", "cities/new.csv", "--stat"])
+        #expect(result.status == 1 && result.stdout.hasPrefix("1055 inserted, 1066 deleted, 0 updated"), "\(result)")
+        #expect(result.stderr == "changeset: hint: geonameid and name are unique in both files; records are matched by content without --id, "
+            + "so a changed record is a deletion and an insertion: try --id geonameid\n", "\(result)")
+        // With the key, the same files say what changed.
+        let keyed = try changeset(["cities/old.csv", "cities/new.csv", "--id", "geonameid", "--stat"])
+        #expect(keyed.stderr.isEmpty && keyed.stdout.hasPrefix("20 inserted, 31 deleted, 1035 updated"), "\(keyed)")
+        // A name that sounds like a key comes first.
+        let catalog = try changeset(["catalog/old.json", "catalog/new.json", "--stat"])
+        #expect(catalog.stderr.contains("hint: id, title and author are unique in both files") && catalog.stderr.hasSuffix("try --id id\n"), "\(catalog)")
+    }
+
+    @Test func noHintWhenNothingIsUniqueOrNothingWasInsertedOrDeletedOrQuiet() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Every column repeats somewhere (or is empty): nothing to suggest.
+        try Data("a,b\n1,x\n1,y\n2,\n".utf8).write(to: scratch.appendingPathComponent("o.csv"))
+        try Data("a,b\n1,x\n1,z\n2,\n".utf8).write(to: scratch.appendingPathComponent("n.csv"))
+        let none = try changeset(["o.csv", "n.csv"], in: scratch)
+        #expect(none.status == 1 && none.stderr.isEmpty, "\(none)")
+        let same = try changeset(["cities/old.csv", "cities/old.csv"])
+        #expect(same.status == 0 && same.stderr.isEmpty, "\(same)")
+        let quiet = try changeset(["cities/old.csv", "cities/new.csv", "-q"])
+        #expect(quiet.status == 1 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet)")
+    }
+}
