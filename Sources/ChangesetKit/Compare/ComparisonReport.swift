@@ -122,10 +122,16 @@ extension Comparison {
                                   record: try old.value(ofRecord: ref.row))
                 })
             }
+            // NEW's records are read under OLD's names (the renames make them comparable):
+            // shown whole, they take NEW's names back, the names NEW's file has.
+            let renames = comparison.schema.renamed
+            @Sendable func newRecord(_ row: Int) throws -> Value {
+                renames.reduce(try new.value(ofRecord: row)) { $0.renamingMember(at: $1.old.components, to: $1.new.components.last!) }
+            }
             try OrderedConcurrentMap.forEachBatch(shows(.inserted) ? changeset.insertions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { insertion in
                     Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
-                           record: try new.value(ofRecord: insertion.element.row))
+                           record: try newRecord(insertion.element.row))
                 })
             }
             // Without an id, a moved record is shown by its content.
@@ -133,7 +139,7 @@ extension Comparison {
             try OrderedConcurrentMap.forEachBatch(shows(.moved) ? comparison.reportedMoves : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { move in
                     Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
-                           new: comparison.place(move.to, .new), record: byContent ? try new.value(ofRecord: move.element.row) : nil)
+                           new: comparison.place(move.to, .new), record: byContent ? try newRecord(move.element.row) : nil)
                 })
             }
             try OrderedConcurrentMap.forEachBatch(shows(.updated) ? resolved : []) { batch in
