@@ -37,3 +37,33 @@ import Testing
         #expect(html.stdout.contains("<li><code>country</code>: &quot;Russia&quot; -&gt; &quot;Russian Federation&quot; (499), &quot;Turkey&quot; -&gt; &quot;Türkiye&quot; (494)</li>"), "\(html.stdout.prefix(3000))")
     }
 }
+
+/// A column renamed between two snapshots is one removed and one added; when
+/// their values agree in the records matched by id, every format says it
+/// looks renamed and how to compare them as one field.
+@Suite struct RenameSuggestionTests {
+    static let states = ["states/old.csv", "states/new.csv", "--id", "id"]
+
+    @Test func aRenamedColumnIsSuggestedInEveryFormat() throws {
+        let stat = try changeset(Self.states + ["--stat"])
+        #expect(stat.stdout.contains("""
+            schema: added iso2 (20 records); removed state_code (20 records)
+            looks renamed: state_code -> iso2 (20 of 20 values equal); --rename state_code=iso2 compares them as one field
+
+            """), "\(stat)")
+        let json = try changeset(Self.states + ["--format", "json"])
+        #expect(try run("jq", ["-c", ".schema.suggested"], input: json.stdout) == #"[{"old":"state_code","new":"iso2","compared":20,"equal":20}]"# + "\n")
+        for format in ["markdown", "html", "ndjson"] {
+            let shown = try changeset(Self.states + ["--format", format])
+            #expect(shown.stdout.contains("state_code") && shown.stdout.contains("iso2") && (shown.stdout.contains("looks renamed") || shown.stdout.contains("\"suggested\"")), "\(format): \(shown.stdout.prefix(1500))")
+        }
+        // Taking the advice: one field, compared, and no suggestion left.
+        let renamed = try changeset(Self.states + ["--rename", "state_code=iso2", "--stat"])
+        #expect(renamed.stdout.hasPrefix("0 inserted, 0 deleted, 5 updated") && !renamed.stdout.contains("looks renamed") && renamed.stdout.contains("renamed: state_code -> iso2"), "\(renamed)")
+    }
+
+    @Test func fieldsWhoseValuesDifferAreNotSuggested() throws {
+        let countries = try changeset(ReviewTests.countries + ["--stat"])
+        #expect(countries.stdout.contains("schema: added Continent") && !countries.stdout.contains("looks renamed"), "\(countries)")
+    }
+}

@@ -17,6 +17,8 @@ extension Comparison {
     /// nil: all); the others are never read again. The counts are whole.
     public func report(showing kinds: [Change.Kind]? = nil) throws -> Report {
         let resolved = try resolveUpdates()
+        var schema = self.schema
+        schema.suggestedRenames = try suggestedRenames()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema, changes: changeStream(resolved, kinds: kinds.map(Set.init)),

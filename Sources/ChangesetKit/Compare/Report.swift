@@ -71,6 +71,9 @@ public struct SchemaChanges: Equatable, Sendable {
     /// the comparison: listed, never counted as differences.
     public var ignoredAdded: [SchemaField] = []
     public var ignoredRemoved: [SchemaField] = []
+    /// A removed and an added field that hold equal values in most matched
+    /// records: probably one field renamed (`--rename OLD=NEW` would say so).
+    public var suggestedRenames: [RenameSuggestion] = []
 
     public init(
         added: [SchemaField] = [], removed: [SchemaField] = [], renamed: [Rename] = [],
@@ -88,7 +91,30 @@ public struct SchemaChanges: Equatable, Sendable {
     /// Fields added plus fields removed that count (`--assert 'schema == 0'`).
     public var count: Int { added.count + removed.count }
     /// Whether a report has anything to say about the schema: changes, ignored ones or renames.
-    public var isWorthListing: Bool { !isEmpty || !renamed.isEmpty || !ignoredAdded.isEmpty || !ignoredRemoved.isEmpty }
+    public var isWorthListing: Bool {
+        !isEmpty || !renamed.isEmpty || !ignoredAdded.isEmpty || !ignoredRemoved.isEmpty || !suggestedRenames.isEmpty
+    }
+}
+
+/// A removed field and an added one whose values agree in matched records.
+public struct RenameSuggestion: Equatable, Sendable {
+    public var old: FieldPath
+    public var new: FieldPath
+    /// Matched records compared (both fields present) and how many of them hold equal values.
+    public var compared: Int
+    public var equal: Int
+
+    public init(old: FieldPath, new: FieldPath, compared: Int, equal: Int) {
+        self.old = old
+        self.new = new
+        self.compared = compared
+        self.equal = equal
+    }
+
+    /// `looks renamed: state_code -> iso2 (5076 of 5076 values equal); --rename state_code=iso2 says so`
+    package var sentence: String {
+        "looks renamed: \(old) -> \(new) (\(equal) of \(compared) values equal); --rename \(old)=\(new) compares them as one field"
+    }
 }
 
 /// A field added to or removed from the schema, with how many records of the

@@ -168,15 +168,3 @@ enum MergeKey {
         return String(result)
     }
 }
-
-extension Value {
-    /// The member at `path` inside nested objects, if there is one.
-    func member(at path: [String]) -> Value? {
-        var current = self
-        for name in path {
-            guard case .object(let members) = current, let found = members.first(where: { ExactText.same($0.name, name) }) else { return nil }
-            current = found.value
-        }
-        return current
-    }
-}

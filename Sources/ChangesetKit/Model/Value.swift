@@ -209,3 +209,15 @@ public indirect enum Value: Sendable, Equatable {
         output += "\""
     }
 }
+
+extension Value {
+    /// The member at `path` inside nested objects, if there is one.
+    package func member(at path: [String]) -> Value? {
+        var current = self
+        for name in path {
+            guard case .object(let members) = current, let found = members.first(where: { ExactText.same($0.name, name) }) else { return nil }
+            current = found.value
+        }
+        return current
+    }
+}

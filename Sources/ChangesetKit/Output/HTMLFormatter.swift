@@ -78,6 +78,9 @@ public struct HTMLFormatter: ReportFormatter {
             for rename in report.schema.renamed {
                 output.write("<li class=\"renamed\">renamed <code>\(HTMLFormatter.escape(rename.old.description))</code> → <code>\(HTMLFormatter.escape(rename.new.description))</code></li>\n")
             }
+            for suggestion in report.schema.suggestedRenames {
+                output.write("<li class=\"suggested\">\(HTMLFormatter.escape(suggestion.sentence))</li>\n")
+            }
             for (verb, fields) in [("added", report.schema.ignoredAdded), ("removed", report.schema.ignoredRemoved)] {
                 for field in fields {
                     output.write("<li class=\"ignored\">\(verb) <code>\(HTMLFormatter.escape(field.path.description))</code>, ignored (--ignore/--only)</li>\n")

@@ -91,6 +91,14 @@ public struct JSONFormatter: ReportFormatter {
             entry.add("new", string: rename.new.description)
             return entry.text
         }.joined(separator: ",") + "]")
+        if !schema.suggestedRenames.isEmpty {
+            object.add("suggested", array: schema.suggestedRenames) { entry, suggestion in
+                entry.add("old", string: suggestion.old.description)
+                entry.add("new", string: suggestion.new.description)
+                entry.add("compared", int: suggestion.compared)
+                entry.add("equal", int: suggestion.equal)
+            }
+        }
         if !schema.ignoredAdded.isEmpty || !schema.ignoredRemoved.isEmpty {
             var ignored = JSONObjectWriter()
             ignored.add("added", raw: fields(schema.ignoredAdded))

@@ -53,6 +53,9 @@ public struct MarkdownFormatter: ReportFormatter {
             for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }
             for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
             for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description)) → \(MarkdownPage.code(rename.new.description))\n") }
+            for suggestion in report.schema.suggestedRenames {
+                page.add("- looks renamed: \(MarkdownPage.code(suggestion.old.description)) → \(MarkdownPage.code(suggestion.new.description)) (\(suggestion.equal) of \(suggestion.compared) values equal); `--rename \(suggestion.old)=\(suggestion.new)` compares them as one field\n")
+            }
             for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
             for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
             page.add("\n")

@@ -79,6 +79,7 @@ public struct TextFormatter: ReportFormatter {
         if !report.schema.ignoredAdded.isEmpty { ignored.append("added " + fields(report.schema.ignoredAdded)) }
         if !report.schema.ignoredRemoved.isEmpty { ignored.append("removed " + fields(report.schema.ignoredRemoved)) }
         if !ignored.isEmpty { lines.append("schema, ignored: " + ignored.joined(separator: "; ")) }
+        for suggestion in report.schema.suggestedRenames { lines.append(DisplayText.visible(suggestion.sentence)) }
         if !report.schema.renamed.isEmpty {
             lines.append("renamed: " + report.schema.renamed.map {
                 "\(DisplayText.visible($0.old.description)) -> \(DisplayText.visible($0.new.description))"
