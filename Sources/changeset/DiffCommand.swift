@@ -69,6 +69,9 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
     var kinds: String?
 
+    @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))
+    var show: [String] = []
+
     @Flag(help: "Print only the counts (text and json formats).")
     var stat = false
 
@@ -94,6 +97,12 @@ struct DiffCommand: ParsableCommand {
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if limit != nil && format != .text && format != .markdown && format != .html {
             throw ValidationError("--limit caps the text, markdown and html reports, not --format \(format.rawValue)")
+        }
+        for field in show {
+            do { _ = try FieldPath(parsing: field) } catch { throw ValidationError("--show: \(error)") }
+        }
+        if !show.isEmpty && format.isReplay {
+            throw ValidationError("--format \(format.rawValue) replays the change; --show adds context to a report")
         }
         if kinds != nil {
             _ = try chosenKinds()
@@ -145,7 +154,8 @@ struct DiffCommand: ParsableCommand {
             try InputGuard.refuseStandardOutputOntoInput([old, new])
         }
         let settings = OutputSettings(
-            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds())
+            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
+            show: try show.map { try FieldPath(parsing: $0) })
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

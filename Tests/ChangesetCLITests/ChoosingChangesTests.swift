@@ -58,3 +58,32 @@ import Testing
         #expect(json.status == 2 && json.stderr.contains("--limit caps the text, markdown and html reports"), "\(json)")
     }
 }
+
+/// Context: `--show FIELD` puts a field's value beside the id of every
+/// change, in every report format: the current value, a deleted record's old one.
+@Suite struct ContextTests {
+    static let cities = SummaryTransitionsTests.cities
+
+    @Test func shownFieldsStandBesideTheIdInEveryFormat() throws {
+        let text = try changeset(Self.cities + ["--show", "name", "--show", "c*", "--kinds", "deleted,updated", "--limit", "1"])
+        #expect(text.stdout.contains("deleted  id 100007  at 6, line 8  name: \"City 7\", country: \"Russia\"\n"), "\(text)")
+        // An updated record shows its value now: the renamed country.
+        #expect(text.stdout.contains("updated  id 100001  at 0, line 2  name: \"City 1\", country: \"Russian Federation\"\n"), "\(text)")
+        let json = try changeset(Self.cities + ["--show", "name", "--format", "json"])
+        let shown = try run("jq", ["-c", #"[.changes[] | select(.id == "100007" or .id == "200001") | .show]"#], input: json.stdout)
+        #expect(shown == #"[{"name":"City 7"},{"name":"New town 1"}]"# + "\n", "\(shown)")
+        let everyChange = try run("jq", ["[.changes[] | select(.show.name == null)] | length"], input: json.stdout)
+        #expect(everyChange == "0\n")
+        let markdown = try changeset(Self.cities + ["--show", "name", "--format", "markdown", "--limit", "1"])
+        #expect(markdown.stdout.contains("`100007` (`name: \"City 7\"`)"), "\(markdown.stdout.prefix(3000))")
+        let html = try changeset(Self.cities + ["--show", "name", "--format", "html", "--limit", "1"])
+        #expect(html.stdout.contains("<span class=\"show\">name: &quot;City 7&quot;</span>"), "\(html.stdout.prefix(3000))")
+    }
+
+    @Test func aFieldNoRecordHasIsAnErrorAndReplaysRefuseIt() throws {
+        let typo = try changeset(Self.cities + ["--show", "nmae"])
+        #expect(typo.status == 2 && typo.stdout.isEmpty && typo.stderr.contains(#"--show "nmae": no record of cities/old.csv or cities/new.csv has this field; did you mean "name"?"#), "\(typo)")
+        let patch = try changeset(Self.cities + ["--show", "name", "--format", "patch"])
+        #expect(patch.status == 2 && patch.stderr.contains("--show adds context to a report"), "\(patch)")
+    }
+}

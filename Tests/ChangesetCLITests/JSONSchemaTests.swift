@@ -37,6 +37,8 @@ import Testing
         ["catalog/old.json", "catalog/new.csv", "--id", "id"],
         ["catalog/old.json", "catalog/new.json", "--id", "author,title"],
         FormatTests.catalog + ["--kinds", "updated,moved"],
+        FormatTests.catalog + ["--show", "title", "--show", "pri*"],
+        ["states/old.csv", "states/new.csv", "--id", "id"],
         ReviewTests.countries,
         ReviewTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
     ]

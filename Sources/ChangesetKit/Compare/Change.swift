@@ -43,10 +43,14 @@ public struct Change: Equatable, Sendable {
     public var record: Value?
     /// Updated records: the fields that changed, under the comparison's rules.
     public var fields: [FieldChange]
+    /// The fields `--show` asked for, beside the id: their values in the
+    /// record as it is now (the old record for a deletion); nil where the
+    /// record has no such field.
+    public var context: [(path: FieldPath, value: Value?)]
 
     public init(
         kind: Kind, id: [String]? = nil, section: String? = nil, old: Place? = nil, new: Place? = nil,
-        record: Value? = nil, fields: [FieldChange] = []
+        record: Value? = nil, fields: [FieldChange] = [], context: [(path: FieldPath, value: Value?)] = []
     ) {
         self.kind = kind
         self.id = id
@@ -55,6 +59,13 @@ public struct Change: Equatable, Sendable {
         self.new = new
         self.record = record
         self.fields = fields
+        self.context = context
+    }
+
+    public static func == (a: Change, b: Change) -> Bool {
+        a.kind == b.kind && a.id == b.id && a.section == b.section && a.old == b.old && a.new == b.new && a.record == b.record
+            && a.fields == b.fields && a.context.count == b.context.count
+            && zip(a.context, b.context).allSatisfy { $0.path == $1.path && $0.value == $1.value }
     }
 }
 

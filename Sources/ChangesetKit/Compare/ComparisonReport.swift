@@ -15,13 +15,18 @@ extension Comparison {
     ///
     /// `kinds`: the kinds of change the report's stream holds (`--kinds`;
     /// nil: all); the others are never read again. The counts are whole.
-    public func report(showing kinds: [Change.Kind]? = nil) throws -> Report {
+    ///
+    /// `context`: fields whose values each change carries beside its id
+    /// (`--show`; a one-name path may be a glob pattern, matched against the
+    /// top-level names).
+    public func report(showing kinds: [Change.Kind]? = nil, context: [FieldPath] = []) throws -> Report {
         let resolved = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: schema, changes: changeStream(resolved, kinds: kinds.map(Set.init)),
+            summary: summary(resolved), schema: schema,
+            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextPaths(context)),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
@@ -97,7 +102,31 @@ extension Comparison {
 
     /// The changes in order, a batch at a time; the records a batch shows
     /// are read again on every core before it is handed over.
-    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?) -> ChangeStream {
+    /// `--show`'s paths, a glob matched against the top-level names of NEW, then OLD.
+    /// A name no record has is a typo, and an error, as for `--ignore`.
+    private func contextPaths(_ paths: [FieldPath]) throws -> [FieldPath] {
+        var names = new.records.schema
+        for name in old.records.schema where !names.contains(where: { ExactText.same($0, name) }) { names.append(name) }
+        var expanded: [FieldPath] = []
+        for path in paths {
+            if path.components.count == 1, GlobPattern.isPattern(path.components[0]) {
+                let pattern = GlobPattern(path.components[0])
+                let matched = names.filter(pattern.matches)
+                guard !matched.isEmpty else {
+                    throw FieldCheckError(description: "--show \"\(path)\": no field of \(old.input.name) or \(new.input.name) matches; " + NameHint.hint(path, names))
+                }
+                expanded += matched.map { FieldPath([$0]) }
+            } else {
+                guard names.contains(where: { ExactText.same($0, path.components[0]) }) || names.isEmpty else {
+                    throw FieldCheckError(description: "--show \"\(path)\": no record of \(old.input.name) or \(new.input.name) has this field; " + NameHint.hint(path, names))
+                }
+                expanded.append(path)
+            }
+        }
+        return expanded
+    }
+
+    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [FieldPath]) -> ChangeStream {
         let comparison = self
         @Sendable func shows(_ kind: Change.Kind) -> Bool { kinds?.contains(kind) ?? true }
         return ChangeStream(batches: { body in
@@ -120,8 +149,9 @@ extension Comparison {
             try OrderedConcurrentMap.forEachBatch(shows(.deleted) ? changeset.deletions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { deletion in
                     let ref = oldSections[deletion.at.section].elements[deletion.at.item]
+                    let record = try old.value(ofRecord: ref.row)
                     return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
-                                  record: try old.value(ofRecord: ref.row))
+                                  record: record, context: shown(record))
                 })
             }
             // NEW's records are read under OLD's names (the renames make them comparable):
@@ -130,25 +160,33 @@ extension Comparison {
             @Sendable func newRecord(_ row: Int) throws -> Value {
                 renames.reduce(try new.value(ofRecord: row)) { $0.renamingMember(at: $1.old.components, to: $1.new.components.last!) }
             }
+            // `--show`: the fields' values in a record (read under NEW's names for a record of NEW).
+            @Sendable func shown(_ record: Value?) -> [(path: FieldPath, value: Value?)] {
+                context.map { ($0, record?.member(at: $0.components)) }
+            }
             try OrderedConcurrentMap.forEachBatch(shows(.inserted) ? changeset.insertions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { insertion in
-                    Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
-                           record: try newRecord(insertion.element.row))
+                    let record = try newRecord(insertion.element.row)
+                    return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
+                                  record: record, context: shown(record))
                 })
             }
             // Without an id, a moved record is shown by its content.
             let byContent = new.records.keys.isEmpty
             try OrderedConcurrentMap.forEachBatch(shows(.moved) ? comparison.reportedMoves : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { move in
-                    Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
-                           new: comparison.place(move.to, .new), record: byContent ? try newRecord(move.element.row) : nil)
+                    let record = byContent || !context.isEmpty ? try newRecord(move.element.row) : nil
+                    return Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
+                                  new: comparison.place(move.to, .new), record: byContent ? record : nil, context: shown(record))
                 })
             }
             try OrderedConcurrentMap.forEachBatch(shows(.updated) ? resolved : []) { batch in
-                try body(batch.map { update in
+                // Updated records are read again only for `--show` (their field changes are at hand).
+                let records: [Value?] = context.isEmpty ? batch.map { _ in nil } : try OrderedConcurrentMap.map(batch) { try newRecord($0.update.element.row) }
+                try body(zip(batch, records).map { update, record in
                     Change(kind: .updated, id: comparison.id(update.update.element, new),
                            old: comparison.place(update.update.old, .old), new: comparison.place(update.update.new, .new),
-                           fields: update.fields)
+                           fields: update.fields, context: shown(record))
                 })
             }
             // Everything shown was read again by now: from the files as they were compared?

@@ -41,6 +41,14 @@ package enum ChangeJSON {
         if let old = change.old { object.add("old", object: { place(old, sectioned: sectioned, into: &$0) }) }
         if let new = change.new { object.add("new", object: { place(new, sectioned: sectioned, into: &$0) }) }
         if let record = change.record { object.add("record", value: record) }
+        if !change.context.isEmpty {
+            // `--show`: each field's value, null where the record has no such field.
+            object.add("show", object: { shown in
+                for (path, value) in change.context {
+                    if let value { shown.add(path.description, value: value) } else { shown.add(path.description, raw: "null") }
+                }
+            })
+        }
         if change.kind == .updated {
             object.add("fields", array: change.fields) { entry, field in
                 entry.add("path", string: field.path.description)

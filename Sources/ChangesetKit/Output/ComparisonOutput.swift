@@ -26,10 +26,13 @@ public struct OutputSettings: Sendable {
     /// exit status and `--assert` still take every change; the replay
     /// formats, which rebuild NEW, refuse a choice.
     public var kinds: [Change.Kind]?
+    /// Fields shown beside each change's id (`--show`): their current
+    /// values (a deleted record's old ones). Report formats only.
+    public var show: [FieldPath]
 
     public init(
         format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
-        kinds: [Change.Kind]? = nil
+        kinds: [Change.Kind]? = nil, show: [FieldPath] = []
     ) {
         self.format = format
         self.countsOnly = countsOnly
@@ -37,6 +40,7 @@ public struct OutputSettings: Sendable {
         self.limit = limit
         self.color = color
         self.kinds = kinds
+        self.show = show
     }
 }
 
@@ -52,6 +56,9 @@ extension Comparison {
         if settings.kinds != nil && settings.format.isReplay {
             throw OptionError("--format \(settings.format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
         }
+        if !settings.show.isEmpty && settings.format.isReplay {
+            throw OptionError("--format \(settings.format.rawValue) replays the change; --show adds context to a report")
+        }
         if showingNothing { return try counts() }
         if settings.format.isReplay {
             let summary = try counts()
@@ -62,7 +69,7 @@ extension Comparison {
             }
             return summary
         }
-        let report = try report(showing: settings.countsOnly ? nil : settings.kinds)
+        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, context: settings.countsOnly ? [] : settings.show)
         try Self.write(report, settings, to: &output)
         return report.summary
     }

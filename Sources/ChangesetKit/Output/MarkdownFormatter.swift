@@ -139,8 +139,9 @@ public struct MarkdownFormatter: ReportFormatter {
         let sectioned = report.sectioned
         func place(_ place: Place?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
         func line(_ place: Place?) -> String { place?.line.map(String.init) ?? "" }
-        let id = change.id.map { MarkdownPage.code(DisplayText.id($0)) }
-            ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? ""
+        let id = (change.id.map { MarkdownPage.code(DisplayText.id($0)) }
+            ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? "")
+            + (change.context.isEmpty ? "" : " (\(MarkdownPage.code(TransitionText.context(change))))")
         switch change.kind {
         case .sectionDeleted, .sectionInserted, .sectionMoved:
             let position = change.kind == .sectionMoved ? "\(change.old!.index) → \(change.new!.index)" : "\((change.old ?? change.new)!.index)"

@@ -219,6 +219,11 @@ public struct TextFormatter: ReportFormatter {
             line.add(" ")
             from(change)
         }
+        if !change.context.isEmpty {
+            // `--show`: the fields asked for, beside the id and position.
+            line.add("  ")
+            line.add(TransitionText.context(change))
+        }
         line.add("\n")
         switch change.kind {
         case .deleted, .inserted, .moved:

@@ -26,4 +26,10 @@ enum TransitionText {
         }
         return parts.joined(separator: "; ")
     }
+
+    /// `--show`'s fields as a person reads them: `name: "Mauritania", capital: "Nouakchott"`.
+    static func context(_ change: Change, width: Int = 40) -> String {
+        change.context.map { "\(DisplayText.visible($0.path.description)): \(DisplayText.shownValue($0.value, width: width))" }
+            .joined(separator: ", ")
+    }
 }
