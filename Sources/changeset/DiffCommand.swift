@@ -48,6 +48,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
     var ignoreOrder = false
 
+    @Flag(help: "Compare JSON as CSV is compared, by a value's text: \"3\" equals 3, \"4.50\" equals 4.5, \"true\" equals true, and null, \"\" and a missing field are one.")
+    var looseTypes = false
+
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
@@ -140,6 +143,7 @@ struct DiffCommand: ParsableCommand {
         options.delimiter = matching.delimiterByte
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
+        options.looseTypes = looseTypes
         return options
     }
 

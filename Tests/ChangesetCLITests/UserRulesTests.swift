@@ -87,3 +87,35 @@ import Testing
         #expect(keys == "\"ISO3166-1-Alpha-3\"\n", "\(keys)")
     }
 }
+
+/// Loose types: a countries file whose region ids became numbers (`"3"` ->
+/// `3`) is 250 updates of which 248 are type-only; the report says so once,
+/// and `--loose-types` compares by text, leaving the two real changes.
+@Suite struct LooseTypesTests {
+    static let regions = ["regions/old.json", "regions/new.json", "--id", "id"]
+
+    @Test func aReportOfTypeOnlyUpdatesSaysSoAndLooseTypesLeavesTheRealChanges() throws {
+        let stat = try changeset(Self.regions + ["--stat"])
+        #expect(stat.stdout.hasPrefix("0 inserted, 0 deleted, 250 updated"), "\(stat)")
+        #expect(stat.stdout.contains("\n248 of the 250 updates change only a value's type (\"3\" -> 3); --loose-types compares by text and leaves them unchanged\n"), "\(stat)")
+        let json = try changeset(Self.regions + ["--stat", "--format", "json"])
+        #expect(try run("jq", [".typeOnly"], input: json.stdout) == "248\n")
+        let loose = try changeset(Self.regions + ["--loose-types"])
+        #expect(loose.status == 1 && loose.stdout.hasPrefix("0 inserted, 0 deleted, 2 updated, 0 moved, 248 unchanged\n"), "\(loose)")
+        #expect(loose.stdout.contains("  name: \"Country 7\" -> \"Country Seven\"") && loose.stdout.contains("  population: \"9000\" -> \"9001\""), "\(loose)")
+        #expect(!loose.stdout.contains("only a value's type"), "\(loose)")
+        // Tolerances reach numbers held in strings.
+        let tolerant = try changeset(Self.regions + ["--loose-types", "--tolerance", "population=1", "--stat"])
+        #expect(tolerant.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated"), "\(tolerant)")
+    }
+
+    @Test func looseTypesEquatesWhatACSVCellCannotTellApart() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        // Record 2 has `n` on both sides, so no field is added or removed: only values differ.
+        try Data(#"[{"id":1,"b":"true","n":null,"e":"","p":"4.50"},{"id":2,"n":1}]"#.utf8).write(to: scratch.appendingPathComponent("a.json"))
+        try Data(#"[{"id":1,"b":true,"e":null,"p":4.5},{"id":2,"n":"1"}]"#.utf8).write(to: scratch.appendingPathComponent("b.json"))
+        #expect(try changeset(["a.json", "b.json", "--id", "id", "-q"], in: scratch).status == 1)
+        #expect(try changeset(["a.json", "b.json", "--id", "id", "-q", "--loose-types"], in: scratch).status == 0)
+    }
+}

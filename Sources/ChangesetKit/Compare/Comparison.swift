@@ -44,6 +44,10 @@ public struct ComparisonOptions: Sendable {
     public var ignoreOrder = false
     /// What else counts as equal in reports (see `ValueTolerance`).
     public var tolerance = ValueTolerance.exact
+    /// `--loose-types`: compare JSON as CSV is compared, by the text a
+    /// value would have in a cell: `"3"` equals `3`, `"4.50"` equals `4.5`,
+    /// `"true"` equals `true`, and `null`, `""` and a missing field are one.
+    public var looseTypes = false
 
     public init() {}
 }
@@ -79,7 +83,7 @@ public struct Comparison: Sendable {
         options.records.nameRulesByOldNames()
         options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
                                               uniquingKeysWith: { first, _ in first })
-        options.records.mode = oldInput.format.isJSON && newInput.format.isJSON ? .typed : .text
+        options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
         return try Comparison(old: old, new: new, options: options)
     }

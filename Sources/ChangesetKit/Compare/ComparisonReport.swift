@@ -76,6 +76,13 @@ extension Comparison {
         summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
         // Per field: how many updated records changed it, and its transitions
         // in bounded memory (a top-k, not a map of every value); one lookup a change.
+        // Updates that only change types: compared by text, every field would be equal.
+        if options.records.mode == .typed {
+            summary.typeOnlyUpdates = resolved.filter { update in
+                // (A missing field is null here, as the text rule has it.)
+                !update.fields.isEmpty && update.fields.allSatisfy { ($0.old ?? .null).isEquivalent(to: $0.new ?? .null, mode: .text) }
+            }.count
+        }
         var slotOfPath: [FieldPath: Int] = [:]
         var fields: [(path: FieldPath, records: Int, transitions: FieldTransitionCounter)] = []
         for update in resolved {

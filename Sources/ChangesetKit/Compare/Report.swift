@@ -165,6 +165,10 @@ public struct Summary: Equatable, Sendable {
 
     /// Records inserted, deleted, updated or moved (a record both moved and updated counts once).
     public var changed = 0
+    /// Updated records whose every changed field changed only its value's
+    /// type (`"3"` -> `3`, `"true"` -> `true`): what `--loose-types` would
+    /// leave unchanged. Counted in typed comparisons (both inputs JSON).
+    public var typeOnlyUpdates = 0
 
     public init() {}
 
@@ -175,6 +179,13 @@ public struct Summary: Equatable, Sendable {
 }
 
 extension Summary {
+    /// Said once when most updates change only a value's type:
+    /// `248 updates change only a value's type ("3" -> 3); --loose-types compares by text`.
+    package var typeOnlyNote: String? {
+        guard typeOnlyUpdates > 0, typeOnlyUpdates * 2 >= updated else { return nil }
+        return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type (\"3\" -> 3); --loose-types compares by text and leaves them unchanged"
+    }
+
     /// How many changes of a kind there are.
     public func count(of kind: Change.Kind) -> Int {
         switch kind {
