@@ -157,9 +157,11 @@ struct DiffCommand: ParsableCommand {
         } else if !quiet {
             try InputGuard.refuseStandardOutputOntoInput([old, new])
         }
-        let settings = OutputSettings(
+        var settings = OutputSettings(
             format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
             show: try show.map { try FieldPath(parsing: $0) })
+        // The checks go into the markdown page too: a job summary says why the job failed.
+        settings.assertions = parsedAssertions
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
@@ -174,13 +176,9 @@ struct DiffCommand: ParsableCommand {
                     let names = fields.prefix(3).map { FieldPath([$0]).description }
                     let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
                     Diagnostics.report("hint: \(list) \(names.count == 1 ? "is" : "are") unique in both files"
-                        + (checkedAll ? "" : " (in the first 200,000 records of each)")
-                        + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(FieldPath([first]).description)")
+                        + (checkedAll ? "" : " (in the first 10,000 records of each)")
+                        + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(FieldPath([first]).description))")
                 }
-            }
-            if format == .markdown && !stat && !(quiet && output == nil) {
-                // The checks go into the page too: a job summary says why the job failed.
-                sink.write(MarkdownFormatter.assertionSection(parsedAssertions, summary: summary))
             }
         }
         throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))

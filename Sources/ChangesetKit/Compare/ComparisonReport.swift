@@ -26,7 +26,7 @@ extension Comparison {
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema,
-            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextPaths(context)),
+            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextFields(context)),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
@@ -109,31 +109,68 @@ extension Comparison {
 
     /// The changes in order, a batch at a time; the records a batch shows
     /// are read again on every core before it is handed over.
-    /// `--show`'s paths, a glob matched against the top-level names of NEW, then OLD.
-    /// A name no record has is a typo, and an error, as for `--ignore`.
-    private func contextPaths(_ paths: [FieldPath]) throws -> [FieldPath] {
+    /// A `--show` field: as the user named it, and where to find it in a
+    /// record of OLD and in one of NEW (shown under NEW's names: a renamed
+    /// field is found by either name).
+    struct ShownField: Sendable {
+        var path: FieldPath
+        var inOld: FieldPath
+        var inNew: FieldPath
+
+        /// The field's value in `record`: by its path, or by its flat name
+        /// (a CSV column `addr.city` read against nested JSON).
+        func value(in record: Value?, new: Bool) -> Value? {
+            let path = new ? inNew : inOld
+            return record?.member(at: path.components) ?? (path.components.count > 1 ? record?.member(at: [path.flatName]) : nil)
+        }
+    }
+
+    /// `--show`'s paths: a glob matched against the top-level names of NEW,
+    /// then OLD; a field no record has is a typo, and an error, as for `--ignore`.
+    private func contextFields(_ paths: [FieldPath]) throws -> [ShownField] {
+        // NEW's schema is held under OLD's names (the renames made them comparable).
         var names = new.records.schema
         for name in old.records.schema where !names.contains(where: { ExactText.same($0, name) }) { names.append(name) }
-        var expanded: [FieldPath] = []
+        let renames = options.records.renames
+        func field(_ path: FieldPath) -> ShownField {
+            let inOld = options.records.oldName(path)
+            let inNew = renames.first { $0.old == path }.map(\.new) ?? path
+            return ShownField(path: path, inOld: inOld, inNew: inNew)
+        }
+        func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
+            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names))
+        }
+        var fields: [ShownField] = []
         for path in paths {
             if path.components.count == 1, GlobPattern.isPattern(path.components[0]) {
                 let pattern = GlobPattern(path.components[0])
                 let matched = names.filter(pattern.matches)
-                guard !matched.isEmpty else {
-                    throw FieldCheckError(description: "--show \"\(path)\": no field of \(old.input.name) or \(new.input.name) matches; " + NameHint.hint(path, names))
-                }
-                expanded += matched.map { FieldPath([$0]) }
-            } else {
-                guard names.contains(where: { ExactText.same($0, path.components[0]) }) || names.isEmpty else {
-                    throw FieldCheckError(description: "--show \"\(path)\": no record of \(old.input.name) or \(new.input.name) has this field; " + NameHint.hint(path, names))
-                }
-                expanded.append(path)
+                guard !matched.isEmpty else { throw fail(path, "no field of \(old.input.name) or \(new.input.name) matches") }
+                fields += matched.map { field(FieldPath([$0])) }
+                continue
             }
+            guard !path.components.dropFirst().contains(where: GlobPattern.isPattern) else {
+                throw FieldCheckError(description: "--show \"\(path)\": a pattern names top-level fields only")
+            }
+            let shown = field(path)
+            let top = shown.inOld.components[0]
+            let known = names.isEmpty || names.contains { ExactText.same($0, top) || ExactText.same($0, shown.inOld.flatName) }
+            guard known else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
+            if shown.inOld.components.count > 1, !names.contains(where: { ExactText.same($0, shown.inOld.flatName) }) {
+                // Nested: some of the first records must have it (records of both are read under OLD's names).
+                let found = try [old, new].contains { side in
+                    try (0..<min(side.records.count, 1000)).contains { row in
+                        shown.value(in: try side.value(ofRecord: row), new: false) != nil
+                    }
+                }
+                guard found else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
+            }
+            fields.append(shown)
         }
-        return expanded
+        return fields
     }
 
-    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [FieldPath]) -> ChangeStream {
+    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [ShownField]) -> ChangeStream {
         let comparison = self
         @Sendable func shows(_ kind: Change.Kind) -> Bool { kinds?.contains(kind) ?? true }
         return ChangeStream(batches: { body in
@@ -158,7 +195,7 @@ extension Comparison {
                     let ref = oldSections[deletion.at.section].elements[deletion.at.item]
                     let record = try old.value(ofRecord: ref.row)
                     return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
-                                  record: record, context: shown(record))
+                                  record: record, context: shown(record, new: false))
                 })
             }
             // NEW's records are read under OLD's names (the renames make them comparable):
@@ -168,8 +205,8 @@ extension Comparison {
                 renames.reduce(try new.value(ofRecord: row)) { $0.renamingMember(at: $1.old.components, to: $1.new.components.last!) }
             }
             // `--show`: the fields' values in a record (read under NEW's names for a record of NEW).
-            @Sendable func shown(_ record: Value?) -> [(path: FieldPath, value: Value?)] {
-                context.map { ($0, record?.member(at: $0.components)) }
+            @Sendable func shown(_ record: Value?, new isNew: Bool = true) -> [(path: FieldPath, value: Value?)] {
+                context.map { ($0.path, $0.value(in: record, new: isNew)) }
             }
             try OrderedConcurrentMap.forEachBatch(shows(.inserted) ? changeset.insertions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { insertion in

@@ -86,7 +86,8 @@ struct FieldTransitionCounter {
     private var cursor = 0
     private var numericCount = 0
     private var numericLargest = 0.0
-    private var numericSum = 0.0
+    /// A running mean: a sum of large distances could overflow where none of them does.
+    private var numericMean = 0.0
 
     mutating func add(_ change: FieldChange) {
         let key = Key(old: Self.hash(change.old), new: Self.hash(change.new))
@@ -111,7 +112,7 @@ struct FieldTransitionCounter {
             let distance = abs(new - old)
             numericCount += 1
             numericLargest = max(numericLargest, distance)
-            numericSum += distance
+            numericMean += (distance - numericMean) / Double(numericCount)
         }
     }
 
@@ -137,7 +138,7 @@ struct FieldTransitionCounter {
             .prefix(Self.shown)
             .map { Transition(old: $0.1.old, new: $0.1.new, records: $0.2) }
         let numbers = numericCount > 0
-            ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericSum / Double(numericCount)) : nil
+            ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericMean) : nil
         guard !top.isEmpty || numbers != nil else { return nil }
         return FieldTransitions(path: path, top: Array(top), exact: !evicted, numbers: numbers)
     }

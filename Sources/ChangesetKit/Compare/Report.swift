@@ -113,7 +113,12 @@ public struct RenameSuggestion: Equatable, Sendable {
 
     /// `looks renamed: state_code -> iso2 (5076 of 5076 values equal); --rename state_code=iso2 says so`
     package var sentence: String {
-        "looks renamed: \(old) -> \(new) (\(equal) of \(compared) values equal); --rename \(old)=\(new) compares them as one field"
+        "looks renamed: \(old) -> \(new) (\(equal) of \(compared) values equal); --rename \(renameArgument) compares them as one field"
+    }
+
+    /// `OLD=NEW` as `--rename` takes it, quoted for a shell when it must be.
+    package var renameArgument: String {
+        ShellWord.quoted("\(old)=\(new)")
     }
 }
 

@@ -29,6 +29,8 @@ public struct OutputSettings: Sendable {
     /// Fields shown beside each change's id (`--show`): their current
     /// values (a deleted record's old ones). Report formats only.
     public var show: [FieldPath]
+    /// `--assert` checks the markdown page lists at its end (CLI).
+    package var assertions: [Assertion] = []
 
     public init(
         format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
@@ -89,7 +91,10 @@ extension Comparison {
         let limit = settings.limit.map { $0 == 0 ? Int.max : $0 }
         switch settings.format {
         case .text: try TextFormatter(color: settings.color, width: settings.width, limit: settings.limit == 0 ? nil : settings.limit).write(report, to: &output)
-        case .markdown: try MarkdownFormatter(limit: limit, width: settings.width).write(report, to: &output)
+        case .markdown:
+            var formatter = MarkdownFormatter(limit: limit, width: settings.width)
+            formatter.assertions = settings.assertions
+            try formatter.write(report, to: &output)
         case .html: try HTMLFormatter(limit: limit, width: settings.width).write(report, to: &output)
         case .json: try JSONFormatter().write(report, to: &output)
         case .ndjson: try NDJSONFormatter().write(report, to: &output)

@@ -218,7 +218,7 @@ public struct HTMLFormatter: ReportFormatter {
         return "<tr class=\"change \(change.kind.rawValue)\" data-kind=\"\(change.kind.rawValue)\" data-id=\"\(HTMLFormatter.escape(id))\">"
             + "<td class=\"kind\">\(change.kind.rawValue.replacingOccurrences(of: "-", with: " "))</td>"
             + "<td class=\"id\"><code>\(HTMLFormatter.escape(id))</code>"
-            + (change.context.isEmpty ? "" : "<br><span class=\"show\">\(HTMLFormatter.escape(TransitionText.context(change)))</span>") + "</td>"
+            + (change.context.isEmpty ? "" : "<br><span class=\"show\">\(HTMLFormatter.escape(TransitionText.context(change, width: width)))</span>") + "</td>"
             + "<td>\(place(change.old))</td><td>\(place(change.new))</td><td>\(details)</td></tr>\n"
     }
 

@@ -20,6 +20,9 @@ public struct MarkdownFormatter: ReportFormatter {
     /// GitHub's limit for a job summary and a comment.
     package static let maximumLength = 65_536
 
+    /// The `--assert` checks to list at the end of the page (within its size).
+    package var assertions: [Assertion] = []
+
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
     public init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
@@ -32,10 +35,13 @@ public struct MarkdownFormatter: ReportFormatter {
     public struct Progress {
         var page: MarkdownPage
         var cap: PerKindLimit
+        /// The assertions' list, its room kept out of the page's budget.
+        var appendix: String
     }
 
     public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
-        var page = MarkdownPage(budget: MarkdownFormatter.maximumLength)
+        let appendix = Self.assertionSection(assertions, summary: report.summary)
+        var page = MarkdownPage(budget: MarkdownFormatter.maximumLength - appendix.utf8.count)
         let summary = report.summary
         page.add("### changeset: \(MarkdownPage.code(DisplayText.visible(report.old.name))) → \(MarkdownPage.code(DisplayText.visible(report.new.name)))\n\n")
         var counts = [("inserted", summary.inserted), ("deleted", summary.deleted), ("updated", summary.updated),
@@ -54,7 +60,7 @@ public struct MarkdownFormatter: ReportFormatter {
             for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
             for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description)) → \(MarkdownPage.code(rename.new.description))\n") }
             for suggestion in report.schema.suggestedRenames {
-                page.add("- looks renamed: \(MarkdownPage.code(suggestion.old.description)) → \(MarkdownPage.code(suggestion.new.description)) (\(suggestion.equal) of \(suggestion.compared) values equal); `--rename \(suggestion.old)=\(suggestion.new)` compares them as one field\n")
+                page.add("- looks renamed: \(MarkdownPage.code(suggestion.old.description)) → \(MarkdownPage.code(suggestion.new.description)) (\(suggestion.equal) of \(suggestion.compared) values equal); \(MarkdownPage.code("--rename " + suggestion.renameArgument)) compares them as one field\n")
             }
             for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
             for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
@@ -83,7 +89,7 @@ public struct MarkdownFormatter: ReportFormatter {
                 page.add("- \(MarkdownPage.code(field.path.description)): " + parts.joined(separator: "; ") + "\n")
             }
         }
-        return Progress(page: page, cap: PerKindLimit(limit: limit))
+        return Progress(page: page, cap: PerKindLimit(limit: limit), appendix: appendix)
     }
 
     public func render(_ change: Change, in report: Report) -> String {
@@ -103,7 +109,7 @@ public struct MarkdownFormatter: ReportFormatter {
     public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var progress = progress
         Self.more(progress.cap.finish(), on: &progress.page)
-        progress.page.finish()
+        progress.page.finish(appendix: progress.appendix)
         output.write(progress.page.text)
     }
 
@@ -142,7 +148,7 @@ public struct MarkdownFormatter: ReportFormatter {
         func line(_ place: Place?) -> String { place?.line.map(String.init) ?? "" }
         let id = (change.id.map { MarkdownPage.code(DisplayText.id($0)) }
             ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? "")
-            + (change.context.isEmpty ? "" : " (\(MarkdownPage.code(TransitionText.context(change))))")
+            + (change.context.isEmpty ? "" : " (\(MarkdownPage.code(TransitionText.context(change, width: width))))")
         switch change.kind {
         case .sectionDeleted, .sectionInserted, .sectionMoved:
             let position = change.kind == .sectionMoved ? "\(change.old!.index) → \(change.new!.index)" : "\((change.old ?? change.new)!.index)"
@@ -193,9 +199,12 @@ struct MarkdownPage {
         return true
     }
 
-    mutating func finish() {
+    /// Ends the page: `appendix` (whose room the budget left out), then
+    /// the note that rows were cut, if they were.
+    mutating func finish(appendix: String = "") {
+        text += appendix
         if dropped > 0 {
-            text += "\n\n> The report was cut to stay under \(budget) characters; "
+            text += "\n\n> The report was cut to stay under \(MarkdownFormatter.maximumLength) characters; "
                 + "`changeset --format json` carries every change, and `--format html --limit 0` shows every one.\n"
         }
     }

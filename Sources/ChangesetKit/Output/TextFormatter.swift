@@ -223,7 +223,7 @@ public struct TextFormatter: ReportFormatter {
         if !change.context.isEmpty {
             // `--show`: the fields asked for, beside the id and position.
             line.add("  ")
-            line.add(TransitionText.context(change))
+            line.add(TransitionText.context(change, width: width))
         }
         line.add("\n")
         switch change.kind {

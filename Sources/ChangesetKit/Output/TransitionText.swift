@@ -28,7 +28,8 @@ enum TransitionText {
     }
 
     /// `--show`'s fields as a person reads them: `name: "Mauritania", capital: "Nouakchott"`.
-    static func context(_ change: Change, width: Int = 40) -> String {
+    /// `width`: each value cut to it (0: whole), as the format cuts values.
+    static func context(_ change: Change, width: Int) -> String {
         change.context.map { "\(DisplayText.visible($0.path.description)): \(DisplayText.shownValue($0.value, width: width))" }
             .joined(separator: ", ")
     }
