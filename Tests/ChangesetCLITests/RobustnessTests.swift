@@ -72,6 +72,15 @@ import Testing
         try roundTrip(old: Array("\"a\nb\",c\n1,2\n".utf8), new: Array("\"a\nb\",c\n1,3\n".utf8), ext: "csv")
     }
 
+    /// A CSV row that starts with spaces: they are its first cell's, not an
+    /// indentation, and a row written anew must not be given them (the
+    /// writer took them for the file's record depth).
+    @Test func aCSVRowsLeadingSpacesAreNotCopiedToNewRows() throws {
+        try roundTrip(old: Array(" ]\"\r".utf8) + Array(repeating: UInt8(ascii: "a"), count: 30),
+                      new: Array("aaaaaaaaaaaaaaaaaaaaaa\"bb\n*\"\n0\"rd+s\": ".utf8), ext: "csv")
+        try roundTrip(old: Array("v\n  indented\n".utf8), new: Array("v\n  indented\nplain\nnext\n".utf8), ext: "csv")
+    }
+
     @Test func anEmptyCellInAOneColumnCSVIsNotABlankLine() throws {
         try roundTrip(old: Array("a\n".utf8), new: Array("a\n\"\"\n".utf8), ext: "csv")
     }

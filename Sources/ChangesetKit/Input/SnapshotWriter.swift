@@ -102,7 +102,8 @@ package struct SnapshotWriter {
             }
         }
         let layouts = [own.layout] + learntFromOthers.map(\.layout)
-        recordDepth = layouts.lazy.compactMap(\.depth).first ?? (isArray ? style.indent ?? "" : "")
+        // A CSV row's leading spaces are its first cell's: rows have no indentation to copy.
+        recordDepth = snapshot.input.format.isJSON ? layouts.lazy.compactMap(\.depth).first ?? (isArray ? style.indent ?? "" : "") : ""
         typicalGap = own.layout.typicalGap ?? learntFromOthers.lazy.compactMap(\.layout.typicalGap).first
             ?? (isArray ? "," : "") + lineBreak + recordDepth
         if table.count > 0 {
@@ -181,7 +182,7 @@ package struct SnapshotWriter {
         var layout = RecordLayout()
         layout.typicalGap = firstGap.map { String(decoding: $0, as: UTF8.self) }
         if table.count > 0 {
-            layout.depth = try depth(ofRow: 0, in: snapshot)
+            if snapshot.input.format.isJSON { layout.depth = try depth(ofRow: 0, in: snapshot) }
             if snapshot.input.format == .json, let container = table.containerRange {
                 layout.opening = String(decoding: try bytes.copy((container.lowerBound + 1)..<firstStart), as: UTF8.self)
                 layout.closing = String(decoding: try bytes.copy(end..<max(end, container.upperBound - 1)), as: UTF8.self)
