@@ -72,6 +72,9 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
     var kinds: String?
 
+    @Flag(help: "In the text report, write updated records that changed the same fields the same way once, with how many and their first ids.")
+    var group = false
+
     @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))
     var show: [String] = []
 
@@ -106,6 +109,9 @@ struct DiffCommand: ParsableCommand {
         }
         if !show.isEmpty && format.isReplay {
             throw ValidationError("--format \(format.rawValue) replays the change; --show adds context to a report")
+        }
+        if group && format != .text {
+            throw ValidationError("--group groups the text report's updates, not --format \(format.rawValue)")
         }
         if kinds != nil {
             _ = try chosenKinds()
@@ -162,6 +168,7 @@ struct DiffCommand: ParsableCommand {
             show: try show.map { try FieldPath(parsing: $0) })
         // The checks go into the markdown page too: a job summary says why the job failed.
         settings.assertions = parsedAssertions
+        settings.group = group
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

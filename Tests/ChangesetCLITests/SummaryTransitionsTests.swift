@@ -67,3 +67,36 @@ import Testing
         #expect(countries.stdout.contains("schema: added Continent") && !countries.stdout.contains("looks renamed"), "\(countries)")
     }
 }
+
+/// `--group`: a thousand records that changed the same field the same way
+/// are written once, with how many and their first ids.
+@Suite struct GroupTests {
+    static let cities = SummaryTransitionsTests.cities
+
+    @Test func identicalUpdatesAreWrittenOnce() throws {
+        let grouped = try changeset(Self.cities + ["--group", "--kinds", "updated"])
+        #expect(grouped.status == 1, "\(grouped)")
+        #expect(grouped.stdout.contains("""
+            updated  492 records  ids 100001, 100004, 100009, 100015, 100041, … and 487 more
+              country: "Russia" -> "Russian Federation"
+            updated  484 records  ids 100003, 100020, 100023, 100033, 100035, … and 479 more
+              country: "Turkey" -> "Türkiye"
+
+            """), "\(grouped.stdout.prefix(1500))")
+        // Records whose changes are their own are written as they are, and every update is accounted for.
+        let json = try changeset(Self.cities + ["--format", "json"])
+        let russia = try run("jq", [#"[.changes[] | select(.kind == "updated" and (.fields | length) == 1 and .fields[0].old == "Russia")] | length"#], input: json.stdout)
+        #expect(russia == "492\n")
+        let lines = grouped.stdout.split(separator: "\n")
+        let singles = lines.filter { $0.hasPrefix("updated  id ") }.count
+        let inGroups = lines.compactMap { line -> Int? in
+            guard line.hasPrefix("updated  "), line.contains(" records  ids ") else { return nil }
+            return Int(line.dropFirst("updated  ".count).prefix { $0.isNumber })
+        }.reduce(0, +)
+        #expect(singles + inGroups == 1035, "\(singles) + \(inGroups)")
+        let capped = try changeset(Self.cities + ["--group", "--kinds", "updated", "--limit", "2"])
+        #expect(capped.stdout.hasSuffix("… and 59 more groups of updated records (--limit)\n"), "\(capped.stdout.suffix(300))")
+        let json2 = try changeset(Self.cities + ["--group", "--format", "json"])
+        #expect(json2.status == 2 && json2.stderr.contains("--group groups the text report's updates"), "\(json2)")
+    }
+}

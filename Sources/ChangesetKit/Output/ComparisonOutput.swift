@@ -29,6 +29,9 @@ public struct OutputSettings: Sendable {
     /// Fields shown beside each change's id (`--show`): their current
     /// values (a deleted record's old ones). Report formats only.
     public var show: [FieldPath]
+    /// `--group` (text): updated records that changed the same fields the
+    /// same way are written once, with how many and their first ids.
+    public var group = false
     /// `--assert` checks the markdown page lists at its end (CLI).
     package var assertions: [Assertion] = []
 
@@ -90,7 +93,10 @@ extension Comparison {
         }
         let limit = settings.limit.map { $0 == 0 ? Int.max : $0 }
         switch settings.format {
-        case .text: try TextFormatter(color: settings.color, width: settings.width, limit: settings.limit == 0 ? nil : settings.limit).write(report, to: &output)
+        case .text:
+            var formatter = TextFormatter(color: settings.color, width: settings.width, limit: settings.limit == 0 ? nil : settings.limit)
+            formatter.group = settings.group
+            try formatter.write(report, to: &output)
         case .markdown:
             var formatter = MarkdownFormatter(limit: limit, width: settings.width)
             formatter.assertions = settings.assertions

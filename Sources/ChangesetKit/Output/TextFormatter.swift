@@ -28,6 +28,9 @@ public struct TextFormatter: ReportFormatter {
     /// At most this many changes of each kind, then `… and N more KIND`
     /// (nil: every change).
     public var limit: Int?
+    /// `--group`: updated records whose field changes are the same are
+    /// written once, with how many and their first ids.
+    public var group = false
 
     package static let defaultWidth = 120
 
@@ -98,12 +101,25 @@ public struct TextFormatter: ReportFormatter {
     }
 
     /// With a limit, only the changes shown are rendered, in order.
-    public var showsEveryChange: Bool { limit == nil }
+    public var showsEveryChange: Bool { limit == nil && !group }
 
     /// The per-kind limit's count, when there is a limit.
     public struct Progress {
         var cap: PerKindLimit?
+        /// `--group`: the updates so far, one entry per set of field changes, in first-seen order.
+        var groups: [UpdateGroup] = []
+        var groupOfSignature: [UInt64: [Int]] = [:]
     }
+
+    /// Updated records that changed the same fields the same way.
+    struct UpdateGroup {
+        var first: Change
+        var ids: [String] = []
+        var count = 0
+    }
+
+    /// The ids a group names before "… and N more".
+    static let groupIDs = 5
 
     public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
@@ -118,6 +134,11 @@ public struct TextFormatter: ReportFormatter {
     }
 
     public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        if group && change.kind == .updated {
+            // Held until the end: a group is written once, where its first record stands.
+            Self.collect(change, into: &progress)
+            return
+        }
         guard progress.cap != nil else { return output.write(rendered()) }
         let step = progress.cap!.next(change.kind)
         if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
@@ -126,7 +147,59 @@ public struct TextFormatter: ReportFormatter {
 
     public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cap = progress.cap
-        if let ended = cap?.finish() { output.write(TextFormatter.moreLine(ended)) }
+        var groupsLeft = 0
+        for group in progress.groups {
+            if let step = cap?.next(.updated) {
+                if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
+                guard step.show else {
+                    groupsLeft += 1
+                    continue
+                }
+            }
+            if group.count == 1 {
+                output.write(text(of: group.first, sectioned: report.sectioned))
+                continue
+            }
+            var line = TextLine(color: color)
+            line.add("updated ", .yellow)
+            line.add(" \(group.count) records  ids ")
+            line.add(group.ids.map(DisplayText.visible).joined(separator: ", "))
+            if group.count > group.ids.count { line.add(", … and \(group.count - group.ids.count) more") }
+            line.add("\n")
+            for field in group.first.fields {
+                line.add("  ")
+                line.addVisible(field.path.description)
+                line.add(": ")
+                line.addValues(field.old, field.new, width: width)
+                line.add("\n")
+            }
+            output.write(line.text)
+        }
+        if let ended = cap?.finish() {
+            // Grouped, the limit counts groups of updates, not records.
+            output.write(groupsLeft > 0 && ended.kind == .updated
+                ? "… and \(groupsLeft) more \(groupsLeft == 1 ? "group" : "groups") of updated records (--limit)\n"
+                : TextFormatter.moreLine(ended))
+        }
+    }
+
+    /// Adds an updated record to the group of its field changes.
+    static func collect(_ change: Change, into progress: inout Progress) {
+        var signature: UInt64 = 0x6772_6F75
+        for field in change.fields {
+            signature = StableHash.combine(signature, StableHash.string(field.path.description, seed: 1))
+            signature = StableHash.combine(signature, field.old.map { $0.contentHash(mode: .typed) } ?? 0)
+            signature = StableHash.combine(signature, field.new.map { $0.contentHash(mode: .typed) } ?? 0)
+        }
+        let id = change.id.map(DisplayText.id) ?? "?"
+        // The same fields, the same way (a hash shared by other changes is checked, not trusted).
+        if let slot = progress.groupOfSignature[signature, default: []].first(where: { progress.groups[$0].first.fields == change.fields }) {
+            progress.groups[slot].count += 1
+            if progress.groups[slot].ids.count < groupIDs { progress.groups[slot].ids.append(id) }
+            return
+        }
+        progress.groupOfSignature[signature, default: []].append(progress.groups.count)
+        progress.groups.append(UpdateGroup(first: change, ids: [id], count: 1))
     }
 
     /// What `--limit` left out of a kind, after its changes.
