@@ -70,3 +70,16 @@ import Testing
         #expect(quiet.status == 1 && quiet.stderr.isEmpty && quiet.stdout.isEmpty, "\(quiet)")
     }
 }
+
+/// A `--records-at` path the document does not have suggests the path its
+/// names come closest to, one name's typo at a time.
+@Suite struct RecordsAtHintTests {
+    @Test func aMistypedRecordsPathSuggestsTheOneThere() throws {
+        for (typo, meant) in [("data.item", "data.items"), ("dta.items", "data.items")] {
+            let result = try changeset(["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", typo])
+            #expect(result.status == 2 && result.stderr.hasSuffix("the document has no \"\(typo)\" array of records; did you mean \"\(meant)\"?\n"), "\(result)")
+        }
+        let far = try changeset(["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", "zzz"])
+        #expect(far.status == 2 && far.stderr.hasSuffix("the document has no \"zzz\" array of records\n"), "\(far)")
+    }
+}

@@ -285,6 +285,9 @@ extension JSONRecordReader {
         case .pathStep(let depth):
             if case .nested(let path) = layout {
                 frames[top].pendingNameIsPathStep = bytes.elementsEqual(path.components[depth].utf8)
+                if !frames[top].pendingNameIsPathStep && pathNeighbours.count < 64 {
+                    pathNeighbours.append(FieldPath(Array(path.components.prefix(depth)) + [String(decoding: bytes, as: UTF8.self)]))
+                }
             }
         default: break
         }

@@ -69,6 +69,9 @@ package final class JSONRecordReader {
     /// NDJSON: the line the previous record ended on.
     @exclusivity(unchecked) var previousRecordEndLine = 0
     @exclusivity(unchecked) var sawRecordsArray = false
+    /// `--records-at`: the member names met on the way that were not the
+    /// path's (at most 64), for a "did you mean" when the path is not there.
+    var pathNeighbours: [FieldPath] = []
     @exclusivity(unchecked) var recordsArrayStart = 0
     @exclusivity(unchecked) var failure: InputError?
     @exclusivity(unchecked) var scratch: [UInt8] = []
@@ -190,7 +193,7 @@ package final class JSONRecordReader {
             let status = yajl_complete_parse(handle)
             try check(status)
             if case .nested(let path) = layout, !sawRecordsArray {
-                throw error("the document has no \"\(path)\" array of records", at: SourceLocation(line: 1, column: 1))
+                throw error("the document has no \"\(path)\" array of records" + Self.pathHint(path, pathNeighbours), at: SourceLocation(line: 1, column: 1))
             }
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
@@ -281,4 +284,26 @@ package final class JSONRecordReader {
         callbacks.initialize(to: c)
         return callbacks
     }()
+}
+
+extension JSONRecordReader {
+    /// "; did you mean "data.items"?" from the names met beside the path
+    /// (each in place of the path's name at its depth), when one is close.
+    static func pathHint(_ path: FieldPath, _ neighbours: [FieldPath]) -> String {
+        var close: [(path: FieldPath, distance: Int)] = []
+        for neighbour in neighbours {
+            // The name met instead of the path's at that depth, and the rest of the path after it.
+            let depth = neighbour.components.count - 1
+            let wanted = path.components[depth].lowercased(), name = neighbour.components[depth]
+            let distance = NameHint.editDistance(wanted, name.lowercased())
+            // One name's typo, not another name: at most one edit in three.
+            if distance <= max(1, wanted.count / 3) && distance < min(wanted.count, name.count) {
+                close.append((FieldPath(neighbour.components + path.components.dropFirst(depth + 1)), distance))
+            }
+        }
+        close.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.path.flatName < $1.path.flatName }
+        guard !close.isEmpty else { return "" }
+        let named: [String] = close.prefix(3).map { "\"" + VisibleText.datum($0.path.description) + "\"" }
+        return "; did you mean " + named.joined(separator: " or ") + "?"
+    }
 }
