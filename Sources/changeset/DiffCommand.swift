@@ -181,7 +181,7 @@ struct DiffCommand: ParsableCommand {
                 let (fields, checkedAll) = try comparison.uniqueFields()
                 if let first = fields.first {
                     let names = fields.prefix(3).map { FieldPath([$0]).description }
-                    let list = names.count == 1 ? names[0] : names.dropLast().joined(separator: ", ") + " and " + names.last!
+                    let list = VisibleText.sentence(names)
                     Diagnostics.report("hint: \(list) \(names.count == 1 ? "is" : "are") unique in both files"
                         + (checkedAll ? "" : " (in the first 10,000 records of each)")
                         + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(FieldPath([first]).description))")

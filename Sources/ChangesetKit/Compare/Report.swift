@@ -36,8 +36,7 @@ public struct Report: Sendable {
 
     package static func kindsNote(_ kinds: [Change.Kind]) -> String {
         let names = kinds.map(\.rawValue)
-        let list = names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
-        return "showing \(list) changes only (--kinds): the counts are of every change"
+        return "showing \(VisibleText.sentence(names)) changes only (--kinds): the counts are of every change"
     }
 
     /// Are records grouped into sections (`--section`)?

@@ -68,6 +68,11 @@ package enum VisibleText {
 
     /// `names` for a message: each cut and escaped, at most `limit` of them,
     /// then `… and N more`.
+    /// `a`, `a and b`, `a, b and c`: names in a sentence.
+    package static func sentence(_ names: [String]) -> String {
+        names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
     package static func list(_ names: some Collection<String>, limit: Int = messageListLimit, separator: String = ", ") -> String {
         let shown = names.prefix(limit).map { datum($0) }.joined(separator: separator)
         return names.count > limit ? shown + "\(separator)… and \(names.count - limit) more" : shown

@@ -76,17 +76,8 @@ public struct MarkdownFormatter: ReportFormatter {
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {
-                var parts: [String] = []
-                if !field.top.isEmpty {
-                    parts.append(field.top.map { transition in
-                        "\(MarkdownPage.code(DisplayText.shownValue(transition.old, width: 40))) → "
-                            + "\(MarkdownPage.code(DisplayText.shownValue(transition.new, width: 40))) (\(field.exact ? "" : "at least ")\(transition.records))"
-                    }.joined(separator: ", "))
-                }
-                if let numbers = field.numbers {
-                    parts.append("numbers changed by \(TransitionText.number(numbers.largest)) at most, \(TransitionText.number(numbers.mean)) on average (\(numbers.records) \(numbers.records == 1 ? "record" : "records"))")
-                }
-                page.add("- \(MarkdownPage.code(field.path.description)): " + parts.joined(separator: "; ") + "\n")
+                page.add("- \(MarkdownPage.code(field.path.description)): "
+                    + TransitionText.line(field, width: 40, arrow: "→", value: MarkdownPage.code) + "\n")
             }
         }
         return Progress(page: page, cap: PerKindLimit(limit: limit), appendix: appendix)

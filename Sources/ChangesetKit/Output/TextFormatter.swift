@@ -166,13 +166,7 @@ public struct TextFormatter: ReportFormatter {
             line.add(group.ids.map(DisplayText.visible).joined(separator: ", "))
             if group.count > group.ids.count { line.add(", … and \(group.count - group.ids.count) more") }
             line.add("\n")
-            for field in group.first.fields {
-                line.add("  ")
-                line.addVisible(field.path.description)
-                line.add(": ")
-                line.addValues(field.old, field.new, width: width)
-                line.add("\n")
-            }
+            addFields(group.first.fields, to: &line)
             output.write(line.text)
         }
         if let ended = cap?.finish() {
@@ -200,6 +194,17 @@ public struct TextFormatter: ReportFormatter {
         }
         progress.groupOfSignature[signature, default: []].append(progress.groups.count)
         progress.groups.append(UpdateGroup(first: change, ids: [id], count: 1))
+    }
+
+    /// An updated record's field changes, a line each under its header line.
+    private func addFields(_ fields: [FieldChange], to line: inout TextLine) {
+        for field in fields {
+            line.add("  ")
+            line.addVisible(field.path.description)
+            line.add(": ")
+            line.addValues(field.old, field.new, width: width)
+            line.add("\n")
+        }
     }
 
     /// What `--limit` left out of a kind, after its changes.
@@ -306,13 +311,7 @@ public struct TextFormatter: ReportFormatter {
             line.addValue(record, width: width)
             line.add("\n")
         case .updated:
-            for field in change.fields {
-                line.add("  ")
-                line.addVisible(field.path.description)
-                line.add(": ")
-                line.addValues(field.old, field.new, width: width)
-                line.add("\n")
-            }
+            addFields(change.fields, to: &line)
         default:
             break
         }

@@ -12,11 +12,14 @@ enum TransitionText {
     }
 
     /// `"Russia" -> "Russian Federation" (1094), ...; numbers changed by 5.5 at most, 1.2 on average (20000 records)`.
-    static func line(_ field: FieldTransitions, width: Int) -> String {
+    /// `value` writes each value as the format does (markdown: a code span), between `arrow`s.
+    static func line(
+        _ field: FieldTransitions, width: Int, arrow: String = "->", value: (String) -> String = { $0 }
+    ) -> String {
         var parts: [String] = []
         if !field.top.isEmpty {
             parts.append(field.top.map { transition in
-                "\(DisplayText.shownValue(transition.old, width: width)) -> \(DisplayText.shownValue(transition.new, width: width)) "
+                "\(value(DisplayText.shownValue(transition.old, width: width))) \(arrow) \(value(DisplayText.shownValue(transition.new, width: width))) "
                     + "(\(field.exact ? "" : "at least ")\(transition.records))"
             }.joined(separator: ", "))
         }
