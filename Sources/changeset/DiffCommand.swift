@@ -51,6 +51,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Compare JSON as CSV is compared, by a value's text: \"3\" equals 3, \"4.50\" equals 4.5, \"true\" equals true, and null, \"\" and a missing field are one.")
     var looseTypes = false
 
+    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
+    var arrays: ArrayComparison = .elements
+
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
@@ -150,6 +153,7 @@ struct DiffCommand: ParsableCommand {
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         options.looseTypes = looseTypes
+        options.arrays = arrays
         return options
     }
 
@@ -195,6 +199,7 @@ struct DiffCommand: ParsableCommand {
 extension OutputFormat: ExpressibleByArgument {}
 
 extension DuplicatePolicy: ExpressibleByArgument {}
+extension ArrayComparison: ExpressibleByArgument {}
 extension InputFormat: ExpressibleByArgument {}
 
 enum ColorChoice: String, ExpressibleByArgument, CaseIterable {

@@ -5,6 +5,8 @@ import Testing
 @Suite struct FormatTests {
     static let catalog = ["catalog/old.json", "catalog/new.json", "--id", "id"]
     static let nested = ["nested/old.json", "nested/new.json", "--id", "sku", "--records-at", "data.items"]
+    /// Arrays that change by element: 63 suffixes appended, subdivisions matched by their `code`, languages inserted.
+    static let arrays = ["arrays/old.json", "arrays/new.json", "--id", "code"]
 
     static let goldenCases: [(String, [String])] = [
         ("catalog-text-sections.txt", catalog + ["--section", "category"]),
@@ -20,6 +22,15 @@ import Testing
         ("nested.txt", nested),
         ("nested.jsonpatch", nested + ["--format", "jsonpatch"]),
         ("nested.patch", nested + ["--format", "patch"]),
+        ("arrays.txt", arrays + ["--show", "name", "--group"]),
+        ("arrays-whole.txt", arrays + ["--arrays", "whole"]),
+        ("arrays.json", arrays + ["--show", "name", "--format", "json"]),
+        ("arrays.ndjson", arrays + ["--format", "ndjson"]),
+        ("arrays.md", arrays + ["--show", "name", "--format", "markdown"]),
+        ("arrays.html", arrays + ["--show", "name", "--format", "html"]),
+        ("arrays.patch", arrays + ["--format", "patch"]),
+        ("arrays.jsonpatch", arrays + ["--format", "jsonpatch"]),
+        ("arrays-stat.txt", arrays + ["--stat"]),
     ]
 
     @Test(arguments: goldenCases)
@@ -57,6 +68,8 @@ import Testing
             ("catalog/old.json", "catalog/new.json", ["--id", "id"]),
             ("catalog/new.json", "catalog/old.json", ["--id", "id"]),
             ("nested/old.json", "nested/new.json", ["--id", "sku", "--records-at", "data.items"]),
+            ("arrays/old.json", "arrays/new.json", ["--id", "code"]),
+            ("arrays/new.json", "arrays/old.json", ["--id", "code"]),
         ] {
             let patch = try changeset([old, new, "--format", "jsonpatch"] + options)
             try expectJSONPatch(patch.stdout, turns: fixtures.appendingPathComponent(old), into: fixtures.appendingPathComponent(new),

@@ -41,16 +41,17 @@ import Testing
         ["states/old.csv", "states/new.csv", "--id", "id"],
         ReviewTests.countries,
         ReviewTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
+        FormatTests.arrays + ["--show", "name"],
     ]
 
     @Test func goldenFilesValidate() throws {
         let golden = fixtures.appendingPathComponent("golden")
         func read(_ name: String) throws -> String { try String(contentsOf: golden.appendingPathComponent(name), encoding: .utf8) }
-        let reports = try Self.validate(["catalog.json", "catalog-sections.json", "countries.json"].map(read), against: "report.schema.json")
+        let reports = try Self.validate(["catalog.json", "catalog-sections.json", "countries.json", "arrays.json"].map(read), against: "report.schema.json")
         #expect(reports.status == 0, "\(reports)")
         let stat = try Self.validate([try read("catalog-stat.json")], against: "stat.schema.json")
         #expect(stat.status == 0, "\(stat)")
-        let ndjson = try Self.validate(Self.lines(try read("catalog.ndjson")), against: "ndjson-line.schema.json")
+        let ndjson = try Self.validate(Self.lines(try read("catalog.ndjson")) + Self.lines(try read("arrays.ndjson")), against: "ndjson-line.schema.json")
         #expect(ndjson.status == 0, "\(ndjson)")
     }
 

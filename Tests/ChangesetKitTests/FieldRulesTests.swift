@@ -6,7 +6,7 @@ import Testing
 /// rules live: the readers' fingerprints and the field-level comparison both
 /// follow it, so they must agree.
 @Suite struct FieldRulesTests {
-    static let scalars = ["1", "1.0", "2", "\"x\"", "\"X\"", "\"\"", "null", "true", "[1,2]", "[2,1]", "{\"p\":1}", "{\"p\":1,\"q\":\"x\"}", "{\"q\":\"y\"}"]
+    static let scalars = ["1", "1.0", "2", "\"x\"", "\"X\"", "\"\"", "null", "true", "[1,2]", "[2,1]", "[{\"p\":1}]", "[{\"p\":2,\"q\":\"x\"},3]", "{\"p\":1}", "{\"p\":1,\"q\":\"x\"}", "{\"q\":\"y\"}"]
     /// A record: for each of the members a, b, c, d, absent (-1) or one of the scalars.
     static let record = Gen.int(in: -1...(scalars.count - 1)).array(of: 4...4)
     /// Rules: index into a list of option sets.

@@ -48,6 +48,9 @@ public struct ComparisonOptions: Sendable {
     /// value would have in a cell: `"3"` equals `3`, `"4.50"` equals `4.5`,
     /// `"true"` equals `true`, and `null`, `""` and a missing field are one.
     public var looseTypes = false
+    /// `--arrays`: arrays inside records compared element by element (the
+    /// default), or as one value.
+    public var arrays = ArrayComparison.elements
 
     public init() {}
 }
@@ -162,9 +165,11 @@ public struct Comparison: Sendable {
     }
 
     private func changes(between oldRecord: Value, _ newRecord: Value) -> [FieldChange] {
-        let changes = FieldChange.between(oldRecord, newRecord, rules: reportRules, mode: options.records.mode, tolerance: options.tolerance)
+        let changes = FieldChange.between(
+            oldRecord, newRecord, rules: reportRules, mode: options.records.mode, tolerance: options.tolerance,
+            arrays: options.arrays, elementKey: options.records.id)
         guard old.flattensObjects || new.flattensObjects else { return changes }
         // JSON against CSV: a dotted name is the path it stands for (`meta.key`, not `meta\.key`).
-        return changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new) }
+        return changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new, elements: $0.elements) }
     }
 }

@@ -83,9 +83,15 @@ extension Comparison {
                 !update.fields.isEmpty && update.fields.allSatisfy { ($0.old ?? .null).isEquivalent(to: $0.new ?? .null, mode: .text) }
             }.count
         }
+        // Per field, the records that changed it (once each, however many
+        // of its array's elements changed) and its transitions: a field's
+        // own, and its array elements' apart (`tags[]: inserted "x"`).
+        struct TransitionKey: Hashable { var path: FieldPath; var elementPattern: String? }
         var slotOfPath: [FieldPath: Int] = [:]
-        var fields: [(path: FieldPath, records: Int, transitions: FieldTransitionCounter)] = []
-        for update in resolved {
+        var fields: [(path: FieldPath, records: Int, lastUpdate: Int)] = []
+        var slotOfTransitions: [TransitionKey: Int] = [:]
+        var counters: [(key: TransitionKey, counter: FieldTransitionCounter)] = []
+        for (number, update) in resolved.enumerated() {
             for field in update.fields {
                 let slot: Int
                 if let known = slotOfPath[field.path] {
@@ -93,17 +99,36 @@ extension Comparison {
                 } else {
                     slot = fields.count
                     slotOfPath[field.path] = slot
-                    fields.append((field.path, 0, FieldTransitionCounter()))
+                    fields.append((field.path, 0, -1))
                 }
-                fields[slot].records += 1
-                fields[slot].transitions.add(field)
+                if fields[slot].lastUpdate != number {
+                    fields[slot].records += 1
+                    fields[slot].lastUpdate = number
+                }
+                let key = TransitionKey(path: field.path, elementPattern: field.elements.isEmpty ? nil : field.elementPattern)
+                let counter: Int
+                if let known = slotOfTransitions[key] {
+                    counter = known
+                } else {
+                    counter = counters.count
+                    slotOfTransitions[key] = counter
+                    counters.append((key, FieldTransitionCounter()))
+                }
+                counters[counter].counter.add(field)
             }
         }
         fields.sort {
             $0.records != $1.records ? $0.records > $1.records : $0.path.description.unicodeScalars.lexicographicallyPrecedes($1.path.description.unicodeScalars)
         }
         summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
-        summary.transitions = fields.compactMap { $0.transitions.transitions(of: $0.path) }
+        // In the fields' order, a field's own transitions before its elements'.
+        var countersOfPath: [FieldPath: [Int]] = [:]
+        for (slot, counter) in counters.enumerated() { countersOfPath[counter.key.path, default: []].append(slot) }
+        summary.transitions = fields.flatMap { field in
+            (countersOfPath[field.path] ?? [])
+                .sorted { (counters[$0].key.elementPattern == nil ? 0 : 1, $0) < (counters[$1].key.elementPattern == nil ? 0 : 1, $1) }
+                .compactMap { counters[$0].counter.transitions(of: field.path, elementPattern: counters[$0].key.elementPattern) }
+        }
         return summary
     }
 

@@ -1,42 +1,194 @@
 /// One field that differs between the old and new version of a record.
-/// A nil side means the field is absent there.
+/// A nil side means the field is absent there; inside an array compared by
+/// element, a nil side is an element inserted (old nil) or deleted (new nil).
 public struct FieldChange: Equatable, Sendable {
+    /// The field: its member names from the record down (array positions
+    /// left out), as `--id` and `--ignore` write it.
     public var path: FieldPath
     public var old: Value?
     public var new: Value?
+    /// The array positions on the way to the change, when arrays are
+    /// compared by element (`--arrays elements`); empty for a field outside
+    /// arrays. A deleted element's own position is its index in OLD; every
+    /// other position is an index in NEW.
+    public var elements: [ElementIndex]
 
-    public init(path: FieldPath, old: Value?, new: Value?) {
+    /// A position in an array: `index`, in the array that
+    /// `path.components.prefix(depth)` names (`tags[2]`: depth 1, index 2).
+    public struct ElementIndex: Equatable, Hashable, Sendable {
+        public var depth: Int
+        public var index: Int
+
+        public init(depth: Int, index: Int) {
+            self.depth = depth
+            self.index = index
+        }
+    }
+
+    public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = []) {
         self.path = path
         self.old = old
         self.new = new
+        self.elements = elements
     }
 
-    /// The changed fields, walking nested objects (arrays are compared whole),
-    /// in the old record's member order, then fields only the new one has.
-    /// With exact `tolerance` it uses the fingerprint's equality, so it agrees
+    /// Whether the change is an array element inserted or deleted (not a field added or removed).
+    public var isElementInsertedOrDeleted: Bool {
+        (old == nil || new == nil) && elements.last?.depth == path.components.count
+    }
+
+    /// Where the change is, as a person reads it: the path with array
+    /// positions (`items[3].price`, `idd.suffixes[12]`).
+    public var location: String { location { index, _ in "[\(index)]" } }
+
+    /// The location with every array position written `[]` (`items[].q`):
+    /// the same field of any element, for the summaries.
+    package var elementPattern: String { location { _, _ in "[]" } }
+
+    /// The location of a run of elements that ends `count` elements after this one (`tags[2…64]`).
+    package func location(throughCount count: Int) -> String {
+        location { index, last in last ? "[\(index)…\(index + count - 1)]" : "[\(index)]" }
+    }
+
+    private func location(_ position: (_ index: Int, _ last: Bool) -> String) -> String {
+        guard !elements.isEmpty else { return path.description }
+        var text = ""
+        var depth = 0
+        func names(upTo end: Int) {
+            guard end > depth else { return }
+            if !text.isEmpty { text += "." }
+            text += FieldPath(Array(path.components[depth..<end])).description
+            depth = end
+        }
+        for (number, element) in elements.enumerated() {
+            names(upTo: element.depth)
+            text += position(element.index, number == elements.count - 1)
+        }
+        names(upTo: path.components.count)
+        return text
+    }
+
+    /// Where the change is in the record as RFC 6901 writes it
+    /// (`/items/3/price`): member names and array positions.
+    public var pointer: String {
+        pointerTokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+    }
+
+    private var pointerTokens: [String] {
+        var tokens: [String] = []
+        var elementIterator = elements.makeIterator()
+        var nextElement = elementIterator.next()
+        for depth in 0...path.components.count {
+            while let element = nextElement, element.depth == depth {
+                tokens.append(String(element.index))
+                nextElement = elementIterator.next()
+            }
+            if depth < path.components.count { tokens.append(path.components[depth]) }
+        }
+        return tokens
+    }
+}
+
+extension FieldChange {
+    /// `fields` cut into runs for display: a run is one change, or
+    /// `minimum` or more elements inserted (or deleted) one after another
+    /// into one array, each at the index after the one before (63 elements
+    /// appended are one line, not 63).
+    package static func runs(_ fields: [FieldChange], minimum: Int = 4) -> [ArraySlice<FieldChange>] {
+        var runs: [ArraySlice<FieldChange>] = []
+        var start = 0
+        while start < fields.count {
+            var end = start + 1
+            let first = fields[start]
+            if first.isElementInsertedOrDeleted {
+                while end < fields.count {
+                    let next = fields[end]
+                    guard next.isElementInsertedOrDeleted, (next.new == nil) == (first.new == nil), next.path == first.path,
+                        next.elements.dropLast() == first.elements.dropLast(),
+                        next.elements.last!.index == fields[end - 1].elements.last!.index + 1
+                    else { break }
+                    end += 1
+                }
+                if end - start < minimum { end = start + 1 }
+            }
+            runs.append(fields[start..<end])
+            start = end
+        }
+        return runs
+    }
+}
+
+/// How arrays inside records are compared (`--arrays`).
+public enum ArrayComparison: String, Sendable, CaseIterable {
+    /// Element by element: a longest common subsequence of equal elements
+    /// (objects sharing the `--id` fields matched by them), the rest
+    /// inserted, deleted, or changed in place.
+    case elements
+    /// As one value: a changed array is one change, old array to new.
+    case whole
+}
+
+extension FieldChange {
+    /// The changed fields, walking nested objects, and with `arrays:
+    /// .elements` arrays element by element (see `ElementAlignment`;
+    /// objects that all hold the `elementKey` fields, each key once on a
+    /// side, are matched by them), in the old record's member order, then
+    /// fields only the new one has. In an array: the deleted elements, the
+    /// inserted ones, then the changes inside elements that stayed, each
+    /// ascending (the order a JSON Patch can replay, but for deletions,
+    /// which it takes last first). Rules (`--ignore`, `--only`) name
+    /// fields outside arrays; inside an element every member counts. With
+    /// exact `tolerance` it uses the fingerprint's equality, so it agrees
     /// with the readers; a tolerance can only take changes away.
     package static func between(
-        _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact
+        _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact,
+        arrays: ArrayComparison = .elements, elementKey: [FieldPath] = []
     ) -> [FieldChange] {
-        var changes: [FieldChange] = []
-        collect(old, new, path: [], rules: rules, mode: mode, tolerance: tolerance, into: &changes)
-        return changes
+        var differ = FieldDiffer(rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKey: elementKey)
+        differ.values(old, new, path: [], elements: [], inArray: false)
+        return differ.changes
+    }
+}
+
+/// The walk behind `FieldChange.between`.
+private struct FieldDiffer {
+    let rules: FieldRules
+    let mode: ComparisonMode
+    let tolerance: ValueTolerance
+    let arrays: ArrayComparison
+    let elementKey: [FieldPath]
+    var changes: [FieldChange] = []
+
+    init(rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance, arrays: ArrayComparison, elementKey: [FieldPath]) {
+        self.rules = rules
+        self.mode = mode
+        self.tolerance = tolerance
+        self.arrays = arrays
+        self.elementKey = elementKey
     }
 
-    private static func collect(
-        _ old: Value, _ new: Value, path: [String], rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance,
-        into changes: inout [FieldChange]
-    ) {
-        guard case .object(let oldMembers) = old, case .object(let newMembers) = new else {
+    mutating func values(_ old: Value, _ new: Value, path: [String], elements: [FieldChange.ElementIndex], inArray: Bool) {
+        switch (old, new) {
+        case (.object(let oldMembers), .object(let newMembers)):
+            members(oldMembers, newMembers, path: path, elements: elements, inArray: inArray)
+        case (.array(let oldElements), .array(let newElements)) where arrays == .elements:
             if !tolerance.equal(old, new, path: path, mode: mode) {
-                changes.append(FieldChange(path: FieldPath(path), old: old, new: new))
+                self.elements(oldElements, newElements, path: path, elements: elements)
             }
-            return
+        default:
+            if !tolerance.equal(old, new, path: path, mode: mode) {
+                changes.append(FieldChange(path: FieldPath(path), old: old, new: new, elements: elements))
+            }
         }
+    }
+
+    private mutating func members(
+        _ oldMembers: [Value.Member], _ newMembers: [Value.Member], path: [String], elements: [FieldChange.ElementIndex], inArray: Bool
+    ) {
         let byName = MembersByName(old: oldMembers, new: newMembers)
         for name in byName.names {
             let memberPath = path + [name]
-            let verdict = rules.verdict(memberPath)
+            let verdict = inArray ? .include : rules.verdict(memberPath)
             guard verdict != .skip else { continue }
             let oldValue = byName.old(name)
             let newValue = byName.new(name)
@@ -44,29 +196,102 @@ public struct FieldChange: Equatable, Sendable {
             case let (oldValue?, newValue?):
                 if verdict == .lookInside {
                     // Only named fields inside count: a value that is not an object has none.
-                    func members(_ value: Value) -> Value { if case .object = value { value } else { .object([]) } }
-                    collect(members(oldValue), members(newValue), path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
-                } else if case .object = oldValue, case .object = newValue {
-                    collect(oldValue, newValue, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
-                } else if !tolerance.equal(oldValue, newValue, path: memberPath, mode: mode) {
-                    changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
+                    func members(_ value: Value) -> [Value.Member] { if case .object(let members) = value { members } else { [] } }
+                    self.members(members(oldValue), members(newValue), path: memberPath, elements: elements, inArray: inArray)
+                } else {
+                    values(oldValue, newValue, path: memberPath, elements: elements, inArray: inArray)
                 }
             case (let present?, nil), (nil, let present?):
                 // In text comparisons a missing field equals an empty one.
                 if mode == .text && tolerance.isEmptyText(present) { continue }
-                if verdict == .lookInside, case .object = present {
+                if verdict == .lookInside, case .object(let inside) = present {
                     // Only the selected fields inside count.
-                    let empty = Value.object([])
-                    let (a, b) = oldValue == nil ? (empty, present) : (present, empty)
-                    collect(a, b, path: memberPath, rules: rules, mode: mode, tolerance: tolerance, into: &changes)
+                    let (a, b) = oldValue == nil ? ([], inside) : (inside, [])
+                    self.members(a, b, path: memberPath, elements: elements, inArray: inArray)
                     continue
                 }
                 if verdict == .lookInside { continue }
-                changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue))
+                changes.append(FieldChange(path: FieldPath(memberPath), old: oldValue, new: newValue, elements: elements))
             case (nil, nil):
                 continue
             }
         }
+    }
+
+    private mutating func elements(_ old: [Value], _ new: [Value], path: [String], elements: [FieldChange.ElementIndex]) {
+        let depth = path.count
+        func at(_ index: Int) -> [FieldChange.ElementIndex] { elements + [FieldChange.ElementIndex(depth: depth, index: index)] }
+        let keys = elementKeys(old, new)
+        let oldHashes = keys?.old ?? old.map { $0.contentHash(mode: mode) }
+        let newHashes = keys?.new ?? new.map { $0.contentHash(mode: mode) }
+        let same: (Int, Int) -> Bool
+        if keys != nil {
+            // A key's hash is checked, not trusted.
+            let elementKey = self.elementKey
+            let mode = self.mode
+            same = { a, b in
+                oldHashes[a] == newHashes[b] && elementKey.allSatisfy { key in
+                    old[a].member(at: key.components)!.isEquivalent(to: new[b].member(at: key.components)!, mode: mode)
+                }
+            }
+        } else if tolerance.isExact {
+            same = { oldHashes[$0] == newHashes[$1] }
+        } else {
+            let tolerance = self.tolerance
+            let mode = self.mode
+            same = { oldHashes[$0] == newHashes[$1] || tolerance.equal(old[$0], new[$1], path: path, mode: mode) }
+        }
+        let matches = ElementAlignment(oldHashes: oldHashes, newHashes: newHashes, same: same).matches()
+        // Between two matches, unmatched elements are paired in order
+        // (changed in place) unless a key tells them apart; the rest are
+        // deleted or inserted.
+        var deleted: [Int] = []
+        var inserted: [Int] = []
+        var pairs: [(old: Int, new: Int, matched: Bool)] = []
+        var (oldNext, newNext) = (0, 0)
+        for match in matches + [(old: old.count, new: new.count)] {
+            let paired = keys == nil ? min(match.old - oldNext, match.new - newNext) : 0
+            for offset in 0..<paired { pairs.append((oldNext + offset, newNext + offset, false)) }
+            deleted.append(contentsOf: (oldNext + paired)..<match.old)
+            inserted.append(contentsOf: (newNext + paired)..<match.new)
+            if match.old < old.count { pairs.append((match.old, match.new, true)) }
+            (oldNext, newNext) = (match.old + 1, match.new + 1)
+        }
+        let fieldPath = FieldPath(path)
+        for index in deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
+        for index in inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
+        for pair in pairs where !(pair.matched && keys == nil) {
+            // Matched by key, or paired in place: what changed inside.
+            values(old[pair.old], new[pair.new], path: path, elements: at(pair.new), inArray: true)
+        }
+    }
+
+    /// Each element's key hash, when every element of both arrays is an
+    /// object holding every `elementKey` field as a scalar, and no key
+    /// occurs twice on a side; nil otherwise.
+    private func elementKeys(_ old: [Value], _ new: [Value]) -> (old: [UInt64], new: [UInt64])? {
+        guard !elementKey.isEmpty, !old.isEmpty, !new.isEmpty else { return nil }
+        func keys(_ elements: [Value]) -> [UInt64]? {
+            var hashes: [UInt64] = []
+            hashes.reserveCapacity(elements.count)
+            var seen = Set<UInt64>()
+            for element in elements {
+                guard case .object = element else { return nil }
+                var hash: UInt64 = 0x6B65_7973
+                for key in elementKey {
+                    guard let value = element.member(at: key.components) else { return nil }
+                    switch value {
+                    case .object, .array, .null: return nil
+                    default: hash = StableHash.combine(hash, value.contentHash(mode: mode))
+                    }
+                }
+                guard seen.insert(hash).inserted else { return nil }
+                hashes.append(hash)
+            }
+            return hashes
+        }
+        guard let oldKeys = keys(old), let newKeys = keys(new) else { return nil }
+        return (oldKeys, newKeys)
     }
 }
 

@@ -3,6 +3,11 @@
 /// Federation"` in 1,094 records) and, for numbers, how far they moved.
 public struct FieldTransitions: Equatable, Sendable {
     public var path: FieldPath
+    /// For the transitions of array elements (`--arrays elements`): the
+    /// field's place with each array position written `[]` (`tags[]`,
+    /// `items[].price`), where an absent side is an element inserted or
+    /// deleted. Nil for the field's own transitions.
+    public var elementPattern: String?
     /// The most frequent transitions, most first (at most five), each made
     /// by two records or more.
     public var top: [Transition]
@@ -15,8 +20,12 @@ public struct FieldTransitions: Equatable, Sendable {
     /// absolute change and the mean one.
     public var numbers: NumericChanges?
 
-    public init(path: FieldPath, top: [Transition], exact: Bool, numbers: NumericChanges?) {
+    /// The field as the summaries name it: `tags[]` for its elements.
+    public var label: String { elementPattern ?? path.description }
+
+    public init(path: FieldPath, elementPattern: String? = nil, top: [Transition], exact: Bool, numbers: NumericChanges?) {
         self.path = path
+        self.elementPattern = elementPattern
         self.top = top
         self.exact = exact
         self.numbers = numbers
@@ -130,7 +139,7 @@ struct FieldTransitionCounter {
     }
 
     /// What the counts say, or nil when nothing repeats and no number changed.
-    func transitions(of path: FieldPath) -> FieldTransitions? {
+    func transitions(of path: FieldPath, elementPattern: String? = nil) -> FieldTransitions? {
         // Counts known for sure (an inherited part is not), most first; among equals, the one counted first.
         let top = entries.enumerated().map { ($0.offset, $0.element, $0.element.count - $0.element.error) }
             .filter { $0.2 >= 2 }
@@ -140,7 +149,7 @@ struct FieldTransitionCounter {
         let numbers = numericCount > 0
             ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericMean) : nil
         guard !top.isEmpty || numbers != nil else { return nil }
-        return FieldTransitions(path: path, top: Array(top), exact: !evicted, numbers: numbers)
+        return FieldTransitions(path: path, elementPattern: elementPattern, top: Array(top), exact: !evicted, numbers: numbers)
     }
 
     /// A value's identity for counting: its fingerprint under the typed

@@ -72,6 +72,7 @@ extension Comparison {
         let new = self.new
         let records = options.records
         let rules = fieldRules
+        let arrays = options.arrays
         let defaultDelimiter = old.input.format.defaultDelimiter
         let updatedOld = Set(flat.updates.map(\.old.item))
         let movedOld = Set(flat.moves.map(\.from.item))
@@ -92,7 +93,7 @@ extension Comparison {
                     // In file order a record's old index is its row.
                     let fields = FieldChange.between(
                         try old.value(ofRecord: update.old.item), try new.value(ofRecord: update.element.row),
-                        rules: rules, mode: records.mode)
+                        rules: rules, mode: records.mode, arrays: arrays, elementKey: records.id)
                     return (nil, fields)
                 }
             }) { update, resolved in

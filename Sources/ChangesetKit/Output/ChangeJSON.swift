@@ -23,7 +23,11 @@
 /// - `fields` lists each changed field: `path` as `--id` would write it
 ///   (renamed fields by their old name), `old` and `new` its values, numbers
 ///   exactly as in the input. A side is left out when the field is absent
-///   there. Fields only one schema has are not listed (see `schema`).
+///   there. Fields only one schema has are not listed (see `schema`). A
+///   change inside an array (`--arrays elements`) also has `pointer`, its
+///   place in the record as RFC 6901 writes it (`/tags/2`); there a side
+///   left out is an element inserted (no `old`) or deleted (no `new`): a
+///   deleted element's last index is in OLD, every other index in NEW.
 /// - Order: section changes, then deleted, inserted, moved and updated
 ///   records, each by position. A record both moved and updated has both.
 package enum ChangeJSON {
@@ -52,6 +56,9 @@ package enum ChangeJSON {
         if change.kind == .updated {
             object.add("fields", array: change.fields) { entry, field in
                 entry.add("path", string: field.path.description)
+                if !field.elements.isEmpty {
+                    entry.add("pointer", string: field.pointer)
+                }
                 if let old = field.old { entry.add("old", value: old) }
                 if let new = field.new { entry.add("new", value: new) }
             }

@@ -83,3 +83,19 @@ package enum DisplayText {
         sectioned ? "\(section(place.section))/\(place.index)" : "\(place.index)"
     }
 }
+
+extension DisplayText {
+    /// Array elements inserted or deleted (one, or a run from
+    /// `FieldChange.runs`) as the tables show them: where and what
+    /// (`tags[2…64] inserted`), and the values (`"200"`; for a run, `63
+    /// elements: "200", "201", "202", …, "262"`), each cut to `width`.
+    static func elementRun(_ run: ArraySlice<FieldChange>, width: Int) -> (label: String, values: String) {
+        let first = run.first!
+        let verb = first.new == nil ? "deleted" : "inserted"
+        guard run.count > 1 else { return ("\(visible(first.location)) \(verb)", shownValue(first.new ?? first.old, width: width)) }
+        let shown = run.enumerated().filter { $0.offset < 3 || $0.offset == run.count - 1 }
+            .map { shownValue($0.element.new ?? $0.element.old, width: width) }
+        let values = run.count > 4 ? shown.dropLast().joined(separator: ", ") + ", …, " + shown.last! : shown.joined(separator: ", ")
+        return ("\(visible(first.location(throughCount: run.count))) \(verb)", "\(run.count) elements: \(values)")
+    }
+}

@@ -98,7 +98,7 @@ public struct HTMLFormatter: ReportFormatter {
             if !summary.transitions.isEmpty {
                 output.write("<h3>Common changes</h3>\n<ul id=\"transitions\">\n")
                 for field in summary.transitions.prefix(TransitionText.fieldLimit) {
-                    output.write("<li><code>\(HTMLFormatter.escape(field.path.description))</code>: \(HTMLFormatter.escape(TransitionText.line(field, width: 60)))</li>\n")
+                    output.write("<li><code>\(HTMLFormatter.escape(field.label))</code>: \(HTMLFormatter.escape(TransitionText.line(field, width: 60)))</li>\n")
                 }
                 output.write("</ul>\n")
             }
@@ -206,10 +206,20 @@ public struct HTMLFormatter: ReportFormatter {
             }
         case .updated:
             details = "<table class=\"fields\">"
-            for field in change.fields {
+            for run in FieldChange.runs(change.fields) {
+                let field = run.first!
+                if field.isElementInsertedOrDeleted {
+                    // Array elements inserted or deleted: the side that has none is left empty.
+                    let (label, values) = DisplayText.elementRun(run, width: width)
+                    let deleted = field.new == nil
+                    details += "<tr><th>\(HTMLFormatter.escape(label))</th>"
+                        + "<td class=\"old\">\(deleted ? "<code>\(HTMLFormatter.escape(values))</code>" : "")</td>"
+                        + "<td class=\"new\">\(deleted ? "" : "<code>\(HTMLFormatter.escape(values))</code>")</td></tr>"
+                    continue
+                }
                 let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
                 let (oldMarked, newMarked) = HTMLFormatter.marked(old, new)
-                details += "<tr><th>\(HTMLFormatter.escape(DisplayText.visible(field.path.description)))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
+                details += "<tr><th>\(HTMLFormatter.escape(DisplayText.visible(field.location)))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
             }
             details += "</table>"
         case .sectionDeleted, .sectionInserted, .sectionMoved:

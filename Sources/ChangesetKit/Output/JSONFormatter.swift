@@ -133,6 +133,7 @@ public struct JSONFormatter: ReportFormatter {
             // Per field, its most frequent transitions and how far its numbers moved.
             object.add("transitions", array: summary.transitions) { entry, field in
                 entry.add("path", string: field.path.description)
+                if let pattern = field.elementPattern { entry.add("elements", string: pattern) }
                 entry.add("top", array: field.top) { item, transition in
                     if let old = transition.old { item.add("old", value: old) }
                     if let new = transition.new { item.add("new", value: new) }

@@ -5,8 +5,9 @@
 /// Order: `remove` for deleted records (highest index first, so indices stay
 /// valid); then, for each position of NEW from the first, `add` for an
 /// inserted record or `move` for a moved one; then `replace`, `add` and
-/// `remove` on the fields of updated records, at their NEW index. Paths start
-/// with the `--records-at` array (`/data/items/3/price`).
+/// `remove` on the fields of updated records, at their NEW index, and on
+/// array elements (`/3/tags/2`; see `replayOrder`). Paths start with the
+/// `--records-at` array (`/data/items/3/price`).
 ///
 /// Where each moved record must go is found without replaying the document:
 /// every record gets one slot in a fixed order (its old place, and for
@@ -118,8 +119,8 @@ package struct JSONPatchFormatter {
                 arrive(upTo: newCount)
             case .updated(_, let newIndex, _, let fields, _):
                 arrive(upTo: newCount)
-                for field in fields {
-                    let pointer = path(newIndex) + field.path.components.map { "/" + JSONPatchFormatter.escape($0) }.joined()
+                for field in JSONPatchFormatter.replayOrder(fields) {
+                    let pointer = path(newIndex) + JSONPatchFormatter.jsonStringContent(field.pointer)
                     switch (field.old, field.new) {
                     case (_?, let new?): emit("{\"op\":\"replace\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
                     case (nil, let new?): emit("{\"op\":\"add\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
@@ -133,10 +134,43 @@ package struct JSONPatchFormatter {
         output.write(count == 0 ? "[]\n" : "\n]\n")
     }
 
+    /// A record's field changes in an order that replays: as
+    /// `FieldChange.between` gives them, but each run of elements deleted
+    /// from one array last first, so the indices of those still to go
+    /// stay valid.
+    static func replayOrder(_ fields: [FieldChange]) -> [FieldChange] {
+        var ordered: [FieldChange] = []
+        ordered.reserveCapacity(fields.count)
+        var run: [FieldChange] = []
+        func sameArray(_ a: FieldChange, _ b: FieldChange) -> Bool {
+            a.path == b.path && a.elements.dropLast() == b.elements.dropLast()
+        }
+        for field in fields {
+            if field.isElementInsertedOrDeleted, field.new == nil {
+                if let last = run.last, !sameArray(last, field) {
+                    ordered.append(contentsOf: run.reversed())
+                    run = []
+                }
+                run.append(field)
+            } else {
+                ordered.append(contentsOf: run.reversed())
+                run = []
+                ordered.append(field)
+            }
+        }
+        ordered.append(contentsOf: run.reversed())
+        return ordered
+    }
+
     /// A JSON Pointer reference token (RFC 6901), also JSON-string-escaped.
     static func escape(_ name: String) -> String {
+        jsonStringContent(name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
+    }
+
+    /// `text` as it stands between a JSON string's quotes.
+    static func jsonStringContent(_ text: String) -> String {
         var json = ""
-        Value.writeJSONString(name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"), to: &json)
+        Value.writeJSONString(text, to: &json)
         return String(json.dropFirst().dropLast())
     }
 }

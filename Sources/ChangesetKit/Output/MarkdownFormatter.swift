@@ -76,7 +76,7 @@ public struct MarkdownFormatter: ReportFormatter {
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {
-                page.add("- \(MarkdownPage.code(field.path.description)): "
+                page.add("- \(MarkdownPage.code(field.label)): "
                     + TransitionText.line(field, width: 40, arrow: "→", value: MarkdownPage.code) + "\n")
             }
         }
@@ -152,10 +152,19 @@ public struct MarkdownFormatter: ReportFormatter {
             return "| \(id) | \(place(change.old)) | \(place(change.new)) | \(line(change.old)) → \(line(change.new)) |\n"
         case .updated:
             var rows = ""
-            for (index, field) in change.fields.enumerated() {
-                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
+            for (index, run) in FieldChange.runs(change.fields).enumerated() {
+                let field = run.first!
+                let cells: String
+                if field.isElementInsertedOrDeleted {
+                    // Array elements inserted or deleted: the side that has none is left empty.
+                    let (label, values) = DisplayText.elementRun(run, width: width)
+                    cells = "\(MarkdownPage.code(label)) | \(field.old == nil ? "" : MarkdownPage.code(values)) | \(field.new == nil ? "" : MarkdownPage.code(values))"
+                } else {
+                    let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
+                    cells = "\(MarkdownPage.code(DisplayText.visible(field.location))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
+                }
                 let first = index == 0
-                rows += "| \(first ? id : "") | \(first ? line(change.new) : "") | \(MarkdownPage.code(DisplayText.visible(field.path.description))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new)) |\n"
+                rows += "| \(first ? id : "") | \(first ? line(change.new) : "") | \(cells) |\n"
             }
             return rows
         }

@@ -95,7 +95,7 @@ public struct TextFormatter: ReportFormatter {
         if let note = report.summary.typeOnlyNote { lines.append(note) }
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
-            lines.append("  \(DisplayText.visible(field.path.description)): " + TransitionText.line(field, width: 40))
+            lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
         }
         return lines
     }
@@ -181,7 +181,7 @@ public struct TextFormatter: ReportFormatter {
     static func collect(_ change: Change, into progress: inout Progress) {
         var signature: UInt64 = 0x6772_6F75
         for field in change.fields {
-            signature = StableHash.combine(signature, StableHash.string(field.path.description, seed: 1))
+            signature = StableHash.combine(signature, StableHash.string(field.location, seed: 1))
             signature = StableHash.combine(signature, field.old.map { $0.contentHash(mode: .typed) } ?? 0)
             signature = StableHash.combine(signature, field.new.map { $0.contentHash(mode: .typed) } ?? 0)
         }
@@ -198,11 +198,32 @@ public struct TextFormatter: ReportFormatter {
 
     /// An updated record's field changes, a line each under its header line.
     private func addFields(_ fields: [FieldChange], to line: inout TextLine) {
-        for field in fields {
+        for run in FieldChange.runs(fields) {
+            let field = run.first!
             line.add("  ")
-            line.addVisible(field.path.description)
+            if run.count > 1 {
+                // Elements inserted or deleted one after another: one line, the first three and the last.
+                line.addVisible(field.location(throughCount: run.count))
+                line.add(": ")
+                line.add(field.new == nil ? "deleted " : "inserted ")
+                line.add(run.count)
+                line.add(" elements ")
+                for (position, element) in run.enumerated() where position < 3 || position == run.count - 1 {
+                    if position > 0 { line.add(position == run.count - 1 && run.count > 4 ? ", …, " : ", ") }
+                    line.addValue((element.new ?? element.old)!, width: width)
+                }
+                line.add("\n")
+                continue
+            }
+            line.addVisible(field.location)
             line.add(": ")
-            line.addValues(field.old, field.new, width: width)
+            if field.isElementInsertedOrDeleted {
+                // An array element: `tags[2]: inserted "x"`.
+                line.add(field.new == nil ? "deleted " : "inserted ")
+                line.addValue((field.new ?? field.old)!, width: width)
+            } else {
+                line.addValues(field.old, field.new, width: width)
+            }
             line.add("\n")
         }
     }

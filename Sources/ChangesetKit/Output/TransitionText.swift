@@ -19,8 +19,14 @@ enum TransitionText {
         var parts: [String] = []
         if !field.top.isEmpty {
             parts.append(field.top.map { transition in
-                "\(value(DisplayText.shownValue(transition.old, width: width))) \(arrow) \(value(DisplayText.shownValue(transition.new, width: width))) "
-                    + "(\(field.exact ? "" : "at least ")\(transition.records))"
+                let count = "(\(field.exact ? "" : "at least ")\(transition.records))"
+                if field.elementPattern != nil, transition.old == nil || transition.new == nil {
+                    // An array element inserted or deleted: `inserted "x" (40)`.
+                    let shown = value(DisplayText.shownValue(transition.old ?? transition.new, width: width))
+                    return "\(transition.old == nil ? "inserted" : "deleted") \(shown) \(count)"
+                }
+                return "\(value(DisplayText.shownValue(transition.old, width: width))) \(arrow) \(value(DisplayText.shownValue(transition.new, width: width))) "
+                    + count
             }.joined(separator: ", "))
         }
         if let numbers = field.numbers {

@@ -1,0 +1,121 @@
+import Foundation
+import Testing
+
+/// Arrays compared element by element, through the real command: what each
+/// format says, and that `jsonpatch` (by Python's jsonpatch) and `patch`
+/// (by `changeset apply`) rebuild NEW from random arrays that change.
+@Suite struct ArrayElementCLITests {
+    @Test func anElementInsertedIsOneLineAndOneAdd() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try #"[{"id":1,"tags":["a","b"]}]"#.write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try #"[{"id":1,"tags":["a","x","b"]}]"#.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let text = try changeset(["old.json", "new.json", "--id", "id"], in: scratch)
+        #expect(text.status == 1 && text.stdout.hasSuffix("updated  id 1  at 0, line 1\n  tags[1]: inserted \"x\"\n"), "\(text)")
+        let patch = try changeset(["old.json", "new.json", "--id", "id", "--format", "jsonpatch"], in: scratch)
+        #expect(patch.stdout == "[\n{\"op\":\"add\",\"path\":\"/0/tags/1\",\"value\":\"x\"}\n]\n", "\(patch)")
+        let json = try changeset(["old.json", "new.json", "--id", "id", "--format", "json"], in: scratch)
+        let fields = try run("jq", ["-c", ".changes[0].fields"], input: json.stdout)
+        #expect(fields == #"[{"path":"tags","pointer":"/tags/1","new":"x"}]"# + "\n")
+        // --arrays whole: today's behaviour, the array replaced.
+        let whole = try changeset(["old.json", "new.json", "--id", "id", "--format", "jsonpatch", "--arrays", "whole"], in: scratch)
+        #expect(whole.stdout == "[\n{\"op\":\"replace\",\"path\":\"/0/tags\",\"value\":[\"a\",\"x\",\"b\"]}\n]\n", "\(whole)")
+        let wholeText = try changeset(["old.json", "new.json", "--id", "id", "--arrays", "whole"], in: scratch)
+        #expect(wholeText.stdout.hasSuffix("  tags: [\"a\",\"b\"] -> [\"a\",\"x\",\"b\"]\n"), "\(wholeText)")
+        let bad = try changeset(["old.json", "new.json", "--id", "id", "--arrays", "each"], in: scratch)
+        #expect(bad.status == 2 && bad.stderr.contains("--arrays") && bad.stdout.isEmpty, "\(bad)")
+    }
+
+    /// The fixture's shapes: 63 suffixes appended are one line with the
+    /// count, subdivisions are matched by the `--id` field they hold.
+    @Test func aGrownArrayIsOneRunAndKeyedElementsMatch() throws {
+        let result = try changeset(FormatTests.arrays)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("  idd.suffixes[2…64]: inserted 63 elements \"200\", \"201\", \"202\", …, \"262\"\n"), "\(result)")
+        #expect(result.stdout.contains("  subdivisions[2].name: \"Denmark province 2\" -> \"Denmark province two\"\n"), "\(result)")
+        let json = try changeset(FormatTests.arrays + ["--format", "json"])
+        let count = try run("jq", ["[.changes[] | select(.id == \"CH\") | .fields[] | select(.pointer | startswith(\"/idd/suffixes/\"))] | length"], input: json.stdout)
+        #expect(count == "63\n")
+    }
+
+    @Test func randomArraysRoundTrip() throws {
+        let seed = RoundTripTests.seed
+        var random = SplitMix64(seed: seed &+ 0xA77A)
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for iteration in 0..<10 {
+            let old = (0..<Int.random(in: 1...12, using: &random)).map { id in RandomArrays.record(id: id, using: &random) }
+            let new = old.map { RandomArrays.mutate($0, using: &random) }
+            let oldURL = scratch.appendingPathComponent("old.json")
+            let newURL = scratch.appendingPathComponent("new.json")
+            try ("[\n" + old.joined(separator: ",\n") + "\n]\n").write(to: oldURL, atomically: true, encoding: .utf8)
+            try ("[\n" + new.joined(separator: ",\n") + "\n]\n").write(to: newURL, atomically: true, encoding: .utf8)
+            let context = "seed \(seed), iteration \(iteration)"
+            for key in [["--id", "id"], ["--id", "id", "--arrays", "whole"]] {
+                let jsonPatch = try changeset(["old.json", "new.json", "--format", "jsonpatch"] + key, in: scratch)
+                #expect(jsonPatch.status <= 1 && jsonPatch.stderr.isEmpty, "\(context): \(jsonPatch)")
+                try expectJSONPatch(jsonPatch.stdout, turns: oldURL, into: newURL, recordsAt: [])
+            }
+            let patch = try changeset(["old.json", "new.json", "--id", "id", "--format", "patch", "-o", "p.patch"], in: scratch)
+            #expect(patch.status <= 1, "\(context): \(patch)")
+            let applied = try changeset(["apply", "old.json", "p.patch", "-o", "rebuilt.json"], in: scratch)
+            #expect(applied.status == 0, "\(context): \(applied)")
+            let check = try changeset(["rebuilt.json", "new.json", "--id", "id", "-q"], in: scratch)
+            #expect(check.status == 0, "\(context): apply did not rebuild new: \(check)")
+        }
+    }
+}
+
+/// Records whose arrays change: scalars, objects holding `id` (matched by
+/// it), objects without one, and arrays of arrays.
+enum RandomArrays {
+    static func scalar(using random: inout SplitMix64) -> String {
+        ["1", "2", "3.5", "\"a\"", "\"b\"", "\"c\"", "true", "null", "\"é/~\""].randomElement(using: &random)!
+    }
+
+    static func element(_ kind: Int, using random: inout SplitMix64) -> String {
+        switch kind {
+        case 0: return scalar(using: &random)
+        case 1: return "{\"id\": \(Int.random(in: 0...30, using: &random)), \"v\": \(scalar(using: &random))}"
+        case 2: return "{\"v\": \(scalar(using: &random)), \"w\": [\(scalar(using: &random))]}"
+        default: return "[" + (0..<Int.random(in: 0...3, using: &random)).map { _ in scalar(using: &random) }.joined(separator: ", ") + "]"
+        }
+    }
+
+    /// Four arrays, one of each kind (`ids` elements keep their ids unique, as a key wants).
+    static func arrays(using random: inout SplitMix64) -> [[String]] {
+        (0..<4).map { kind in
+            var elements = (0..<Int.random(in: 0...6, using: &random)).map { _ in element(kind, using: &random) }
+            if kind == 1 { elements = Array(Dictionary(elements.map { ($0.split(separator: ",")[0], $0) }, uniquingKeysWith: { a, _ in a }).values).sorted() }
+            return elements
+        }
+    }
+
+    static func text(id: Int, _ arrays: [[String]]) -> String {
+        "{\"id\": \(id), " + ["s", "k", "o", "m"].enumerated().map { "\"\($1)\": [" + arrays[$0].joined(separator: ", ") + "]" }.joined(separator: ", ") + "}"
+    }
+
+    static func record(id: Int, using random: inout SplitMix64) -> String {
+        text(id: id, arrays(using: &random))
+    }
+
+    /// Inserts, deletes and replaces elements of each array, sometimes none.
+    static func mutate(_ record: String, using random: inout SplitMix64) -> String {
+        let object = try! JSONSerialization.jsonObject(with: Data(record.utf8)) as! [String: Any]
+        let id = object["id"] as! Int
+        var arrays = ["s", "k", "o", "m"].map { name in
+            (object[name] as! [Any]).map { String(decoding: try! JSONSerialization.data(withJSONObject: $0, options: [.fragmentsAllowed, .sortedKeys]), as: UTF8.self) }
+        }
+        for kind in arrays.indices where Bool.random(using: &random) {
+            for _ in 0..<Int.random(in: 1...3, using: &random) {
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: arrays[kind].insert(element(kind, using: &random), at: Int.random(in: 0...arrays[kind].count, using: &random))
+                case 1 where !arrays[kind].isEmpty: arrays[kind].remove(at: Int.random(in: 0..<arrays[kind].count, using: &random))
+                case 2 where !arrays[kind].isEmpty: arrays[kind][Int.random(in: 0..<arrays[kind].count, using: &random)] = element(kind, using: &random)
+                default: break
+                }
+            }
+        }
+        return text(id: id, arrays)
+    }
+}
