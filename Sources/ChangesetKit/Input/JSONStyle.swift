@@ -212,7 +212,10 @@ package struct JSONStyle: Sendable, Equatable {
     /// record (another side of a merge): a member equal to a donor's is
     /// copied from the donor, as that file writes it.
     package func text(of value: Value, frame: [UInt8]?, frameDepth: String, depth: String, donors: [([UInt8], String)] = []) -> String {
-        if let frame, let spliced = frame.withUnsafeBytes({ splice(value, into: $0, frameDepth: frameDepth, depth: depth, donors: donors) }) {
+        if let frame, let spliced = frame.withUnsafeBytes({ frame in
+            if case .array = value { return spliceArray(value, into: frame, frameDepth: frameDepth, depth: depth) }
+            return splice(value, into: frame, frameDepth: frameDepth, depth: depth, donors: donors)
+        }) {
             return spliced
         }
         if let copied = copy(value, from: donors, depth: depth) { return copied }
@@ -270,7 +273,7 @@ package struct JSONStyle: Sendable, Equatable {
                 let valueText: String
                 if frameMembers[index].value == target.value {
                     valueText = reindent(bytes(member.value))
-                } else if case .object = target.value, case .object = frameMembers[index].value {
+                } else if frameMembers[index].value.isContainer(like: target.value) {
                     let nestedDonors = donorMembers.compactMap { donor in
                         donor.members.first { ExactText.same($0.0.name, target.name) }.map { ($0.1, donor.depth) }
                     }
@@ -307,6 +310,70 @@ package struct JSONStyle: Sendable, Equatable {
             output += piece.text
         }
         return output + reindent(closing)
+    }
+
+    /// The text of an array whose value is `value`, written where `frame`
+    /// (a version of it) stood, as `splice` writes an object: the frame's
+    /// elements that `value` keeps (a longest common subsequence, see
+    /// `ElementAlignment`) are copied as they are, with the frame's bytes
+    /// between them; an element changed in place that is an object or array
+    /// in both is spliced in turn; the others are written in this style, on
+    /// one line when the frame is. Nil when the frame is not an array with
+    /// elements (there is no layout to keep).
+    private func spliceArray(_ value: Value, into frame: UnsafeRawBufferPointer, frameDepth: String, depth: String) -> String? {
+        guard case .array(let targets) = value, let raw = JSONValueReader.rawElements(ofArray: frame), !raw.isEmpty,
+            let frameValues = try? raw.map({ try JSONValueReader.read(UnsafeRawBufferPointer(rebasing: frame[$0])) })
+        else { return nil }
+        guard !targets.isEmpty else { return "[]" }
+        let matches = ElementAlignment(
+            oldHashes: frameValues.map { $0.contentHash(mode: .typed) }, newHashes: targets.map { $0.contentHash(mode: .typed) },
+            same: { frameValues[$0] == targets[$1] }
+        ).matches()
+        // Each target's source in the frame: kept, or changed in place (paired in order between two kept ones).
+        var source = [(index: Int, kept: Bool)?](repeating: nil, count: targets.count)
+        var (frameNext, targetNext) = (0, 0)
+        for match in matches + [(old: raw.count, new: targets.count)] {
+            for offset in 0..<min(match.old - frameNext, match.new - targetNext) {
+                source[targetNext + offset] = (frameNext + offset, false)
+            }
+            if match.new < targets.count { source[match.new] = (match.old, true) }
+            (frameNext, targetNext) = (match.old + 1, match.new + 1)
+        }
+        func bytes(_ range: Range<Int>) -> String { String(decoding: frame[range], as: UTF8.self) }
+        func reindent(_ text: String) -> String { JSONStyle.reindented(text, from: frameDepth, to: depth) }
+        let oneLine = !frame.contains(0x0A)
+        let frameElementDepth = JSONStyle.indentation(ofLineAt: raw[0].lowerBound, in: frame)
+            .map { String(decoding: $0, as: UTF8.self) } ?? frameDepth + (indent ?? "")
+        let elementDepth = JSONStyle.reindented(frameElementDepth, from: frameDepth, to: depth, wholeLine: true)
+        var inline = self
+        inline.indent = nil
+        if oneLine, raw.count > 1 {
+            // A file whose records span lines shows no one-line separator but here, between these elements.
+            let between = frame[raw[0].upperBound..<raw[1].lowerBound]
+            if between.filter({ $0 == 0x2C }).count == 1 { inline.inlineSeparator = String(decoding: between, as: UTF8.self) }
+        }
+        let pieces: [(frameIndex: Int?, text: String)] = targets.enumerated().map { position, target in
+            if let (index, kept) = source[position] {
+                if kept { return (index, reindent(bytes(raw[index]))) }
+                if frameValues[index].isContainer(like: target) {
+                    return (index, text(of: target, frame: Array(frame[raw[index]]), frameDepth: frameElementDepth, depth: elementDepth))
+                }
+                return (index, (oneLine ? inline : self).text(of: target, depth: elementDepth))
+            }
+            return (nil, (oneLine ? inline : self).text(of: target, depth: elementDepth))
+        }
+        func gap(after index: Int) -> String { bytes(raw[index].upperBound..<raw[index + 1].lowerBound) }
+        let onlySeparator = raw.count > 1 ? gap(after: 0) : oneLine ? inlineSeparator : "," + lineBreak + frameElementDepth
+        var output = reindent(bytes(0..<raw[0].lowerBound))
+        for (position, piece) in pieces.enumerated() {
+            if position > 0 {
+                let separator = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
+                    .map { gap(after: $0) } ?? onlySeparator
+                output += reindent(separator)
+            }
+            output += piece.text
+        }
+        return output + reindent(bytes(raw[raw.count - 1].upperBound..<frame.count))
     }
 
     /// A member's value as a donor holds it (when one holds exactly that), else written in this style.
@@ -362,5 +429,15 @@ package enum SeparatorChoice {
         // After the last item: the separator before it, the file's last.
         if let after, after > 0 { return after - 1 }
         return nil
+    }
+}
+
+extension Value {
+    /// Both objects, or both arrays: a version of `other` whose layout a writer can keep.
+    fileprivate func isContainer(like other: Value) -> Bool {
+        switch (self, other) {
+        case (.object, .object), (.array, .array): true
+        default: false
+        }
     }
 }

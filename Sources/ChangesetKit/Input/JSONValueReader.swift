@@ -155,6 +155,29 @@ package enum JSONValueReader {
         }
     }
 
+    /// The elements of the array `bytes` holds, as byte ranges, found as
+    /// `rawMembers` finds an object's: nil when the text is not an array or
+    /// does not hold together.
+    package static func rawElements(ofArray bytes: UnsafeRawBufferPointer) -> [Range<Int>]? {
+        guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        var text = ObjectText(base: base, count: bytes.count)
+        var elements: [Range<Int>] = []
+        text.skipSpace()
+        guard text.take(0x5B) else { return nil }
+        text.skipSpace()
+        if text.take(0x5D) { return text.atEndAfterSpace ? elements : nil }
+        while true {
+            text.skipSpace()
+            let start = text.index
+            guard text.skipValue() else { return nil }
+            elements.append(start..<text.index)
+            text.skipSpace()
+            if text.take(0x2C) { continue }
+            guard text.take(0x5D) else { return nil }
+            return text.atEndAfterSpace ? elements : nil
+        }
+    }
+
     /// A cursor over an object's text for `rawMembers`: a struct with inlined
     /// steps (nested functions capturing the index took twice the instructions).
     private struct ObjectText {
