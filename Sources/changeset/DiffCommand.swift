@@ -182,14 +182,7 @@ struct DiffCommand: ParsableCommand {
             summary = try comparison.write(settings, to: &sink, showingNothing: quiet && output == nil)
             if options.records.id.isEmpty && !quiet && summary.inserted + summary.deleted > 0 {
                 // Matched by content, a changed record is a deletion and an insertion: a key would say more.
-                let (fields, checkedAll) = try comparison.uniqueFields()
-                if let first = fields.first {
-                    let names = fields.prefix(3).map { FieldPath([$0]).description }
-                    let list = VisibleText.sentence(names)
-                    Diagnostics.report("hint: \(list) \(names.count == 1 ? "is" : "are") unique in both files"
-                        + (checkedAll ? "" : " (in the first 10,000 records of each)")
-                        + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(FieldPath([first]).description))")
-                }
+                if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }
             }
         }
         throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))

@@ -265,7 +265,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         try write("id,x\n\u{1B}]0;owned\u{07},1\n\u{1B}]0;owned\u{07},2\n", "titles.csv", in: scratch)
         let duplicate = try changeset(["titles.csv", "titles.csv", "--id", "id"], in: scratch)
-        #expect(duplicate.status == 2 && duplicate.stderr == "changeset: titles.csv:3:1: duplicate id \"\\u001B]0;owned\\u0007\": the record at line 2 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them\n", "\(duplicate)")
+        #expect(duplicate.status == 2 && duplicate.stderr == "changeset: titles.csv:3:1: duplicate id \"\\u001B]0;owned\\u0007\": the record at line 2 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them; --id id,x is unique in both files\n", "\(duplicate)")
         let hugeName = String(repeating: "h", count: 5_000_000)
         let columns = (0..<100).map { "c\($0)" }.joined(separator: ",")
         try write("\(hugeName),\u{1B}[31mred,\(columns)\n1,2\n", "wide.csv", in: scratch)

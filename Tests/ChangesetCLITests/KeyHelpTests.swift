@@ -34,7 +34,8 @@ import Testing
         let wrong = try changeset(["cities.csv", "cities.csv", "--id", "country"], in: scratch)
         #expect(wrong.status == 2, "\(wrong)")
         #expect(wrong.stderr == "changeset: cities.csv:4:1: duplicate id \"NO\": the record at line 2 has it too; 2 ids repeat, in 5 of the 6 records. "
-            + "An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them\n", "\(wrong)")
+            + "An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them; "
+            + "--id country,city is unique in both files\n", "\(wrong)")
         #expect(try changeset(["cities.csv", "cities.csv", "--id", "country,city"], in: scratch).status == 0)
         #expect(try changeset(["cities.csv", "cities.csv", "--id", "country", "--duplicates", "occurrence"], in: scratch).status == 0)
     }
@@ -54,6 +55,32 @@ import Testing
         // A name that sounds like a key comes first.
         let catalog = try changeset(["catalog/old.json", "catalog/new.json", "--stat"])
         #expect(catalog.stderr.contains("hint: id, title and author are unique in both files") && catalog.stderr.hasSuffix("try --id id\n"), "\(catalog)")
+    }
+
+    /// No one field is unique, but a pair is: the pair is the hint; and a
+    /// repeated id that no field of both files makes unique gets no composite.
+    @Test func aPairOfFieldsIsSuggestedWhenNoOneFieldIsUnique() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("year,country,value\n2020,NO,1\n2020,SE,1\n2021,NO,2\n".utf8).write(to: scratch.appendingPathComponent("old.csv"))
+        try Data("year,country,value\n2020,NO,1\n2020,SE,1\n2021,NO,3\n2021,SE,1\n".utf8).write(to: scratch.appendingPathComponent("new.csv"))
+        let result = try changeset(["old.csv", "new.csv"], in: scratch)
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr == "changeset: hint: the pair year,country is unique in both files; records are matched by content without --id, "
+            + "so a changed record is a deletion and an insertion: try --id year,country\n", "\(result)")
+        let keyed = try changeset(["old.csv", "new.csv", "--id", "year,country", "--stat"], in: scratch)
+        #expect(keyed.stdout.hasPrefix("1 inserted, 0 deleted, 1 updated"), "\(keyed)")
+        // --id year repeats; year,country is unique in both, year,value in neither.
+        let repeated = try changeset(["old.csv", "new.csv", "--id", "year"], in: scratch)
+        #expect(repeated.status == 2 && repeated.stderr.hasSuffix("; --id year,country is unique in both files\n"), "\(repeated)")
+        // A name a terminal would act on is never suggested.
+        try Data("\u{1B}]0;t\u{07},v\n1,a\n2,a\n".utf8).write(to: scratch.appendingPathComponent("escape-old.csv"))
+        try Data("\u{1B}]0;t\u{07},v\n1,a\n3,a\n".utf8).write(to: scratch.appendingPathComponent("escape-new.csv"))
+        let escape = try changeset(["escape-old.csv", "escape-new.csv"], in: scratch)
+        #expect(escape.status == 1 && escape.stderr.isEmpty, "\(escape)")
+        try Data("k,v\n1,a\n1,a\n".utf8).write(to: scratch.appendingPathComponent("twins.csv"))
+        let twins = try changeset(["twins.csv", "twins.csv", "--id", "k"], in: scratch)
+        #expect(twins.status == 2 && twins.stderr.hasSuffix("compares them\n"), "\(twins)")
     }
 
     @Test func noHintWhenNothingIsUniqueOrNothingWasInsertedOrDeletedOrQuiet() throws {

@@ -1,50 +1,144 @@
-/// A key found for the user: without `--id`, records are matched by content,
-/// so a record with one changed field is a deletion and an insertion. When
-/// a top-level field is unique and non-empty in both inputs, it is very
-/// likely the key the user would have given; the command says so.
+/// A key found for the user. Without `--id`, records are matched by
+/// content, so a record with one changed field is a deletion and an
+/// insertion: when a top-level field (or, failing one, a pair of fields) is
+/// unique and non-empty in both inputs, it is very likely the key the user
+/// would have given. With an `--id` that repeats, a field that makes it
+/// unique in both inputs is the composite key to try.
+public struct KeyHint: Equatable, Sendable {
+    /// The keys found, best first (at most three), each one field or two.
+    public var keys: [[String]]
+    /// False when only the first `Comparison.keyHintSample` records of a side were looked at.
+    public var checkedAll: Bool
+
+    /// What the command says on standard error, after `hint: `.
+    public var message: String {
+        let names = keys.map { Self.argument($0) }
+        let pairs = keys.contains { $0.count > 1 }
+        return "\(pairs ? (names.count == 1 ? "the pair " : "the pairs ") : "")\(VisibleText.sentence(names)) \(names.count == 1 ? "is" : "are") unique in both files"
+            + (checkedAll ? "" : " (in the first 10,000 records of each)")
+            + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(names[0]))"
+    }
+
+    /// A key as `--id` takes it: `geonameid`, `name,country`.
+    static func argument(_ key: [String]) -> String {
+        FieldPath.listDescription(key.map { FieldPath([$0]) })
+    }
+}
+
+extension FieldPath {
+    /// Paths as a comma list that `parseList` reads back (`a,b\,c`: a description escapes commas).
+    static func listDescription(_ paths: [FieldPath]) -> String {
+        paths.map(\.description).joined(separator: ",")
+    }
+}
+
 extension Comparison {
-    /// The top-level fields (both inputs have them) whose values are present,
-    /// scalar, not empty and unique within each input: names that sound like
-    /// a key first, then in the new input's order; `checkedAll` is false when only the first `limit` records of
-    /// a side were looked at. Records are read again one at a time, and a
-    /// field drops out at its first repeat; a unique field costs reading
-    /// `limit` records of each side. (A 64-bit hash collision could only
-    /// take a unique field out: a hint left unsaid, never a wrong one.)
-    package func uniqueFields(limit: Int = 10_000) throws -> (fields: [String], checkedAll: Bool) {
+    /// Records of each input the key hint looks at.
+    package static let keyHintSample = 10_000
+
+    /// Without `--id`: the top-level fields both inputs have whose values
+    /// are present, scalar, not empty and unique within each input (names
+    /// that sound like a key first, then in the new input's order), or when
+    /// there is none, pairs of fields that every record fills; nil when
+    /// nothing is unique. Records are read again one at a time, at most
+    /// `limit` a side, and a candidate drops out at its first repeat. (A
+    /// 64-bit hash collision could only take a candidate out: a hint left
+    /// unsaid, never a wrong one.)
+    package func keyHint(limit: Int = keyHintSample) throws -> KeyHint? {
         let oldNames = Set(old.records.schema.map(ExactTextKey.init))
-        var candidates = new.records.schema.filter { oldNames.contains(ExactTextKey($0)) }
-        var checkedAll = true
-        for side in [old, new] where !candidates.isEmpty {
-            // 64-bit hashes of the values' bytes, not the values: a column of
+        let shared = new.records.schema.filter { oldNames.contains(ExactTextKey($0)) && Self.isShownAsIs($0) }
+        let checkedAll = old.records.count <= limit && new.records.count <= limit
+        let sample = { (side: Snapshot) in 0..<min(side.records.count, limit) }
+        var unique = try uniqueKeys(shared.map { [$0] }, rows: sample)
+        if unique.isEmpty {
+            // No one field: pairs of the first fields every record fills (a bounded number of pairs).
+            let filled = Array(shared.filter { old.fillsEveryRecord($0) && new.fillsEveryRecord($0) }.prefix(12))
+            let pairs = filled.indices.flatMap { first in filled.indices.dropFirst(first + 1).map { [filled[first], filled[$0]] } }
+            unique = try uniqueKeys(pairs, rows: sample)
+        }
+        guard !unique.isEmpty else { return nil }
+        func soundsLikeKey(_ key: [String]) -> Bool {
+            key.contains { name in
+                let lower = name.lowercased()
+                return ["id", "key", "code", "sku", "uuid"].contains { lower == $0 || lower.hasSuffix($0) || lower.hasPrefix($0 + "_") }
+            }
+        }
+        let ranked = unique.filter(soundsLikeKey) + unique.filter { !soundsLikeKey($0) }
+        return KeyHint(keys: Array(ranked.prefix(3)), checkedAll: checkedAll)
+    }
+
+    /// With an `--id` that repeats (read with `--duplicates occurrence`):
+    /// the top-level fields that every record of both inputs fills and that
+    /// make the id unique in both, as `--id` would take them. Exact: only
+    /// records whose id repeats can collide, and all of them are looked at.
+    package func compositeKeys() throws -> [[String]] {
+        let id = options.records.id
+        guard !id.isEmpty, id.allSatisfy({ $0.components.count == 1 }) else { return [] }
+        let idNames = Set(id.map { ExactTextKey($0.components[0]) })
+        let oldNames = Set(old.records.schema.map(ExactTextKey.init))
+        let candidates = new.records.schema.filter {
+            oldNames.contains(ExactTextKey($0)) && !idNames.contains(ExactTextKey($0)) && Self.isShownAsIs($0)
+                && old.fillsEveryRecord($0) && new.fillsEveryRecord($0)
+        }
+        guard id.allSatisfy({ Self.isShownAsIs($0.components[0]) }) else { return [] }
+        let found = try uniqueKeys(candidates.map { [$0] }, rows: { $0.rowsWithRepeatedKeys() }, keyedBy: true)
+        return found.prefix(3).map { id.map(\.components[0]) + $0 }
+    }
+
+    /// A name a hint can give as it is: nothing in it a terminal would act
+    /// on, and short enough to read (a suggestion the user cannot type is no help).
+    private static func isShownAsIs(_ name: String) -> Bool {
+        VisibleText.datum(name) == name
+    }
+
+    /// The candidates (each a list of top-level names) whose values are
+    /// present, scalar, non-empty and distinct over `rows` of each input;
+    /// `keyedBy`: the record's id is part of each candidate.
+    private func uniqueKeys(_ candidates: [[String]], rows: (Snapshot) -> any Sequence<Int>, keyedBy: Bool = false) throws -> [[String]] {
+        var alive = [Bool](repeating: true, count: candidates.count)
+        var aliveCount = candidates.count
+        for side in [old, new] where aliveCount > 0 {
+            // 64-bit hashes of the values' text, not the values: a column of
             // distinct floats costs 8 bytes a record, not a String.
-            var seen = candidates.map { _ in Set<UInt64>(minimumCapacity: min(side.records.count, limit)) }
-            var alive = [Bool](repeating: true, count: candidates.count)
-            var aliveCount = candidates.count
-            let rows = min(side.records.count, limit)
-            if rows < side.records.count { checkedAll = false }
-            for row in 0..<rows where aliveCount > 0 {
-                guard case .object(let members) = try side.value(ofRecord: row) else { return ([], checkedAll) }
+            var seen = candidates.map { _ in Set<UInt64>() }
+            for row in rows(side) where aliveCount > 0 {
+                guard case .object(let members) = try side.value(ofRecord: row) else { return [] }
+                let idHash = keyedBy ? side.records.keys.withKey(row) { StableHash.bytes(UnsafeRawBufferPointer($0), seed: 0x6964) } : 0
                 for index in candidates.indices where alive[index] {
-                    // The last member of a name, as the readers keep it.
-                    let value = members.last { ExactText.same($0.name, candidates[index]) }?.value
-                    let text: String?
-                    switch value {
-                    case .string(let string)? where !string.isEmpty: text = string
-                    case .number(let number)?: text = CanonicalNumber.canonical(number) ?? number
-                    default: text = nil
+                    var hash = idHash
+                    var complete = true
+                    for name in candidates[index] {
+                        // The last member of a name, as the readers keep it.
+                        switch members.last(where: { ExactText.same($0.name, name) })?.value {
+                        case .string(let string)? where !string.isEmpty: hash = StableHash.combine(hash, StableHash.string(string, seed: 0x6B65_7968))
+                        case .number(let number)?: hash = StableHash.combine(hash, StableHash.string(CanonicalNumber.canonical(number) ?? number, seed: 0x6B65_7968))
+                        default: complete = false
+                        }
                     }
-                    if let text, seen[index].insert(StableHash.string(text, seed: 0x6B65_7968)).inserted { continue }
+                    if complete, seen[index].insert(hash).inserted { continue }
                     alive[index] = false
                     aliveCount -= 1
                 }
             }
-            candidates = zip(candidates, alive).filter(\.1).map(\.0)
-        }        // Names that say "key" first (id, key, code, sku, uuid), then in the file's order.
-        func soundsLikeKey(_ name: String) -> Bool {
-            let lower = name.lowercased()
-            return ["id", "key", "code", "sku", "uuid"].contains { lower == $0 || lower.hasSuffix($0) || lower.hasPrefix($0 + "_") }
         }
-        let ranked = candidates.filter(soundsLikeKey) + candidates.filter { !soundsLikeKey($0) }
-        return (ranked, checkedAll)
+        return zip(candidates, alive).filter(\.1).map(\.0)
+    }
+}
+
+extension Snapshot {
+    /// Whether every record holds a value (not null, not empty) for the top-level field `name`.
+    func fillsEveryRecord(_ name: String) -> Bool {
+        guard let position = records.schema.firstIndex(where: { ExactText.same($0, name) }) else { return false }
+        return records.schemaValueCounts[position] == records.count
+    }
+
+    /// The rows whose id another row of this snapshot has too.
+    func rowsWithRepeatedKeys() -> [Int] {
+        var rowsOfHash: [UInt64: [Int]] = [:]
+        for row in 0..<records.count {
+            rowsOfHash[records.keys.withKey(row) { StableHash.bytes(UnsafeRawBufferPointer($0), seed: 0x6964) }, default: []].append(row)
+        }
+        // Rows that share a hash share an id, but for a collision, which only adds rows to look at.
+        return rowsOfHash.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
     }
 }

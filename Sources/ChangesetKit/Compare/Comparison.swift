@@ -77,7 +77,19 @@ public struct Comparison: Sendable {
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
         let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
         let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
-        return try run(oldInput, newInput, options: options)
+        do {
+            return try run(oldInput, newInput, options: options)
+        } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {
+            // Read again, each copy of an id kept, to find a field that makes the id unique.
+            var occurrence = options
+            occurrence.records.duplicates = .occurrence
+            if let keys = try? run(oldInput, newInput, options: occurrence).compositeKeys(), !keys.isEmpty {
+                let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
+                error.message += "; \(arguments[0]) is unique in both files"
+                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
+            }
+            throw error
+        }
     }
 
     /// Compares two inputs already open (tests give them from memory).

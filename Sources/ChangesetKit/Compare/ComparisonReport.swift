@@ -85,12 +85,12 @@ extension Comparison {
         }
         // Per field, the records that changed it (once each, however many
         // of its array's elements changed) and its transitions: a field's
-        // own, and its array elements' apart (`tags[]: inserted "x"`).
-        struct TransitionKey: Hashable { var path: FieldPath; var elementPattern: String? }
+        // own, and its array elements' apart (`tags[]: inserted "x"`), the
+        // common case found with one lookup of the path.
         var slotOfPath: [FieldPath: Int] = [:]
-        var fields: [(path: FieldPath, records: Int, lastUpdate: Int)] = []
-        var slotOfTransitions: [TransitionKey: Int] = [:]
-        var counters: [(key: TransitionKey, counter: FieldTransitionCounter)] = []
+        var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
+        var slotOfPattern: [String: Int] = [:]
+        var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
         for (number, update) in resolved.enumerated() {
             for field in update.fields {
                 let slot: Int
@@ -99,20 +99,28 @@ extension Comparison {
                 } else {
                     slot = fields.count
                     slotOfPath[field.path] = slot
-                    fields.append((field.path, 0, -1))
+                    fields.append((field.path, 0, -1, -1))
                 }
                 if fields[slot].lastUpdate != number {
                     fields[slot].records += 1
                     fields[slot].lastUpdate = number
                 }
-                let key = TransitionKey(path: field.path, elementPattern: field.elements.isEmpty ? nil : field.elementPattern)
                 let counter: Int
-                if let known = slotOfTransitions[key] {
-                    counter = known
+                if field.elements.isEmpty {
+                    if fields[slot].own < 0 {
+                        fields[slot].own = counters.count
+                        counters.append((field.path, nil, FieldTransitionCounter()))
+                    }
+                    counter = fields[slot].own
                 } else {
-                    counter = counters.count
-                    slotOfTransitions[key] = counter
-                    counters.append((key, FieldTransitionCounter()))
+                    let pattern = field.elementPattern
+                    if let known = slotOfPattern[pattern] {
+                        counter = known
+                    } else {
+                        counter = counters.count
+                        slotOfPattern[pattern] = counter
+                        counters.append((field.path, pattern, FieldTransitionCounter()))
+                    }
                 }
                 counters[counter].counter.add(field)
             }
@@ -122,12 +130,11 @@ extension Comparison {
         }
         summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
         // In the fields' order, a field's own transitions before its elements'.
-        var countersOfPath: [FieldPath: [Int]] = [:]
-        for (slot, counter) in counters.enumerated() { countersOfPath[counter.key.path, default: []].append(slot) }
+        var elementCounters: [FieldPath: [Int]] = [:]
+        for (slot, counter) in counters.enumerated() where counter.pattern != nil { elementCounters[counter.path, default: []].append(slot) }
         summary.transitions = fields.flatMap { field in
-            (countersOfPath[field.path] ?? [])
-                .sorted { (counters[$0].key.elementPattern == nil ? 0 : 1, $0) < (counters[$1].key.elementPattern == nil ? 0 : 1, $1) }
-                .compactMap { counters[$0].counter.transitions(of: field.path, elementPattern: counters[$0].key.elementPattern) }
+            ((field.own >= 0 ? [field.own] : []) + (elementCounters[field.path] ?? []))
+                .compactMap { counters[$0].counter.transitions(of: field.path, elementPattern: counters[$0].pattern) }
         }
         return summary
     }

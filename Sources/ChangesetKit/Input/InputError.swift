@@ -18,6 +18,9 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var source: String
     public var location: SourceLocation?
     public var message: String
+    /// An `--id` that two records of the input share: a composite key may be
+    /// found for it (`Comparison.run` says which).
+    package var repeatsID = false
 
     public init(source: String, location: SourceLocation?, message: String) {
         self.source = source

@@ -34,6 +34,7 @@ struct RecordTableBuilder {
                 ? "; it is the only repeated id"
                 : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records.count) records"
             error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
+            error.repeatsID = true
             throw error
         }
         return table
