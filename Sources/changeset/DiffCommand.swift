@@ -75,7 +75,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
     var kinds: String?
 
-    @Flag(help: "In the text report, write updated records that changed the same fields the same way once, with how many and their first ids.")
+    @Flag(help: "In the text and markdown reports, write updated records that changed the same fields the same way once, with how many and their first ids.")
     var group = false
 
     @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))
@@ -113,8 +113,9 @@ struct DiffCommand: ParsableCommand {
         if !show.isEmpty && format.isReplay {
             throw ValidationError("--format \(format.rawValue) replays the change; --show adds context to a report")
         }
-        if group && format != .text {
-            throw ValidationError("--group groups the text report's updates, not --format \(format.rawValue)")
+        if group && format != .text && format != .markdown {
+            throw ValidationError("--group groups the updates of the text and markdown reports; --format \(format.rawValue) lists each change "
+                + (format == .html ? "(the page finds a record by its id)" : "(a program can group them, jq's group_by)"))
         }
         if kinds != nil {
             _ = try chosenKinds()

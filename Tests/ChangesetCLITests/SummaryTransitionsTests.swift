@@ -96,7 +96,23 @@ import Testing
         #expect(singles + inGroups == 1035, "\(singles) + \(inGroups)")
         let capped = try changeset(Self.cities + ["--group", "--kinds", "updated", "--limit", "2"])
         #expect(capped.stdout.hasSuffix("… and 59 more groups of updated records (--limit)\n"), "\(capped.stdout.suffix(300))")
-        let json2 = try changeset(Self.cities + ["--group", "--format", "json"])
-        #expect(json2.status == 2 && json2.stderr.contains("--group groups the text report's updates"), "\(json2)")
+        for format in ["json", "ndjson", "html"] {
+            let refused = try changeset(Self.cities + ["--group", "--format", format])
+            #expect(refused.status == 2 && refused.stdout.isEmpty && refused.stderr.contains("--group groups the updates of the text and markdown reports"), "\(refused)")
+        }
+    }
+
+    /// A pull request comment is where thousands of rows hurt most: markdown groups them too.
+    @Test func markdownWritesAGroupAsOneRowGroup() throws {
+        let grouped = try changeset(Self.cities + ["--group", "--kinds", "updated", "--format", "markdown"])
+        #expect(grouped.status == 1, "\(grouped)")
+        #expect(grouped.stdout.contains("**Updated** (1035, in 61 groups of the same field changes)"), "\(grouped.stdout.prefix(2000))")
+        #expect(grouped.stdout.contains("""
+            | **492 records**: `100001`, `100004`, `100009`, `100015`, `100041`, … and 487 more |  | `country` | `"Russia"` | `"Russian Federation"` |
+            | **484 records**: `100003`, `100020`, `100023`, `100033`, `100035`, … and 479 more |  | `country` | `"Turkey"` | `"Türkiye"` |
+
+            """), "\(grouped.stdout.prefix(2000))")
+        #expect(grouped.stdout.contains("…and 11 more groups of updated records\n"), "\(grouped.stdout.suffix(500))")
+        try expectGolden(try changeset(FormatTests.arrays + ["--group", "--format", "markdown"]).stdout, "arrays-group.md")
     }
 }

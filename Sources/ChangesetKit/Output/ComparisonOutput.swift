@@ -29,7 +29,7 @@ public struct OutputSettings: Sendable {
     /// Fields shown beside each change's id (`--show`): their current
     /// values (a deleted record's old ones). Report formats only.
     public var show: [FieldPath]
-    /// `--group` (text): updated records that changed the same fields the
+    /// `--group` (text, markdown): updated records that changed the same fields the
     /// same way are written once, with how many and their first ids.
     public var group = false
     /// `--assert` checks the markdown page lists at its end (CLI).
@@ -100,6 +100,7 @@ extension Comparison {
         case .markdown:
             var formatter = MarkdownFormatter(limit: limit, width: settings.width)
             formatter.assertions = settings.assertions
+            formatter.group = settings.group
             try formatter.write(report, to: &output)
         case .html: try HTMLFormatter(limit: limit, width: settings.width).write(report, to: &output)
         case .json: try JSONFormatter().write(report, to: &output)

@@ -22,6 +22,9 @@ public struct MarkdownFormatter: ReportFormatter {
 
     /// The `--assert` checks to list at the end of the page (within its size).
     package var assertions: [Assertion] = []
+    /// `--group`: updated records that changed the same fields the same way
+    /// are one row group (how many, their first ids); the limit counts groups.
+    public var group = false
 
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
     public init(limit: Int? = nil, width: Int? = nil) {
@@ -37,6 +40,8 @@ public struct MarkdownFormatter: ReportFormatter {
         var cap: PerKindLimit
         /// The assertions' list, its room kept out of the page's budget.
         var appendix: String
+        /// `--group`: the updates so far, by their field changes.
+        var groups = UpdateGroups()
     }
 
     public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
@@ -88,6 +93,10 @@ public struct MarkdownFormatter: ReportFormatter {
     }
 
     public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        if group && change.kind == .updated {
+            // Held until the end (updates come last): a group is one row group, where its first record stands.
+            return progress.groups.add(change)
+        }
         let step = progress.cap.next(change.kind)
         if step.starts {
             Self.more(step.ended, on: &progress.page)
@@ -99,7 +108,33 @@ public struct MarkdownFormatter: ReportFormatter {
 
     public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var progress = progress
-        Self.more(progress.cap.finish(), on: &progress.page)
+        var groupsLeft = 0
+        for group in progress.groups.groups {
+            let step = progress.cap.next(.updated)
+            if step.starts {
+                Self.more(step.ended, on: &progress.page)
+                progress.page.add("\n**\(PerKindLimit.title(.updated))** (\(report.summary.updated), in \(progress.groups.groups.count) "
+                    + "\(progress.groups.groups.count == 1 ? "group" : "groups") of the same field changes)\n\n")
+                progress.page.add(header(.updated, report: report))
+            }
+            guard step.show else {
+                groupsLeft += 1
+                continue
+            }
+            if group.count == 1 {
+                progress.page.add(row(group.first, report: report))
+            } else {
+                let ids = group.ids.map { MarkdownPage.code(DisplayText.visible($0)) }.joined(separator: ", ")
+                    + (group.count > group.ids.count ? ", … and \(group.count - group.ids.count) more" : "")
+                progress.page.add(updatedRows(group.first.fields, id: "**\(group.count) records**: \(ids)", line: ""))
+            }
+        }
+        let ended = progress.cap.finish()
+        if groupsLeft > 0, ended?.kind == .updated {
+            progress.page.add("\n…and \(groupsLeft) more \(groupsLeft == 1 ? "group" : "groups") of updated records\n")
+        } else {
+            Self.more(ended, on: &progress.page)
+        }
         progress.page.finish(appendix: progress.appendix)
         output.write(progress.page.text)
     }
@@ -151,23 +186,28 @@ public struct MarkdownFormatter: ReportFormatter {
         case .moved:
             return "| \(id) | \(place(change.old)) | \(place(change.new)) | \(line(change.old)) → \(line(change.new)) |\n"
         case .updated:
-            var rows = ""
-            for (index, run) in FieldChange.runs(change.fields).enumerated() {
-                let field = run.first!
-                let cells: String
-                if field.isElementInsertedOrDeleted {
-                    // Array elements inserted or deleted: the side that has none is left empty.
-                    let (label, values) = DisplayText.elementRun(run, width: width)
-                    cells = "\(MarkdownPage.code(label)) | \(field.old == nil ? "" : MarkdownPage.code(values)) | \(field.new == nil ? "" : MarkdownPage.code(values))"
-                } else {
-                    let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
-                    cells = "\(MarkdownPage.code(DisplayText.visible(field.location))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
-                }
-                let first = index == 0
-                rows += "| \(first ? id : "") | \(first ? line(change.new) : "") | \(cells) |\n"
-            }
-            return rows
+            return updatedRows(change.fields, id: id, line: line(change.new))
         }
+    }
+
+    /// An updated record's rows (or a `--group`'s): a row per field, the id and line in the first.
+    private func updatedRows(_ fields: [FieldChange], id: String, line: String) -> String {
+        var rows = ""
+        for (index, run) in FieldChange.runs(fields).enumerated() {
+            let field = run.first!
+            let cells: String
+            if field.isElementInsertedOrDeleted {
+                // Array elements inserted or deleted: the side that has none is left empty.
+                let (label, values) = DisplayText.elementRun(run, width: width)
+                cells = "\(MarkdownPage.code(label)) | \(field.old == nil ? "" : MarkdownPage.code(values)) | \(field.new == nil ? "" : MarkdownPage.code(values))"
+            } else {
+                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
+                cells = "\(MarkdownPage.code(DisplayText.visible(field.location))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
+            }
+            let first = index == 0
+            rows += "| \(first ? id : "") | \(first ? line : "") | \(cells) |\n"
+        }
+        return rows
     }
 }
 

@@ -106,20 +106,9 @@ public struct TextFormatter: ReportFormatter {
     /// The per-kind limit's count, when there is a limit.
     public struct Progress {
         var cap: PerKindLimit?
-        /// `--group`: the updates so far, one entry per set of field changes, in first-seen order.
-        var groups: [UpdateGroup] = []
-        var groupOfSignature: [UInt64: [Int]] = [:]
+        /// `--group`: the updates so far, by their field changes.
+        var groups = UpdateGroups()
     }
-
-    /// Updated records that changed the same fields the same way.
-    struct UpdateGroup {
-        var first: Change
-        var ids: [String] = []
-        var count = 0
-    }
-
-    /// The ids a group names before "… and N more".
-    static let groupIDs = 5
 
     public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
@@ -136,7 +125,7 @@ public struct TextFormatter: ReportFormatter {
     public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
             // Held until the end: a group is written once, where its first record stands.
-            Self.collect(change, into: &progress)
+            progress.groups.add(change)
             return
         }
         guard progress.cap != nil else { return output.write(rendered()) }
@@ -148,7 +137,7 @@ public struct TextFormatter: ReportFormatter {
     public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cap = progress.cap
         var groupsLeft = 0
-        for group in progress.groups {
+        for group in progress.groups.groups {
             if let step = cap?.next(.updated) {
                 if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
                 guard step.show else {
@@ -175,25 +164,6 @@ public struct TextFormatter: ReportFormatter {
                 ? "… and \(groupsLeft) more \(groupsLeft == 1 ? "group" : "groups") of updated records (--limit)\n"
                 : TextFormatter.moreLine(ended))
         }
-    }
-
-    /// Adds an updated record to the group of its field changes.
-    static func collect(_ change: Change, into progress: inout Progress) {
-        var signature: UInt64 = 0x6772_6F75
-        for field in change.fields {
-            signature = StableHash.combine(signature, StableHash.string(field.location, seed: 1))
-            signature = StableHash.combine(signature, field.old.map { $0.contentHash(mode: .typed) } ?? 0)
-            signature = StableHash.combine(signature, field.new.map { $0.contentHash(mode: .typed) } ?? 0)
-        }
-        let id = change.id.map(DisplayText.id) ?? "?"
-        // The same fields, the same way (a hash shared by other changes is checked, not trusted).
-        if let slot = progress.groupOfSignature[signature, default: []].first(where: { progress.groups[$0].first.fields == change.fields }) {
-            progress.groups[slot].count += 1
-            if progress.groups[slot].ids.count < groupIDs { progress.groups[slot].ids.append(id) }
-            return
-        }
-        progress.groupOfSignature[signature, default: []].append(progress.groups.count)
-        progress.groups.append(UpdateGroup(first: change, ids: [id], count: 1))
     }
 
     /// An updated record's field changes, a line each under its header line.
