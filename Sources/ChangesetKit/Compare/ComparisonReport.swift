@@ -19,14 +19,18 @@ extension Comparison {
     /// `context`: fields whose values each change carries beside its id
     /// (`--show`; a one-name path may be a glob pattern, matched against the
     /// top-level names).
-    public func report(showing kinds: [Change.Kind]? = nil, context: [FieldPath] = []) throws -> Report {
+    ///
+    /// `recordsPerKind`: records read again at most, per kind (what a
+    /// report that shows that many of each needs); the changes past it come
+    /// without their record and context. Nil: every one.
+    public func report(showing kinds: [Change.Kind]? = nil, context: [FieldPath] = [], recordsPerKind: Int? = nil) throws -> Report {
         let resolved = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema,
-            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextFields(context)),
+            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextFields(context), recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
@@ -202,7 +206,7 @@ extension Comparison {
         return fields
     }
 
-    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [ShownField]) -> ChangeStream {
+    private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [ShownField], recordsPerKind: Int) -> ChangeStream {
         let comparison = self
         @Sendable func shows(_ kind: Change.Kind) -> Bool { kinds?.contains(kind) ?? true }
         return ChangeStream(batches: { body in
@@ -222,9 +226,21 @@ extension Comparison {
             try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
             let old = comparison.old
             let new = comparison.new
-            try OrderedConcurrentMap.forEachBatch(shows(.deleted) ? changeset.deletions : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { deletion in
+            // Each kind's changes numbered, so those past `recordsPerKind` are not read again.
+            func numbered<Item>(_ items: [Item], _ body: ([(position: Int, item: Item)]) throws -> Void) throws {
+                var offset = 0
+                try OrderedConcurrentMap.forEachBatch(items) { batch in
+                    let start = offset
+                    offset += batch.count
+                    try body(batch.enumerated().map { (start + $0.offset, $0.element) })
+                }
+            }
+            try numbered(shows(.deleted) ? changeset.deletions : []) { batch in
+                try body(OrderedConcurrentMap.map(batch) { position, deletion in
                     let ref = oldSections[deletion.at.section].elements[deletion.at.item]
+                    guard position < recordsPerKind else {
+                        return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old))
+                    }
                     let record = try old.value(ofRecord: ref.row)
                     return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
                                   record: record, context: shown(record, new: false))
@@ -240,8 +256,11 @@ extension Comparison {
             @Sendable func shown(_ record: Value?, new isNew: Bool = true) -> [(path: FieldPath, value: Value?)] {
                 context.map { ($0.path, $0.value(in: record, new: isNew)) }
             }
-            try OrderedConcurrentMap.forEachBatch(shows(.inserted) ? changeset.insertions : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { insertion in
+            try numbered(shows(.inserted) ? changeset.insertions : []) { batch in
+                try body(OrderedConcurrentMap.map(batch) { position, insertion in
+                    guard position < recordsPerKind else {
+                        return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new))
+                    }
                     let record = try newRecord(insertion.element.row)
                     return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
                                   record: record, context: shown(record))
@@ -249,17 +268,18 @@ extension Comparison {
             }
             // Without an id, a moved record is shown by its content.
             let byContent = new.records.keys.isEmpty
-            try OrderedConcurrentMap.forEachBatch(shows(.moved) ? comparison.reportedMoves : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { move in
-                    let record = byContent || !context.isEmpty ? try newRecord(move.element.row) : nil
+            try numbered(shows(.moved) ? comparison.reportedMoves : []) { batch in
+                try body(OrderedConcurrentMap.map(batch) { position, move in
+                    let record = position < recordsPerKind && (byContent || !context.isEmpty) ? try newRecord(move.element.row) : nil
                     return Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
                                   new: comparison.place(move.to, .new), record: byContent ? record : nil, context: shown(record))
                 })
             }
-            try OrderedConcurrentMap.forEachBatch(shows(.updated) ? resolved : []) { batch in
+            try numbered(shows(.updated) ? resolved : []) { batch in
                 // Updated records are read again only for `--show` (their field changes are at hand).
-                let records: [Value?] = context.isEmpty ? batch.map { _ in nil } : try OrderedConcurrentMap.map(batch) { try newRecord($0.update.element.row) }
-                try body(zip(batch, records).map { update, record in
+                let records: [Value?] = context.isEmpty ? batch.map { _ in nil }
+                    : try OrderedConcurrentMap.map(batch) { $0.position < recordsPerKind ? try newRecord($0.item.update.element.row) : nil }
+                try body(zip(batch.map(\.item), records).map { update, record in
                     Change(kind: .updated, id: comparison.id(update.update.element, new),
                            old: comparison.place(update.update.old, .old), new: comparison.place(update.update.new, .new),
                            fields: update.fields, context: shown(record))

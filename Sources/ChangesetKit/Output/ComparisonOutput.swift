@@ -47,6 +47,21 @@ public struct OutputSettings: Sendable {
         self.kinds = kinds
         self.show = show
     }
+
+    /// How many changes of each kind the report shows at most, so those past
+    /// it are not read again (nil: every one). Grouped updates are all
+    /// needed: a group of one is shown with its record's context.
+    var recordsShownPerKind: Int? {
+        let limit: Int?
+        switch format {
+        case .text: limit = self.limit
+        case .markdown: limit = self.limit ?? MarkdownFormatter.defaultLimit
+        case .html: limit = self.limit ?? HTMLFormatter.defaultLimit
+        default: limit = nil
+        }
+        guard let limit, limit > 0, !group else { return nil }
+        return limit
+    }
 }
 
 extension Comparison {
@@ -74,7 +89,8 @@ extension Comparison {
             }
             return summary
         }
-        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, context: settings.countsOnly ? [] : settings.show)
+        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, context: settings.countsOnly ? [] : settings.show,
+                                recordsPerKind: settings.countsOnly ? nil : settings.recordsShownPerKind)
         try Self.write(report, settings, to: &output)
         return report.summary
     }
