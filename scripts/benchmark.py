@@ -34,7 +34,8 @@ category as updated, and also reports moves, which the join cannot see); the
 script stops if they differ.
 
 It prints a Markdown table: median wall time, peak resident memory of the
-process (ru_maxrss), the ratio of changeset's wall time to the floor and to
+process (ru_maxrss, and per record of a side), CPU use (user plus system time
+over wall time: how many cores were kept busy), the ratio of changeset's wall time to the floor and to
 DuckDB's (the target for 1M CSV records is at most 0.6x DuckDB's). Times are
 medians of --runs runs; the machine is shared, so compare ratios measured in
 the same run rather than single times.
@@ -119,7 +120,9 @@ def data_dir(bench, name):
 
 
 def measure(commands, capture=False, ok=(0, 1)):
-    """Runs the commands one after the other; returns (wall seconds, peak RSS in MB of the largest, output).
+    """Runs the commands one after the other; returns (wall seconds, peak RSS in MB of the largest, output, CPU seconds).
+
+    CPU seconds are user plus system time of all the commands: over wall time, the cores kept busy.
 
     An exit status not in ok stops the script (changeset exits 1 for differences, Python for an exception).
 
@@ -128,6 +131,7 @@ def measure(commands, capture=False, ok=(0, 1)):
     """
     start = time.perf_counter()
     peak = 0
+    cpu = 0.0
     output = None
     for command, stdin in commands:
         with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source, \
@@ -140,10 +144,11 @@ def measure(commands, capture=False, ok=(0, 1)):
             if process.returncode not in ok:
                 sys.exit(f"{' '.join(command)} failed ({process.returncode}): {error}")
             peak = max(peak, usage.ru_maxrss / 1024)
+            cpu += usage.ru_utime + usage.ru_stime
             if capture:
                 sink.seek(0)
                 output = sink.read().decode()
-    return time.perf_counter() - start, peak, output
+    return time.perf_counter() - start, peak, output, cpu
 
 
 def changeset_counts(changeset, old, new):
@@ -160,6 +165,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100k,1M", help="comma list of 100k, 1M, 10M (default 100k,1M)")
     parser.add_argument("--runs", type=int, default=3, help="runs of each measurement (median reported)")
+    parser.add_argument("--formats", default="json,ndjson,csv",
+                        help="comma list of json, ndjson, csv: the inputs to measure (default all; the 10M run is long)")
     parser.add_argument("--skip-build", action="store_true",
                         help="use the binaries in .build/release instead of building them")
     args = parser.parse_args()
@@ -171,8 +178,8 @@ def main():
           f"DuckDB {duckdb_version} (Python package, all cores)")
     print()
     print("| records | input | size a side | floor (json_verify x2) | DuckDB | changeset | ratio to floor "
-          "| ratio to DuckDB | peak memory | DuckDB peak memory |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+          "| ratio to DuckDB | peak memory | DuckDB peak memory | CPU use | DuckDB CPU use |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     checked = []
     for name in args.sizes.split(","):
         directory = data_dir(bench, name)
@@ -185,15 +192,17 @@ def main():
             ("CSV", "csv", [], None, "read_csv"),
         ]
         for label, ext, extra, verify, reader in cases:
+            if ext not in args.formats.split(","):
+                continue
             old, new = path("old", ext), path("new", ext)
             expected = changeset_counts(changeset, old, new) if reader else None
-            floors, duckdbs, duckdb_peaks, walls, peaks = [], [], [], [], []
+            floors, duckdbs, duckdb_peaks, duckdb_cpus, walls, peaks, cpus = [], [], [], [], [], [], []
             for run in range(args.runs):
                 if verify is not None:
-                    floor, _, _ = measure([(["json_verify"] + verify, old), (["json_verify"] + verify, new)])
+                    floor, _, _, _ = measure([(["json_verify"] + verify, old), (["json_verify"] + verify, new)])
                     floors.append(floor)
                 if reader:
-                    duck, duck_peak, output = measure([([python, "-c", DUCKDB_SCRIPT, reader, old, new], None)],
+                    duck, duck_peak, output, duck_cpu = measure([([python, "-c", DUCKDB_SCRIPT, reader, old, new], None)],
                                                       capture=run == 0, ok=(0,))
                     if run == 0:
                         counts = json.loads(output)
@@ -202,9 +211,11 @@ def main():
                         checked.append(f"{name} {label}")
                     duckdbs.append(duck)
                     duckdb_peaks.append(duck_peak)
-                wall, peak, _ = measure([([changeset, old, new, "--id", "id"] + extra, None)])
+                    duckdb_cpus.append(duck_cpu / duck)
+                wall, peak, _, cpu = measure([([changeset, old, new, "--id", "id"] + extra, None)])
                 walls.append(wall)
                 peaks.append(peak)
+                cpus.append(cpu / wall)
             size = os.path.getsize(old) / 1e6
             wall = statistics.median(walls)
             floor = statistics.median(floors) if floors else None
@@ -214,11 +225,14 @@ def main():
             floor_ratio = f"{wall / floor:.2f}x" if floor else "n/a"
             duck_ratio = f"{wall / duck:.2f}x" if duck else "n/a"
             duck_peak = f"{max(duckdb_peaks):.0f} MB" if duckdb_peaks else "n/a"
+            duck_cpu = f"{statistics.median(duckdb_cpus):.2f}" if duckdb_cpus else "n/a"
+            per_record = max(peaks) * 2**20 / SIZES[name]
             print(f"| {name} | {label} | {size:.0f} MB | {floor_text} | {duck_text} | {wall:.2f} s | {floor_ratio} "
-                  f"| {duck_ratio} | {max(peaks):.0f} MB | {duck_peak} |", flush=True)
+                  f"| {duck_ratio} | {max(peaks):.0f} MB ({per_record:.0f} B a record) | {duck_peak} "
+                  f"| {statistics.median(cpus):.2f} | {duck_cpu} |", flush=True)
         engine = subprocess.run([bench, "engine", str(SIZES[name])], check=True, capture_output=True, text=True)
         lines = "<br>".join(line.strip() for line in engine.stdout.strip().splitlines())  # one table row
-        print(f"| {name} | engine alone (in process) | | | | {lines} | | | | |", flush=True)
+        print(f"| {name} | engine alone (in process) | | | | {lines} | | | | | | |", flush=True)
     print()
     print(f"DuckDB's inserted, deleted and updated counts agree with changeset's on: {', '.join(checked)}.")
 
