@@ -78,6 +78,11 @@ import Testing
         try Data("\u{1B}]0;t\u{07},v\n1,a\n3,a\n".utf8).write(to: scratch.appendingPathComponent("escape-new.csv"))
         let escape = try changeset(["escape-old.csv", "escape-new.csv"], in: scratch)
         #expect(escape.status == 1 && escape.stderr.isEmpty, "\(escape)")
+        // Found by review: a field whose value changed (pop) would pair fewer records than one that stays (country).
+        try Data("name,pop,country\nParis,1,France\nParis,2,USA\nLyon,2,France\nLyon,3,USA\n".utf8).write(to: scratch.appendingPathComponent("cities-old.csv"))
+        try Data("name,pop,country\nParis,1,France\nParis,2,USA\nLyon,5,France\nLyon,3,USA\n".utf8).write(to: scratch.appendingPathComponent("cities-new.csv"))
+        let cities = try changeset(["cities-old.csv", "cities-new.csv", "--id", "name"], in: scratch)
+        #expect(cities.status == 2 && cities.stderr.hasSuffix("compares them; --id name,country is unique in both files\n"), "\(cities)")
         try Data("k,v\n1,a\n1,a\n".utf8).write(to: scratch.appendingPathComponent("twins.csv"))
         let twins = try changeset(["twins.csv", "twins.csv", "--id", "k"], in: scratch)
         #expect(twins.status == 2 && twins.stderr.hasSuffix("compares them\n"), "\(twins)")

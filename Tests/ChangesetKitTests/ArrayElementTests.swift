@@ -126,9 +126,9 @@ import Testing
         }
     }
 
-    /// Past `myersLimit`, unique elements anchor the alignment: a long array
-    /// with edits at both ends and in the middle keeps every element that stayed.
-    @Test func largeArraysAlignOnUniqueAnchors() {
+    /// A long array with few edits is aligned exactly, repeated values or
+    /// not; past `editLimit` edits, unique elements anchor the alignment.
+    @Test func largeArraysAlignExactlyOrOnUniqueAnchors() {
         let a = Array(0..<20_000)
         var b = a
         b.removeSubrange(9_000..<9_050)
@@ -139,10 +139,23 @@ import Testing
         let matches = Self.alignment(a, b)
         Self.expectValid(matches, a, b)
         #expect(matches.count == 20_000 - 50 - 1)
-        // Repeated values only: no anchor, nothing matched in the middle, and still valid.
-        let flat = [Int](repeating: 7, count: 3_000) + [Int](repeating: 8, count: 3_000)
-        let shifted = [Int](repeating: 8, count: 3_000) + [Int](repeating: 7, count: 3_000)
-        let none = Self.alignment(flat, shifted)
-        Self.expectValid(none, flat, shifted)
+        // Found by review: 5,000 zeros and ones (no element is unique), one inserted in front and the last flipped.
+        var random = SystemRandomNumberGenerator()
+        let bits = (0..<5_000).map { _ in Int.random(in: 0...1, using: &random) }
+        var shifted = [2] + bits
+        shifted[shifted.count - 1] = 1 - shifted[shifted.count - 1]
+        let few = Self.alignment(bits, shifted)
+        Self.expectValid(few, bits, shifted)
+        #expect(few.count == 4_999)
+        // 600 edits, more than the limit: the unique elements that stayed are all found.
+        var many = a
+        for index in stride(from: 19_700, to: 100, by: -66) { many.remove(at: index) }
+        for index in stride(from: 100, to: 19_000, by: 63) { many.insert(-index, at: index) }
+        let anchored = Self.alignment(a, many)
+        Self.expectValid(anchored, a, many)
+        #expect(anchored.count == many.filter { $0 >= 0 }.count)
+        // Nothing in common: nothing matched, quickly.
+        let other = Array(50_000..<54_000)
+        #expect(Self.alignment(Array(0..<4_000), other).isEmpty)
     }
 }

@@ -49,12 +49,12 @@ extension Comparison {
         let shared = new.records.schema.filter { oldNames.contains(ExactTextKey($0)) && Self.isShownAsIs($0) }
         let checkedAll = old.records.count <= limit && new.records.count <= limit
         let sample = { (side: Snapshot) in 0..<min(side.records.count, limit) }
-        var unique = try uniqueKeys(shared.map { [$0] }, rows: sample)
+        var unique = try uniqueKeys(shared.map { [$0] }, rows: sample).map(\.key)
         if unique.isEmpty {
             // No one field: pairs of the first fields every record fills (a bounded number of pairs).
             let filled = Array(shared.filter { old.fillsEveryRecord($0) && new.fillsEveryRecord($0) }.prefix(12))
             let pairs = filled.indices.flatMap { first in filled.indices.dropFirst(first + 1).map { [filled[first], filled[$0]] } }
-            unique = try uniqueKeys(pairs, rows: sample)
+            unique = try uniqueKeys(pairs, rows: sample).map(\.key)
         }
         guard !unique.isEmpty else { return nil }
         func soundsLikeKey(_ key: [String]) -> Bool {
@@ -69,8 +69,11 @@ extension Comparison {
 
     /// With an `--id` that repeats (read with `--duplicates occurrence`):
     /// the top-level fields that every record of both inputs fills and that
-    /// make the id unique in both, as `--id` would take them. Exact: only
-    /// records whose id repeats can collide, and all of them are looked at.
+    /// make the id unique in both, as `--id` would take them; of those, the
+    /// ones that pair the most of these records of OLD with records of NEW
+    /// (a field whose value changed would make that record a deletion and an
+    /// insertion). Exact: only records whose id repeats can collide, and
+    /// all of them are looked at.
     package func compositeKeys() throws -> [[String]] {
         let id = options.records.id
         guard !id.isEmpty, id.allSatisfy({ $0.components.count == 1 }) else { return [] }
@@ -82,7 +85,8 @@ extension Comparison {
         }
         guard id.allSatisfy({ Self.isShownAsIs($0.components[0]) }) else { return [] }
         let found = try uniqueKeys(candidates.map { [$0] }, rows: { $0.rowsWithRepeatedKeys() }, keyedBy: true)
-        return found.prefix(3).map { id.map(\.components[0]) + $0 }
+        // Only the keys that pair as many records as the best one.
+        return found.filter { $0.shared == found.first?.shared }.prefix(3).map { id.map(\.components[0]) + $0.key }
     }
 
     /// A name a hint can give as it is: nothing in it a terminal would act
@@ -92,15 +96,21 @@ extension Comparison {
     }
 
     /// The candidates (each a list of top-level names) whose values are
-    /// present, scalar, non-empty and distinct over `rows` of each input;
+    /// present, scalar, non-empty and distinct over `rows` of each input,
+    /// with how many of NEW's values OLD has too, those sharing most first;
     /// `keyedBy`: the record's id is part of each candidate.
-    private func uniqueKeys(_ candidates: [[String]], rows: (Snapshot) -> any Sequence<Int>, keyedBy: Bool = false) throws -> [[String]] {
+    private func uniqueKeys(
+        _ candidates: [[String]], rows: (Snapshot) -> any Sequence<Int>, keyedBy: Bool = false
+    ) throws -> [(key: [String], shared: Int)] {
         var alive = [Bool](repeating: true, count: candidates.count)
         var aliveCount = candidates.count
-        for side in [old, new] where aliveCount > 0 {
+        var oldSeen: [Set<UInt64>] = []
+        var overlap = [Int](repeating: 0, count: candidates.count)
+        for (sideNumber, side) in [old, new].enumerated() where aliveCount > 0 {
             // 64-bit hashes of the values' text, not the values: a column of
             // distinct floats costs 8 bytes a record, not a String.
             var seen = candidates.map { _ in Set<UInt64>() }
+            defer { if sideNumber == 0 { oldSeen = seen } }
             for row in rows(side) where aliveCount > 0 {
                 guard case .object(let members) = try side.value(ofRecord: row) else { return [] }
                 let idHash = keyedBy ? side.records.keys.withKey(row) { StableHash.bytes(UnsafeRawBufferPointer($0), seed: 0x6964) } : 0
@@ -115,13 +125,19 @@ extension Comparison {
                         default: complete = false
                         }
                     }
-                    if complete, seen[index].insert(hash).inserted { continue }
+                    if complete, seen[index].insert(hash).inserted {
+                        if sideNumber == 1, oldSeen[index].contains(hash) { overlap[index] += 1 }
+                        continue
+                    }
                     alive[index] = false
                     aliveCount -= 1
                 }
             }
         }
-        return zip(candidates, alive).filter(\.1).map(\.0)
+        // The key that pairs the most records of OLD with records of NEW first: a field whose value
+        // changes (a population) makes a changed record a deletion and an insertion.
+        return candidates.indices.filter { alive[$0] }.sorted { overlap[$0] != overlap[$1] ? overlap[$0] > overlap[$1] : $0 < $1 }
+            .map { (candidates[$0], overlap[$0]) }
     }
 }
 

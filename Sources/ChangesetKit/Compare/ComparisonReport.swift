@@ -95,7 +95,11 @@ extension Comparison {
         var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
         var slotOfPattern: [String: Int] = [:]
         var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
+        // An element transition counts once a record, however many of its elements made it.
+        struct ElementTransition: Hashable { var counter: Int; var old: UInt64; var new: UInt64 }
+        var elementTransitions = Set<ElementTransition>()
         for (number, update) in resolved.enumerated() {
+            elementTransitions.removeAll(keepingCapacity: true)
             for field in update.fields {
                 let slot: Int
                 if let known = slotOfPath[field.path] {
@@ -125,6 +129,11 @@ extension Comparison {
                         slotOfPattern[pattern] = counter
                         counters.append((field.path, pattern, FieldTransitionCounter()))
                     }
+                }
+                if !field.elements.isEmpty {
+                    let transition = ElementTransition(
+                        counter: counter, old: field.old?.contentHash(mode: .typed) ?? 0, new: field.new?.contentHash(mode: .typed) ?? 0)
+                    guard elementTransitions.insert(transition).inserted else { continue }
                 }
                 counters[counter].counter.add(field)
             }

@@ -2,8 +2,9 @@
 /// A nil side means the field is absent there; inside an array compared by
 /// element, a nil side is an element inserted (old nil) or deleted (new nil).
 public struct FieldChange: Equatable, Sendable {
-    /// The field: its member names from the record down (array positions
-    /// left out), as `--id` and `--ignore` write it.
+    /// The field: its member names from the record down, array positions
+    /// left out (`items.price` for `items[3].price`). Outside arrays it is a
+    /// path as `--ignore` takes it; the rules do not reach inside arrays.
     public var path: FieldPath
     public var old: Value?
     public var new: Value?

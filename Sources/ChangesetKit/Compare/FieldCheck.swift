@@ -17,6 +17,11 @@ enum FieldCheck {
             + options.notedFields.map { ($0.option, $0.path) }
         for (option, path) in named
         where !old.records.fieldsFound.contains(path) && !new.records.fieldsFound.contains(path) {
+            if let array = try? arrayOnTheWay(to: path, in: [old, new]) {
+                // A field inside array elements: the rules stop at the array.
+                throw FieldCheckError(description: "\(option) \"\(path)\": \(array) holds arrays, and --ignore and --only name fields "
+                    + "outside arrays (inside an element every member counts); \(option) \(ShellWord.quoted(array.description)) takes in the whole array")
+            }
             throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names))
         }
         for rename in options.renames {
@@ -50,6 +55,23 @@ enum FieldCheck {
                     + hint(path, names))
             }
         }
+    }
+
+    /// The start of `path` that holds an array in one of the first records
+    /// of `sides` (`subdivisions` for `subdivisions.name`), if any.
+    private static func arrayOnTheWay(to path: FieldPath, in sides: [Snapshot]) throws -> FieldPath? {
+        guard path.components.count > 1 else { return nil }
+        for side in sides {
+            for row in 0..<min(side.records.count, 1000) {
+                let record = try side.value(ofRecord: row)
+                for length in 1..<path.components.count {
+                    if case .array? = record.member(at: Array(path.components.prefix(length))) {
+                        return FieldPath(Array(path.components.prefix(length)))
+                    }
+                }
+            }
+        }
+        return nil
     }
 
     static func hint(_ path: FieldPath, _ names: [String]) -> String {

@@ -5,8 +5,10 @@ public struct FieldTransitions: Equatable, Sendable {
     public var path: FieldPath
     /// For the transitions of array elements (`--arrays elements`): the
     /// field's place with each array position written `[]` (`tags[]`,
-    /// `items[].price`), where an absent side is an element inserted or
-    /// deleted. Nil for the field's own transitions.
+    /// `items[].price`); where it ends in `[]`, an absent side is an
+    /// element inserted or deleted. A record counts once for a transition,
+    /// however many of its elements made it. Nil for the field's own
+    /// transitions.
     public var elementPattern: String?
     /// The most frequent transitions, most first (at most five), each made
     /// by two records or more.

@@ -356,7 +356,7 @@ package struct JSONStyle: Sendable, Equatable {
             if let (index, kept) = source[position] {
                 if kept { return (index, reindent(bytes(raw[index]))) }
                 if frameValues[index].isContainer(like: target) {
-                    return (index, text(of: target, frame: Array(frame[raw[index]]), frameDepth: frameElementDepth, depth: elementDepth))
+                    return (index, (oneLine ? inline : self).text(of: target, frame: Array(frame[raw[index]]), frameDepth: frameElementDepth, depth: elementDepth))
                 }
                 return (index, (oneLine ? inline : self).text(of: target, depth: elementDepth))
             }

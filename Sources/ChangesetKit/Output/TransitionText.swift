@@ -20,7 +20,7 @@ enum TransitionText {
         if !field.top.isEmpty {
             parts.append(field.top.map { transition in
                 let count = "(\(field.exact ? "" : "at least ")\(transition.records))"
-                if field.elementPattern != nil, transition.old == nil || transition.new == nil {
+                if field.elementPattern?.hasSuffix("[]") == true, transition.old == nil || transition.new == nil {
                     // An array element inserted or deleted: `inserted "x" (40)`.
                     let shown = value(DisplayText.shownValue(transition.old ?? transition.new, width: width))
                     return "\(transition.old == nil ? "inserted" : "deleted") \(shown) \(count)"
