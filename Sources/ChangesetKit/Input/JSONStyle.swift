@@ -298,18 +298,10 @@ package struct JSONStyle: Sendable, Equatable {
             // An empty frame has no separators to keep: the style's.
             return text(of: value, depth: depth)
         }
-        var output = reindent(opening)
         // With one member, the frame shows no separator: on its lines, or as this file writes one line.
         let onlySeparator = raw.count > 1 ? gap(after: 0) : frame.contains(0x0A) ? "," + lineBreak + frameMemberDepth : inlineSeparator
-        for (position, piece) in pieces.enumerated() {
-            if position > 0 {
-                let separator = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
-                    .map { gap(after: $0) } ?? onlySeparator
-                output += reindent(separator)
-            }
-            output += piece.text
-        }
-        return output + reindent(closing)
+        return reindent(opening) + SeparatorChoice.joined(pieces, count: raw.count, gap: { reindent(gap(after: $0)) }, otherwise: reindent(onlySeparator))
+            + reindent(closing)
     }
 
     /// The text of an array whose value is `value`, written where `frame`
@@ -364,16 +356,9 @@ package struct JSONStyle: Sendable, Equatable {
         }
         func gap(after index: Int) -> String { bytes(raw[index].upperBound..<raw[index + 1].lowerBound) }
         let onlySeparator = raw.count > 1 ? gap(after: 0) : oneLine ? inlineSeparator : "," + lineBreak + frameElementDepth
-        var output = reindent(bytes(0..<raw[0].lowerBound))
-        for (position, piece) in pieces.enumerated() {
-            if position > 0 {
-                let separator = SeparatorChoice.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: raw.count)
-                    .map { gap(after: $0) } ?? onlySeparator
-                output += reindent(separator)
-            }
-            output += piece.text
-        }
-        return output + reindent(bytes(raw[raw.count - 1].upperBound..<frame.count))
+        return reindent(bytes(0..<raw[0].lowerBound))
+            + SeparatorChoice.joined(pieces, count: raw.count, gap: { reindent(gap(after: $0)) }, otherwise: reindent(onlySeparator))
+            + reindent(bytes(raw[raw.count - 1].upperBound..<frame.count))
     }
 
     /// A member's value as a donor holds it (when one holds exactly that), else written in this style.
@@ -429,6 +414,20 @@ package enum SeparatorChoice {
         // After the last item: the separator before it, the file's last.
         if let after, after > 0 { return after - 1 }
         return nil
+    }
+
+    /// `pieces` (each with its place in the original, nil for a new one)
+    /// joined by the original's separators as `gap(before:after:count:)`
+    /// picks them (`gap(i)`: the one after item `i`), else by `otherwise`.
+    package static func joined(_ pieces: [(frameIndex: Int?, text: String)], count: Int, gap: (Int) -> String, otherwise: String) -> String {
+        var output = ""
+        for (position, piece) in pieces.enumerated() {
+            if position > 0 {
+                output += Self.gap(before: piece.frameIndex, after: pieces[position - 1].frameIndex, count: count).map(gap) ?? otherwise
+            }
+            output += piece.text
+        }
+        return output
     }
 }
 
