@@ -84,7 +84,7 @@ extension Comparison {
                 && old.fillsEveryRecord($0) && new.fillsEveryRecord($0)
         }
         guard id.allSatisfy({ Self.isShownAsIs($0.components[0]) }) else { return [] }
-        let found = try uniqueKeys(candidates.map { [$0] }, rows: { $0.rowsWithRepeatedKeys() }, keyedBy: true)
+        let found = try uniqueKeys(candidates.map { [$0] }, rows: { $0.records.keyIndex.rowsWithRepeatedKeys }, keyedBy: true)
         // Only the keys that pair as many records as the best one.
         return found.filter { $0.shared == found.first?.shared }.prefix(3).map { id.map(\.components[0]) + $0.key }
     }
@@ -113,7 +113,7 @@ extension Comparison {
             defer { if sideNumber == 0 { oldSeen = seen } }
             for row in rows(side) where aliveCount > 0 {
                 guard case .object(let members) = try side.value(ofRecord: row) else { return [] }
-                let idHash = keyedBy ? side.records.keys.withKey(row) { StableHash.bytes(UnsafeRawBufferPointer($0), seed: 0x6964) } : 0
+                let idHash = keyedBy ? side.records.keys.withKey(row, RecordTable.keyHash) : 0
                 for index in candidates.indices where alive[index] {
                     var hash = idHash
                     var complete = true
@@ -146,15 +146,5 @@ extension Snapshot {
     func fillsEveryRecord(_ name: String) -> Bool {
         guard let position = records.schema.firstIndex(where: { ExactText.same($0, name) }) else { return false }
         return records.schemaValueCounts[position] == records.count
-    }
-
-    /// The rows whose id another row of this snapshot has too.
-    func rowsWithRepeatedKeys() -> [Int] {
-        var rowsOfHash: [UInt64: [Int]] = [:]
-        for row in 0..<records.count {
-            rowsOfHash[records.keys.withKey(row) { StableHash.bytes(UnsafeRawBufferPointer($0), seed: 0x6964) }, default: []].append(row)
-        }
-        // Rows that share a hash share an id, but for a collision, which only adds rows to look at.
-        return rowsOfHash.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
     }
 }

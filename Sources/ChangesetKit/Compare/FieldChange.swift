@@ -72,7 +72,7 @@ public struct FieldChange: Equatable, Sendable {
     /// Where the change is in the record as RFC 6901 writes it
     /// (`/items/3/price`): member names and array positions.
     public var pointer: String {
-        pointerTokens.map { "/" + $0.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1") }.joined()
+        pointerTokens.map { "/" + FieldPath.pointerToken($0) }.joined()
     }
 
     private var pointerTokens: [String] {

@@ -66,6 +66,11 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
         return paths
     }
 
+    /// A name as a JSON Pointer reference token (RFC 6901): `~` is `~0`, `/` is `~1`.
+    package static func pointerToken(_ name: String) -> String {
+        name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
     /// The path as the user writes it, with `.`, `,` and `\` inside names
     /// escaped, a space at either end of a name too (reading trims them),
     /// and an empty name as `""`.

@@ -105,6 +105,20 @@ package struct KeyIndex: Sendable {
         return next >= 0 ? Int(next) : nil
     }
 
+    /// Every row whose key another row has too, ascending: the chains of
+    /// the keys that repeat (`--duplicates occurrence`).
+    package var rowsWithRepeatedKeys: [Int] {
+        var rows: [Int] = []
+        for first in lastWithSameKey.keys {
+            var row: Int? = Int(first)
+            while let current = row {
+                rows.append(current)
+                row = nextRow(after: current)
+            }
+        }
+        return rows.sorted()
+    }
+
     /// Adds `row` (rows are added in order, from 0), whose key has hash
     /// `hash`; returns the first row with the same key (`rowHasKey` tells an
     /// earlier row's key from another with the same hash) when there was one.

@@ -93,9 +93,13 @@ extension DisplayText {
         let first = run.first!
         let verb = first.new == nil ? "deleted" : "inserted"
         guard run.count > 1 else { return ("\(visible(first.location)) \(verb)", shownValue(first.new ?? first.old, width: width)) }
+        return ("\(visible(first.location(throughCount: run.count))) \(verb)", "\(run.count) elements: \(runValues(run, width: width))")
+    }
+
+    /// A run's first three values and its last, each cut to `width`: `"200", "201", "202", …, "262"`.
+    static func runValues(_ run: ArraySlice<FieldChange>, width: Int) -> String {
         let shown = run.enumerated().filter { $0.offset < 3 || $0.offset == run.count - 1 }
             .map { shownValue($0.element.new ?? $0.element.old, width: width) }
-        let values = run.count > 4 ? shown.dropLast().joined(separator: ", ") + ", …, " + shown.last! : shown.joined(separator: ", ")
-        return ("\(visible(first.location(throughCount: run.count))) \(verb)", "\(run.count) elements: \(values)")
+        return run.count > 4 ? shown.dropLast().joined(separator: ", ") + ", …, " + shown.last! : shown.joined(separator: ", ")
     }
 }

@@ -164,7 +164,7 @@ package struct JSONPatchFormatter {
 
     /// A JSON Pointer reference token (RFC 6901), also JSON-string-escaped.
     static func escape(_ name: String) -> String {
-        jsonStringContent(name.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1"))
+        jsonStringContent(FieldPath.pointerToken(name))
     }
 
     /// `text` as it stands between a JSON string's quotes.

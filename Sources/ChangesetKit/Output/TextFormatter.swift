@@ -178,10 +178,7 @@ public struct TextFormatter: ReportFormatter {
                 line.add(field.new == nil ? "deleted " : "inserted ")
                 line.add(run.count)
                 line.add(" elements ")
-                for (position, element) in run.enumerated() where position < 3 || position == run.count - 1 {
-                    if position > 0 { line.add(position == run.count - 1 && run.count > 4 ? ", …, " : ", ") }
-                    line.addValue((element.new ?? element.old)!, width: width)
-                }
+                line.add(DisplayText.runValues(run, width: width))
                 line.add("\n")
                 continue
             }
