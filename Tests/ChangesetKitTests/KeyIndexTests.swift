@@ -61,6 +61,46 @@ import Testing
         }
         #expect(index.firstRow(hash: RecordTable.keyHash("id-7000")) { keys[$0] == "id-7000" } == nil)
     }
+
+    /// NEW's index gives up its hash table once read; the counts and the
+    /// chains of repeated keys (what key hints read) stay.
+    @Test func removingLookupsKeepsCountsAndChains() {
+        var keys: [String] = []
+        var index = KeyIndex()
+        for row in 0..<1_000 {
+            let key = "id-\(row % 300)"
+            index.insert(row: row, hash: RecordTable.keyHash(key), rowHasKey: { keys[$0] == key })
+            keys.append(key)
+        }
+        let repeated = index.rowsWithRepeatedKeys
+        index.removeLookups()
+        #expect(index.distinctCount == 300)
+        #expect(index.rowsWithRepeatedKeys == repeated && repeated == Array(0..<1_000))
+        #expect(index.nextRow(after: 5) == 305)
+    }
+}
+
+@Suite struct RecordTableTests {
+    /// Offsets are kept in 32 bits with the rows where they pass a multiple
+    /// of 4 GiB: byte ranges past 4 GiB, a first record past it, and a gap
+    /// of more than 4 GiB between two records come back exactly.
+    @Test(arguments: [0, 1 << 32 + 7, 3 << 32])
+    func byteRangesPast4GiBComeBackExactly(firstStart: Int) {
+        var table = RecordTable()
+        var starts: [Int] = []
+        var start = firstStart
+        for row in 0..<2_000 {
+            starts.append(start)
+            table.append(fingerprint: UInt64(row), range: start..<(start + 100 + row % 3), line: row + 1)
+            // Most records follow closely; a few jump across a 4 GiB boundary, one by more than 8 GiB.
+            start += row == 1_500 ? 9 << 30 : row % 400 == 399 ? 3 << 30 : 100 + row % 3 + 1
+        }
+        for row in 0..<2_000 {
+            #expect(table.byteRange(row) == starts[row]..<(starts[row] + 100 + row % 3))
+            #expect(table.line(row) == row + 1 && table.fingerprint(row) == UInt64(row) && table.refs[row].row == row)
+        }
+        #expect(table.count == 2_000 && table.fingerprints == (0..<2_000).map(UInt64.init))
+    }
 }
 
 @Suite struct RecordKeysTests {

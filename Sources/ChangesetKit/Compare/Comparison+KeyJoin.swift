@@ -86,9 +86,9 @@ extension Comparison {
             unpaired.removeAll(keepingCapacity: true)
             // Equal records first: by fingerprint, each taking the earliest equal old record left.
             var equalOld: [UInt64: [Int]] = [:]
-            for (index, oldRow) in oldRows.enumerated().reversed() { equalOld[old.fingerprints[oldRow], default: []].append(index) }
+            for (index, oldRow) in oldRows.enumerated().reversed() { equalOld[old.fingerprint(oldRow), default: []].append(index) }
             for newRow in newRows.map(Int.init) {
-                if let index = equalOld[new.fingerprints[newRow]]?.popLast() {
+                if let index = equalOld[new.fingerprint(newRow)]?.popLast() {
                     taken[index] = true
                     oldRowOfNewRow[newRow] = Int32(oldRows[index])
                 } else {

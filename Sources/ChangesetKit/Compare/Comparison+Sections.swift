@@ -5,14 +5,12 @@ extension Comparison {
     /// Groups a table's records by section, in order of first appearance
     /// (or by value with `--sort-sections`).
     static func sections(of table: RecordTable, sorted: Bool) -> [ListSection<SectionName, RecordRef>] {
-        func ref(_ row: Int) -> RecordRef {
-            RecordRef(fingerprint: table.fingerprints[row], row: row)
-        }
         guard !table.sections.isEmpty else {
-            return [ListSection(id: nil, elements: (0..<table.count).map(ref))]
+            // The table's own refs, shared, not copied: one section is file order.
+            return [ListSection(id: nil, elements: table.refs)]
         }
         var sections = table.sectionNames.map { ListSection<SectionName, RecordRef>(id: SectionName($0), elements: []) }
-        for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(ref(row)) }
+        for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(table.refs[row]) }
         if sorted { sections.sort { SectionOrder.precedes($0.id, $1.id) } }
         return sections
     }

@@ -1,36 +1,5 @@
 import Dispatch
 
-/// What the engine sees of a record: its fingerprint and its row in its
-/// table (the id stays in the table). Two refs are `==` when their
-/// fingerprints are, so the engine calls a matched pair with different
-/// fingerprints updated. With `--id`, records are matched through the
-/// tables' key index; without, a record's content is its identity (`id`).
-///
-/// Stored as three 32-bit words, so a ref takes 12 bytes, not the 16 a
-/// `UInt64` beside an `Int32` would round up to: every record of both
-/// snapshots has one in the sections (8 MB less at a million records).
-package struct RecordRef: Identifiable, Equatable, Sendable {
-    private let fingerprintLow: UInt32
-    private let fingerprintHigh: UInt32
-    private let storedRow: UInt32
-
-    package init(fingerprint: UInt64, row: Int) {
-        precondition(row >= 0 && row <= Int(UInt32.max), "a row past 32 bits")
-        fingerprintLow = UInt32(truncatingIfNeeded: fingerprint)
-        fingerprintHigh = UInt32(truncatingIfNeeded: fingerprint >> 32)
-        storedRow = UInt32(truncatingIfNeeded: row)
-    }
-
-    package var fingerprint: UInt64 { UInt64(fingerprintHigh) << 32 | UInt64(fingerprintLow) }
-    package var row: Int { Int(storedRow) }
-
-    package var id: UInt64 { fingerprint }
-
-    package static func == (lhs: RecordRef, rhs: RecordRef) -> Bool {
-        lhs.fingerprintLow == rhs.fingerprintLow && lhs.fingerprintHigh == rhs.fingerprintHigh
-    }
-}
-
 /// Everything a run needs to know besides the two files.
 public struct ComparisonOptions: Sendable {
     public var records = RecordOptions()
@@ -113,7 +82,9 @@ public struct Comparison: Sendable {
             // Renames are the new side's: it reads NEW's names as OLD's.
             var records = options.records
             records.appliesRenames = side == 1
-            let table = try input.readRecords(records, delimiter: delimiter)
+            var table = try input.readRecords(records, delimiter: delimiter)
+            // NEW's records are looked up in OLD's index, never the reverse.
+            if side == 1 { table.keyIndex.removeLookups() }
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
             return Snapshot(input: input, records: table, delimiter: delimiter,
                            renames: side == 1 && input.format.isJSON ? records.renames : [],

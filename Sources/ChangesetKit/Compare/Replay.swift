@@ -185,7 +185,7 @@ extension Comparison {
         let fingerprints = try OrderedConcurrentMap.map(result) { slot -> UInt64 in
             switch slot {
             case .base(let row):
-                guard let csvColumns, csvColumns != baseColumns else { return base.fingerprints[row] }
+                guard let csvColumns, csvColumns != baseColumns else { return base.fingerprint(row) }
                 // Under another header, `apply` writes the row's cells by column name.
                 let cells = try old.input.bytes.withBytes(in: base.byteRange(row)) {
                     try CSVRecordReader.cells(of: $0, delimiter: old.delimiter)

@@ -85,10 +85,7 @@ struct RecordTableBuilder {
     /// Reserves room for about `count` records (an estimate from the input size).
     mutating func reserve(_ count: Int) {
         guard count > records.count else { return }
-        records.fingerprints.reserveCapacity(count)
-        records.starts.reserveCapacity(count)
-        records.lengths.reserveCapacity(count)
-        records.lineNumbers.reserveCapacity(count)
+        records.reserveCapacity(count)
         if !options.id.isEmpty {
             // Half again the first keys' length: ids often lengthen as they count up
             // (room reserved and never written costs address space, not memory).
@@ -206,12 +203,9 @@ struct RecordTableBuilder {
             keyBytes += utf8.count
         }
         if options.section != nil { records.sections.append(sectionPosition(section)) }
-        records.fingerprints.append(fingerprint)
-        records.starts.append(range.lowerBound)
         guard range.count <= Int(UInt32.max) else {
             throw InputError(source: source, location: location(), message: "a record of 4 GiB or more is more than changeset supports")
         }
-        records.lengths.append(UInt32(range.count))
-        records.lineNumbers.append(UInt32(truncatingIfNeeded: line))
+        records.append(fingerprint: fingerprint, range: range, line: line)
     }
 }

@@ -68,7 +68,7 @@ package struct SnapshotWriter {
         let inner = isArray ? (container.lowerBound + 1)..<max(container.lowerBound + 1, container.upperBound - 1) : count..<count
         self.inner = inner
         if table.count > 0 {
-            before = 0..<table.starts[0]
+            before = 0..<table.start(0)
             after = table.byteRange(table.count - 1).upperBound..<count
         } else {
             // No records: all of it comes before them, but for a JSON array's
@@ -153,7 +153,7 @@ package struct SnapshotWriter {
         let table = snapshot.records
         let bytes = snapshot.input.bytes
         let count = bytes.count
-        let firstStart = table.count > 0 ? table.starts[0] : count
+        let firstStart = table.count > 0 ? table.start(0) : count
         let head = try bytes.copy(0..<min(firstStart, 1 << 16))
         // The bytes just before the first record: the end of the line it starts on.
         let leading = try bytes.copy(max(0, firstStart - (1 << 16))..<firstStart)
@@ -173,7 +173,7 @@ package struct SnapshotWriter {
         let end = table.count > 0 ? table.byteRange(table.count - 1).upperBound : count
         let trailing = try bytes.copy(end..<min(count, end + (1 << 16)))
         func gap(afterRow row: Int) throws -> [UInt8] {
-            try bytes.copy(table.byteRange(row).upperBound..<table.starts[row + 1])
+            try bytes.copy(table.byteRange(row).upperBound..<table.start(row + 1))
         }
         let firstGap = table.count > 1 ? try gap(afterRow: 0) : nil
         // The bytes between the first two records hold the line break when nothing else does.
@@ -377,7 +377,7 @@ package struct SnapshotWriter {
             try flush()
             if let previous {
                 if let gapRow = SeparatorChoice.gap(before: row, after: previous, count: table.count) {
-                    try copy(table.byteRange(gapRow).upperBound..<table.starts[gapRow + 1])
+                    try copy(table.byteRange(gapRow).upperBound..<table.start(gapRow + 1))
                 } else {
                     output.write(typical)
                 }
@@ -405,7 +405,7 @@ package struct SnapshotWriter {
         let table = snapshot.records
         let isArray = snapshot.input.format == .json
         func gap(afterRow row: Int) throws -> String {
-            String(decoding: try bytes.copy(table.byteRange(row).upperBound..<table.starts[row + 1]), as: UTF8.self)
+            String(decoding: try bytes.copy(table.byteRange(row).upperBound..<table.start(row + 1)), as: UTF8.self)
         }
         func withoutComma(_ gap: String) -> String {
             guard isArray, let comma = gap.firstIndex(of: ",") else { return gap }

@@ -163,7 +163,7 @@ public struct DatasetMerge: Sendable {
             var identities: [String] = []
             identities.reserveCapacity(table.count)
             for row in 0..<table.count {
-                identities.append(MergeKey.encoded(options.id.isEmpty ? String(table.fingerprints[row], radix: 16) : table.keys[row]))
+                identities.append(MergeKey.encoded(options.id.isEmpty ? String(table.fingerprint(row), radix: 16) : table.keys[row]))
                 if options.section != nil {
                     versions[row] = StableHash.combine(versions[row], SectionName(table.sectionNames[Int(table.sections[row])]).contentHash)
                 }

@@ -80,6 +80,7 @@ package struct KeyIndex: Sendable {
     /// collisions), if any.
     @inline(__always)
     package func firstRow(hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
+        precondition(!slots.isEmpty, "a lookup in a key index whose lookups were removed")
         let row = slots[slot(for: KeyIndex.tag(hash), rowHasKey: rowHasKey)].row
         return row == 0 ? nil : Int(row) - 1
     }
@@ -124,6 +125,7 @@ package struct KeyIndex: Sendable {
     /// earlier row's key from another with the same hash) when there was one.
     @discardableResult
     package mutating func insert(row: Int, hash: UInt64, rowHasKey: (Int) -> Bool) -> Int? {
+        precondition(!slots.isEmpty, "an insert into a key index whose lookups were removed")
         rowCount += 1
         if !nextWithSameKey.isEmpty { nextWithSameKey.append(-1) }
         if (distinctCount + 1) * 10 > slots.count * 7 { resize(to: KeyIndex.slotCount(for: slots.count)) }
@@ -140,6 +142,14 @@ package struct KeyIndex: Sendable {
         slots[position] = Slot(tag: tag, row: Int32(row + 1))
         distinctCount += 1
         return nil
+    }
+
+    /// Frees the hash table, keeping the counts and the chains of repeated
+    /// keys: a comparison looks NEW's records up in OLD's index, never the
+    /// other way, so NEW's table is dropped once NEW is read (11 bytes a
+    /// record). Inserting or looking up afterwards is a programming error.
+    package mutating func removeLookups() {
+        slots = []
     }
 
     /// Makes room for about `count` keys in all, so the table need not grow

@@ -13,14 +13,20 @@ package struct RecordTable: Sendable {
     /// Section values in order of first appearance; nil is the section of
     /// records whose section field is missing or null.
     package var sectionNames: [String?] = []
-    /// 64-bit fingerprint of the compared content (see `ValueHasher`).
-    package var fingerprints: [UInt64] = []
-    /// Byte range of the record's text in its file: `starts[i]` and a length
-    /// (32 bits: a single record is smaller than 4 GiB).
-    package var starts: [Int] = []
-    package var lengths: [UInt32] = []
+    /// Each record's fingerprint of the compared content (see `ValueHasher`)
+    /// and its row: the engine's elements (see `Comparison.sections`).
+    package private(set) var refs: [RecordRef] = []
+    /// Where each record's text starts in its file, in 32 bits: the low 32
+    /// bits of the offset. Records come in file order, so offsets only grow;
+    /// `startWraps` lists the rows whose offset passed another multiple of
+    /// 4 GiB (none in a file under 4 GiB), and a row's high bits are how
+    /// many of those come at or before it. 4 bytes a record, not 8.
+    private var startLows: [UInt32] = []
+    private var startWraps: [Int32] = []
+    /// The length of each record's text (32 bits: a single record is smaller than 4 GiB).
+    private var lengths: [UInt32] = []
     /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
-    package var lineNumbers: [UInt32] = []
+    private var lineNumbers: [UInt32] = []
     /// The header row's names, for CSV and TSV.
     package var fieldNames: [String]?
     /// The snapshot's schema: its top-level field names (CSV: the header) in
@@ -38,9 +44,49 @@ package struct RecordTable: Sendable {
 
     package init() {}
 
-    package var count: Int { fingerprints.count }
+    package var count: Int { refs.count }
 
-    package func byteRange(_ index: Int) -> Range<Int> { starts[index]..<(starts[index] + Int(lengths[index])) }
+    /// Record `row`'s fingerprint.
+    @inline(__always)
+    package func fingerprint(_ row: Int) -> UInt64 { refs[row].fingerprint }
+
+    /// Every record's fingerprint, in order (a new array: for whole-table uses).
+    package var fingerprints: [UInt64] { refs.map(\.fingerprint) }
+
+    /// Where record `row`'s text starts in its file.
+    package func start(_ row: Int) -> Int {
+        var wraps = 0
+        while wraps < startWraps.count && Int(startWraps[wraps]) <= row { wraps += 1 }
+        return wraps << 32 | Int(startLows[row])
+    }
+
+    package func byteRange(_ index: Int) -> Range<Int> {
+        let start = start(index)
+        return start..<(start + Int(lengths[index]))
+    }
+
+    /// Adds a record at the end. Records come in file order: `range` starts
+    /// at or after the last record's start.
+    package mutating func append(fingerprint: UInt64, range: Range<Int>, line: Int) {
+        let row = refs.count
+        refs.append(RecordRef(fingerprint: fingerprint, row: row))
+        let wraps = range.lowerBound >> 32
+        if wraps > startWraps.count {
+            precondition(row == 0 || range.lowerBound >= start(row - 1), "records out of file order")
+            startWraps.append(contentsOf: repeatElement(Int32(row), count: wraps - startWraps.count))
+        }
+        startLows.append(UInt32(truncatingIfNeeded: range.lowerBound))
+        lengths.append(UInt32(range.count))
+        lineNumbers.append(UInt32(truncatingIfNeeded: line))
+    }
+
+    /// Makes room for `count` records in all.
+    package mutating func reserveCapacity(_ count: Int) {
+        refs.reserveCapacity(count)
+        startLows.reserveCapacity(count)
+        lengths.reserveCapacity(count)
+        lineNumbers.reserveCapacity(count)
+    }
 
     /// The line of record `index`'s first byte.
     package func line(_ index: Int) -> Int { Int(lineNumbers[index]) }
@@ -124,5 +170,37 @@ package enum RecordKey {
     /// How an id is shown to a person: the parts joined by commas.
     package static func display(_ key: String) -> String {
         parts(key).joined(separator: ",")
+    }
+}
+
+/// What the engine sees of a record: its fingerprint and its row in its
+/// table (the id stays in the table). Two refs are `==` when their
+/// fingerprints are, so the engine calls a matched pair with different
+/// fingerprints updated. With `--id`, records are matched through the
+/// tables' key index; without, a record's content is its identity (`id`).
+///
+/// Stored as three 32-bit words, so a ref takes 12 bytes, not the 16 a
+/// `UInt64` beside an `Int32` would round up to. A `RecordTable` keeps its
+/// records' refs, and a comparison without sections hands that same array to
+/// the engine, so a fingerprint is held once.
+package struct RecordRef: Identifiable, Equatable, Sendable {
+    private let fingerprintLow: UInt32
+    private let fingerprintHigh: UInt32
+    private let storedRow: UInt32
+
+    package init(fingerprint: UInt64, row: Int) {
+        precondition(row >= 0 && row <= Int(UInt32.max), "a row past 32 bits")
+        fingerprintLow = UInt32(truncatingIfNeeded: fingerprint)
+        fingerprintHigh = UInt32(truncatingIfNeeded: fingerprint >> 32)
+        storedRow = UInt32(truncatingIfNeeded: row)
+    }
+
+    package var fingerprint: UInt64 { UInt64(fingerprintHigh) << 32 | UInt64(fingerprintLow) }
+    package var row: Int { Int(storedRow) }
+
+    package var id: UInt64 { fingerprint }
+
+    package static func == (lhs: RecordRef, rhs: RecordRef) -> Bool {
+        lhs.fingerprintLow == rhs.fingerprintLow && lhs.fingerprintHigh == rhs.fingerprintHigh
     }
 }

@@ -170,7 +170,7 @@ package enum PatchApplier {
         case .json, .ndjson:
             for element in result {
                 switch element {
-                case .base(let row): fingerprints.append(base.records.fingerprints[row])
+                case .base(let row): fingerprints.append(base.records.fingerprint(row))
                 case .record(let json, _): fingerprints.append(HeldRecordFingerprint.json(try value(ofRecord: json)))
                 }
             }
@@ -181,7 +181,7 @@ package enum PatchApplier {
             for (index, element) in result.enumerated() {
                 switch element {
                 case .base(let row) where sameColumns:
-                    fingerprints.append(base.records.fingerprints[row])
+                    fingerprints.append(base.records.fingerprint(row))
                 case .base(let row):
                     fingerprints.append(HeldRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
                 case .record(let json, _):
