@@ -2,12 +2,13 @@ import ChangesetKit
 import Foundation
 
 // changeset-bench: the benchmark's helper, built in release mode by
-// scripts/benchmark.py. Two jobs:
+// scripts/benchmark.py:
 //
 //   changeset-bench generate N DIR   deterministic snapshot pairs of N records in
 //                                    JSON, NDJSON and CSV (old.* and new.*)
 //   changeset-bench engine N         the engine alone on N records, in process, beside
 //                                    a plain reference (best of 5): mixed, reversed, shuffled
+//   changeset-bench read FILE [P]    one file read with --id id, in P parts at once (best of 3)
 //
 // The catalogue: id, title, author, category, price, pages, in_stock,
 // published. NEW is OLD with 1% deleted, 1% inserted, 2% updated, 0.5% moved
@@ -232,8 +233,8 @@ func engine(_ count: Int) throws {
     print("  " + (try engineCase("10k records shuffled", old: small, new: small.shuffled(using: &random), runs: 5)))
 }
 
-/// One reader on one file, in this thread: best of 3.
-func read(_ path: String) throws {
+/// One file read in `parts` parts (1: one reader, in this thread): best of 3.
+func read(_ path: String, parts: Int) throws {
     let clock = ContinuousClock()
     var best = Duration.seconds(1000)
     var records = 0
@@ -241,15 +242,15 @@ func read(_ path: String) throws {
         best = min(best, try clock.measure {
             let input = try InputFile.open(path)
             let options = RecordOptions(id: [FieldPath(["id"])], mode: input.format.isJSON ? .typed : .text)
-            records = try input.readRecords(options).count
+            records = try input.readRecords(options, parts: parts).count
         })
     }
-    print("read \(path): \(records) records in \(best) (best of 3)")
+    print("read \(path) in \(parts) part\(parts == 1 ? "" : "s"): \(records) records in \(best) (best of 3)")
 }
 
 let arguments = CommandLine.arguments
-if arguments.count == 3 && arguments[1] == "read" {
-    try read(arguments[2])
+if (arguments.count == 3 || arguments.count == 4) && arguments[1] == "read" {
+    try read(arguments[2], parts: arguments.count == 4 ? Int(arguments[3]) ?? 1 : 1)
     exit(0)
 }
 guard arguments.count >= 3, let count = Int(arguments[2]) else {

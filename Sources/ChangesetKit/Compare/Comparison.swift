@@ -20,6 +20,10 @@ public struct ComparisonOptions: Sendable {
     /// `--arrays`: arrays inside records compared element by element (the
     /// default), or as one value.
     public var arrays = ArrayComparison.elements
+    /// Cores the inputs are read on (nil: every core, at most 8), and the
+    /// smallest part of a file worth a core of its own (tests make it small).
+    package var readingWorkers: Int?
+    package var minimumPartSize = InputFile.minimumPartSize
 
     public init() {}
 }
@@ -77,12 +81,14 @@ public struct Comparison: Sendable {
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
+        let parts = InputFile.parts(sizes: inputs.map(\.bytes.knownCount), workers: options.readingWorkers ?? System.workerCount,
+                                    minimumPartSize: options.minimumPartSize)
         let datasets = try Snapshot.read(inputs) { side, input in
             let delimiter = input.format.delimiter(options.delimiter)
             // Renames are the new side's: it reads NEW's names as OLD's.
             var records = options.records
             records.appliesRenames = side == 1
-            var table = try input.readRecords(records, delimiter: delimiter)
+            var table = try input.readRecords(records, delimiter: delimiter, parts: parts[side], minimumPartSize: options.minimumPartSize)
             // NEW's records are looked up in OLD's index, never the reverse.
             if side == 1 { table.keyIndex.removeLookups() }
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON

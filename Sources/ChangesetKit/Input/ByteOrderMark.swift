@@ -9,6 +9,16 @@ struct ByteOrderMarkFilter {
     /// Where the content starts: 3 after a byte order mark, else 0.
     private(set) var contentStart = 0
 
+    init() {}
+
+    /// A filter for a part of a file that starts at `offset` (see
+    /// `InputFile.readRecords(_:delimiter:parts:)`): a byte order mark stands
+    /// only at a file's start, so every byte is content.
+    init(partStartingAt offset: Int) {
+        decided = true
+        fileOffset = offset
+    }
+
     /// Calls `emit(bytes, fileOffsetOfFirstByte)` for the content in `chunk`.
     mutating func process(
         _ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer, Int) throws -> Void

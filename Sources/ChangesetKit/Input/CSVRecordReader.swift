@@ -72,12 +72,14 @@ package final class CSVRecordReader {
         var compared: Bool
     }
 
-    package init(source: String, delimiter: UInt8, options: RecordOptions) {
+    /// A reader of a whole file, or (`indexesKeys` false) of a part of one
+    /// (see `beginPart(at:)`).
+    package init(source: String, delimiter: UInt8, options: RecordOptions, indexesKeys: Bool = true) {
         self.source = source
         self.delimiter = delimiter
         self.options = options
         self.idPartCount = options.id.count
-        self.builder = RecordTableBuilder(source: source, options: options)
+        self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: indexesKeys)
         self.hasher = ValueHasher(mode: .text)
         // A delimiter that is also a quote, a line break or part of a UTF-8
         // sequence gives a byte two meanings, which the state machine settles
@@ -119,6 +121,24 @@ package final class CSVRecordReader {
             throw error
         }
     }
+
+    /// After the header row has been fed (and nothing more), makes the next
+    /// byte fed the one at file offset `offset`, at line 1 of a part that
+    /// begins at a row (see `InputFile.readRecords(_:delimiter:parts:)`).
+    /// False when what was fed is not exactly one header row and its line break.
+    func beginPart(at offset: Int) -> Bool {
+        guard failure == nil, header != nil, builder.count == 0, state == .fieldStart, cellEnds.isEmpty, cellBytes.isEmpty,
+              !rowHasQuotedField, !afterCR, utf8.pending == 0 else { return false }
+        byteOrderMark = ByteOrderMarkFilter(partStartingAt: offset)
+        self.offset = offset
+        rowStart = offset
+        position = LinePosition()
+        rowLocation = position.location
+        return true
+    }
+
+    /// The line breaks read so far (a CRLF is one).
+    var lineBreaksRead: Int { position.line - 1 }
 
     package func finish() throws -> RecordTable {
         if let failure { throw failure }

@@ -187,22 +187,25 @@ package final class InputBytes: @unchecked Sendable {
     /// times. The buffer is one chunk: memory stays flat however big the file.
     /// A stream is read here, once; afterwards it is its temporary file.
     func forEachChunk(
+        in range: Range<Int>? = nil,
         _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int = 8 << 20, wantsMore: () -> Bool = { false }
     ) throws {
         switch storage {
         case .memory(let memory, let count):
-            try feed(UnsafeRawBufferPointer(rebasing: memory[0..<count]))
+            try feed(UnsafeRawBufferPointer(rebasing: memory[range ?? 0..<count]))
         case .stream(let stream):
+            precondition(range == nil, "a stream is read whole, once")
             let copy = try stream.pass(feed, standardSize: standardSize, wantsMore: wantsMore)
             storage = .file(descriptor: copy.descriptor, path: copy.path, size: copy.size, modified: copy.modified)
         case .file(let descriptor, let path, let size, let modified):
             let standard = standardSize
-            var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: min(size, standard), alignment: 8)
+            let end = range?.upperBound ?? size
+            var offset = range?.lowerBound ?? 0
+            var buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, min(end - offset, standard)), alignment: 8)
             defer { buffer.deallocate() }
-            var offset = 0
             var chunk = standard
-            while offset < size {
-                let length = min(chunk, size - offset)
+            while offset < end {
+                let length = min(chunk, end - offset)
                 // Bigger for a long token; back to one standard chunk after it.
                 if length > buffer.count || (buffer.count > standard && length <= standard) {
                     buffer.deallocate()
@@ -538,8 +541,15 @@ package struct InputFile: Sendable {
         }
     }
 
-    /// Reads the records, with the options given. The format decides the reader.
-    package func readRecords(_ options: RecordOptions, delimiter: UInt8? = nil) throws -> RecordTable {
+    /// Reads the records, with the options given. The format decides the
+    /// reader. With `parts` over 1, an NDJSON or CSV file is read in that
+    /// many parts at once (see `readRecordsInParts`); the table is the same.
+    package func readRecords(
+        _ options: RecordOptions, delimiter: UInt8? = nil, parts: Int = 1, minimumPartSize: Int = InputFile.minimumPartSize
+    ) throws -> RecordTable {
+        if parts > 1, let table = readRecordsInParts(options, delimiter: format.delimiter(delimiter), parts: parts, minimumPartSize: minimumPartSize) {
+            return table
+        }
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout

@@ -143,13 +143,18 @@ package final class JSONRecordReader {
     /// the buffer to 64 MiB on an ordinary file.)
     package var endsInsideLongToken: Bool { scanner.isInsideToken(begunBefore: chunkBase) }
 
-    package init(source: String, layout: JSONLayout, options: RecordOptions) {
+    /// A reader of a whole input, or, given `partStart`, of the part of an
+    /// NDJSON file that starts at that offset, at a line's start (its lines
+    /// count from 1; see `InputFile.readRecords(_:delimiter:parts:)`).
+    package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil) {
+        precondition(partStart == nil || layout == .lines, "only NDJSON is read in parts")
         self.source = source
         self.layout = layout
         self.options = options
         self.rules = FieldRules(options)
         self.seenNodes = Array(repeating: false, count: rules.nodes.count)
-        self.builder = RecordTableBuilder(source: source, options: options)
+        self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: partStart == nil)
+        if let partStart { byteOrderMark = ByteOrderMarkFilter(partStartingAt: partStart) }
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)
         self.hasRenames = options.appliesRenames && !options.renames.isEmpty
@@ -174,6 +179,9 @@ package final class JSONRecordReader {
             throw error
         }
     }
+
+    /// The line breaks read so far (a CRLF is one).
+    var lineBreaksRead: Int { scanner.line - 1 }
 
     /// Ends the input and returns the records.
     package func finish() throws -> RecordTable {

@@ -50,9 +50,15 @@ struct RecordTableBuilder {
     /// The keys' bytes so far, to size the key arena from the first records.
     private var keyBytes = 0
 
-    init(source: String, options: RecordOptions) {
+    /// Whether keys go into the key index as records come. A part of a file
+    /// read on its own leaves them out: the index is built once over the
+    /// joined parts (see `RecordTable.indexKeys`).
+    private let indexesKeys: Bool
+
+    init(source: String, options: RecordOptions, indexesKeys: Bool = true) {
         self.source = source
         self.options = options
+        self.indexesKeys = indexesKeys
     }
 
     mutating func setFieldNames(_ names: [String]) {
@@ -79,7 +85,9 @@ struct RecordTableBuilder {
     @inline(__always)
     mutating func sizeAfterFirstRecords(endingAt end: Int, inputSize: Int?) {
         guard records.count == 1024, let inputSize, end > 0 else { return }
-        reserve(inputSize / max(1, end / 1024) * 11 / 10)
+        // From the first record's start: a part of a file starts far from offset 0.
+        let first = records.byteRange(0).lowerBound
+        reserve(inputSize / max(1, (end - first) / 1024) * 11 / 10)
     }
 
     /// Reserves room for about `count` records (an estimate from the input size).
@@ -90,7 +98,7 @@ struct RecordTableBuilder {
             // Half again the first keys' length: ids often lengthen as they count up
             // (room reserved and never written costs address space, not memory).
             records.keys.reserveCapacity(count, bytesPerKey: records.keys.isEmpty ? 8 : keyBytes * 3 / 2 / records.keys.count + 1)
-            keyIndex.reserve(count)
+            if indexesKeys { keyIndex.reserve(count) }
         }
     }
 
@@ -113,7 +121,7 @@ struct RecordTableBuilder {
     /// `hashPrefetchingSlot(key:)` for a key given as its UTF-8 text.
     mutating func hashPrefetchingSlot(key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let hash = RecordTable.keyHash(key)
-        keyIndex.prefetch(hash: hash)
+        if indexesKeys { keyIndex.prefetch(hash: hash) }
         return hash
     }
 
@@ -182,8 +190,8 @@ struct RecordTableBuilder {
         let index = records.count
         if let utf8 {
             assert(keyHash == nil || keyHash == RecordTable.keyHash(utf8), "a key hash for another key")
-            let hash = keyHash ?? RecordTable.keyHash(utf8)
-            if let first = keyIndex.insert(row: index, hash: hash, rowHasKey: { records.keys.key($0, is: utf8) }) {
+            if indexesKeys, let first = keyIndex.insert(
+                row: index, hash: keyHash ?? RecordTable.keyHash(utf8), rowHasKey: { records.keys.key($0, is: utf8) }) {
                 if options.duplicates == .error {
                     // Said at the end of the input, with how many ids repeat: the
                     // first duplicate alone does not tell a wrong key from a stray twin.

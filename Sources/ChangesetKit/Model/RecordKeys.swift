@@ -53,6 +53,9 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
         return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
     }
 
+    /// The keys' bytes in all.
+    package var byteCount: Int { bytes.count }
+
     /// Whether the keys' bytes would pass the 4 GiB that 32-bit ends can mark.
     package func wouldOverflow(adding byteCount: Int) -> Bool {
         bytes.count + byteCount > Int(UInt32.max)
@@ -69,6 +72,14 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
         precondition(!wouldOverflow(adding: key.count), "keys past 4 GiB")
         bytes.append(contentsOf: key)
         ends.append(UInt32(truncatingIfNeeded: bytes.count))
+    }
+
+    /// Appends every key of `other`.
+    package mutating func append(contentsOf other: RecordKeys) {
+        precondition(!wouldOverflow(adding: other.bytes.count), "keys past 4 GiB")
+        let base = UInt32(bytes.count)
+        bytes.append(contentsOf: other.bytes)
+        ends.append(contentsOf: other.ends.lazy.map { $0 + base })
     }
 
     /// Makes room for `count` keys of `bytesPerKey` bytes on average.

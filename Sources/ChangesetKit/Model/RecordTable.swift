@@ -94,6 +94,60 @@ package struct RecordTable: Sendable {
     /// Every record's line, in order.
     package var lines: [Int] { lineNumbers.map(Int.init) }
 
+    /// Appends the records of `part`, the stretch of the same file that
+    /// follows this one, read on its own (see `InputFile.readRecords(_:delimiter:parts:)`):
+    /// its byte ranges are the file's already; its lines count from the
+    /// part's start, so `lineOffset` (the line breaks before it) is added.
+    /// Sections and schema fields are merged by name, in order of first
+    /// appearance. The key index is left to `indexKeys`.
+    package mutating func append(part: RecordTable, lineOffset: Int) {
+        let rowOffset = count
+        reserveCapacity(rowOffset + part.count)
+        for row in 0..<part.count {
+            append(fingerprint: part.fingerprint(row), range: part.byteRange(row), line: part.line(row) + lineOffset)
+        }
+        keys.append(contentsOf: part.keys)
+        if !part.sections.isEmpty || !part.sectionNames.isEmpty {
+            var position = Dictionary(uniqueKeysWithValues: sectionNames.enumerated().map { (SectionName($0.element), Int32($0.offset)) })
+            let mapped = part.sectionNames.map { name -> Int32 in
+                if let known = position[SectionName(name)] { return known }
+                let added = Int32(sectionNames.count)
+                sectionNames.append(name)
+                position[SectionName(name)] = added
+                return added
+            }
+            sections.append(contentsOf: part.sections.lazy.map { mapped[Int($0)] })
+        }
+        var field = Dictionary(uniqueKeysWithValues: schema.enumerated().map { ($0.element, $0.offset) })
+        for (name, valueCount) in zip(part.schema, part.schemaValueCounts) {
+            if let known = field[name] {
+                schemaValueCounts[known] += valueCount
+            } else {
+                field[name] = schema.count
+                schema.append(name)
+                schemaValueCounts.append(valueCount)
+            }
+        }
+        fieldsFound.formUnion(part.fieldsFound)
+        if fieldNames == nil { fieldNames = part.fieldNames }
+    }
+
+    /// Builds the key index over every record's key, in row order, as a
+    /// reader does while it reads; returns whether some key repeats.
+    package mutating func indexKeys() -> Bool {
+        var index = KeyIndex(capacity: count)
+        var repeats = false
+        let keys = self.keys
+        for row in 0..<count {
+            let first = keys.withKey(row) { key in
+                index.insert(row: row, hash: RecordTable.keyHash(key), rowHasKey: { keys.key($0, is: key) })
+            }
+            if first != nil { repeats = true }
+        }
+        keyIndex = index
+        return repeats
+    }
+
     /// The first record with `key` (see `KeyIndex`), if any.
     package func firstRow(withKey key: String) -> Int? {
         firstRow(withKey: key, hash: RecordTable.keyHash(key))
