@@ -67,11 +67,12 @@ package struct RecordTable: Sendable {
 
     /// Adds a record at the end. Records come in file order: `range` starts
     /// at or after the last record's start.
+    @inline(__always)
     package mutating func append(fingerprint: UInt64, range: Range<Int>, line: Int) {
         let row = refs.count
         refs.append(RecordRef(fingerprint: fingerprint, row: row))
-        let wraps = range.lowerBound >> 32
-        if wraps > startWraps.count {
+        if range.lowerBound >> 32 > startWraps.count {
+            let wraps = range.lowerBound >> 32
             precondition(row == 0 || range.lowerBound >= start(row - 1), "records out of file order")
             startWraps.append(contentsOf: repeatElement(Int32(row), count: wraps - startWraps.count))
         }
