@@ -139,11 +139,26 @@ package struct RecordTable: Sendable {
         var index = KeyIndex(capacity: count)
         var repeats = false
         let keys = self.keys
-        for row in 0..<count {
-            let first = keys.withKey(row) { key in
-                index.insert(row: row, hash: RecordTable.keyHash(key), rowHasKey: { keys.key($0, is: key) })
+        // A group of keys at a time: each hashed and its slot asked for (a
+        // prefetch), then the group inserted while those lines arrive (see
+        // `firstRows(withKeysOf:rows:_:)`); one at a time, every insert waited
+        // for its cache miss, and this took as long as reading the parts.
+        let groupSize = 16
+        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
+            for groupStart in stride(from: 0, to: count, by: groupSize) {
+                let group = groupStart..<min(groupStart + groupSize, count)
+                for row in group {
+                    let hash = keys.withKey(row, RecordTable.keyHash)
+                    hashes[row - groupStart] = hash
+                    index.prefetch(hash: hash)
+                }
+                for row in group {
+                    let first = keys.withKey(row) { key in
+                        index.insert(row: row, hash: hashes[row - groupStart], rowHasKey: { keys.key($0, is: key) })
+                    }
+                    if first != nil { repeats = true }
+                }
             }
-            if first != nil { repeats = true }
         }
         keyIndex = index
         return repeats
