@@ -72,8 +72,8 @@ package final class CSVRecordReader {
         var compared: Bool
     }
 
-    /// A reader of a whole file, or (`indexesKeys` false) of a part of one
-    /// (see `beginPart(at:)`).
+    /// A reader of a whole file or (see `beginPart(at:)`) of a part of one.
+    /// Without `indexesKeys`, the table's key index is left to `RecordTable.indexKeys`.
     package init(source: String, delimiter: UInt8, options: RecordOptions, indexesKeys: Bool = true) {
         self.source = source
         self.delimiter = delimiter

@@ -12,8 +12,7 @@ import Foundation
 /// at a record and the joined table is the one a single reader makes. If any
 /// part fails, for that reason or a real error, the file is read again by a
 /// single reader, which gives the error, with its line and column, exactly
-/// as ever. A repeated id (`--duplicates error`) is read again the same way,
-/// for its message.
+/// as ever.
 extension InputFile {
     /// Below this many bytes a part is not worth a reader of its own.
     package static let minimumPartSize = 8 << 20
@@ -31,7 +30,8 @@ extension InputFile {
         }
     }
 
-    /// The records read in `parts` parts at once, or nil when this input is
+    /// The records read in `parts` parts at once (their key index not built
+    /// yet: see `readRecords`), or nil when this input is
     /// not read in parts (a JSON document, a compressed or piped input, too
     /// small a file, no line break to cut at) or a part failed: then the
     /// caller reads it whole.
@@ -62,7 +62,6 @@ extension InputFile {
                 table.append(part: piece.table, lineOffset: lineOffset)
                 lineOffset += piece.lineBreaks
             }
-            if !options.id.isEmpty && table.indexKeys() && options.duplicates == .error { return nil }
             return table
         } catch {
             return nil
@@ -76,7 +75,7 @@ extension InputFile {
         _ range: Range<Int>, isFirst: Bool, header: [UInt8], options: RecordOptions, delimiter: UInt8
     ) throws -> (table: RecordTable, lineBreaks: Int) {
         if format == .ndjson {
-            let reader = JSONRecordReader(source: name, layout: .lines, options: options, partStart: range.lowerBound)
+            let reader = JSONRecordReader(source: name, layout: .lines, options: options, partStart: range.lowerBound, indexesKeys: false)
             reader.expectedInputSize = range.lowerBound == 0 ? bytes.count : range.count
             try bytes.forEachChunk(in: range, reader.feed, wantsMore: { reader.endsInsideLongToken })
             let table = try reader.finish()

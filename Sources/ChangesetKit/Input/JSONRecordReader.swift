@@ -146,14 +146,15 @@ package final class JSONRecordReader {
     /// A reader of a whole input, or, given `partStart`, of the part of an
     /// NDJSON file that starts at that offset, at a line's start (its lines
     /// count from 1; see `InputFile.readRecords(_:delimiter:parts:)`).
-    package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil) {
+    /// Without `indexesKeys`, the table's key index is left to `RecordTable.indexKeys`.
+    package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil, indexesKeys: Bool = true) {
         precondition(partStart == nil || layout == .lines, "only NDJSON is read in parts")
         self.source = source
         self.layout = layout
         self.options = options
         self.rules = FieldRules(options)
         self.seenNodes = Array(repeating: false, count: rules.nodes.count)
-        self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: partStart == nil)
+        self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: indexesKeys)
         if let partStart { byteOrderMark = ByteOrderMarkFilter(partStartingAt: partStart) }
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)
