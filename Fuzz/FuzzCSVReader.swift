@@ -1,6 +1,6 @@
 // libFuzzer target csv-reader: CSVRecordReader on arbitrary bytes.
 // Errors are expected; crashes, hangs, sanitizer reports and results that
-// depend on the chunking are bugs.
+// depend on the chunking or on reading the file in parts are bugs.
 
 /// Delimiters and options to read every input with (CSV compares as text).
 private let configurations: [(label: String, delimiter: UInt8, options: RecordOptions)] = [
@@ -20,6 +20,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let reader = CSVRecordReader(source: "fuzz", delimiter: configuration.delimiter, options: configuration.options)
             return FuzzReader(feed: reader.feed, finish: reader.finish)
         }
+        checkParts(input, format: .csv, delimiter: configuration.delimiter, options: configuration.options, label: configuration.label)
     }
     return 0
 }

@@ -90,6 +90,37 @@ func checkChunking(_ data: UnsafeRawBufferPointer, label: String, _ makeReader: 
     return whole
 }
 
+/// Reads `data` as a file of `format` in 2 to 4 parts at once (the cuts
+/// placed by the input's hash, parts as small as one byte), and whole; any
+/// disagreement is a bug: a file read in parts gives a single reader's
+/// records, key index and error (see `InputFile.readRecordsInParts`).
+func checkParts(_ data: UnsafeRawBufferPointer, format: InputFormat, delimiter: UInt8? = nil, options: RecordOptions, label: String) {
+    func outcome(parts: Int, minimumPartSize: Int) -> String {
+        let input = InputFile(name: "fuzz", bytes: InputBytes(copying: Array(data)), format: format)
+        do {
+            let table = try input.readRecords(options, delimiter: delimiter, parts: parts, minimumPartSize: minimumPartSize)
+            var chains: [[Int]] = []
+            if !table.keys.isEmpty {
+                for row in 0..<table.count {
+                    var chain = [table.firstRow(withKey: table.keys[row]) ?? -1]
+                    while let next = table.keyIndex.nextRow(after: chain.last!) { chain.append(next) }
+                    chains.append(chain)
+                }
+            }
+            return "\(ReadOutcome(table)) schema=\(table.schema) counts=\(table.schemaValueCounts) chains=\(chains)"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+    let cut = derivedCut(data)
+    let parts = 2 + cut % 3, minimumPartSize = max(1, data.count / (2 + cut % 7))
+    let whole = outcome(parts: 1, minimumPartSize: minimumPartSize)
+    let parted = outcome(parts: parts, minimumPartSize: minimumPartSize)
+    if parted != whole {
+        fatalError("reading in parts changes the result (\(label), \(parts) parts of at least \(minimumPartSize) bytes):\n  whole: \(whole)\n  parts: \(parted)")
+    }
+}
+
 /// Lowercase hex of some bytes, for failure messages.
 func hex<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
     bytes.map { byte in

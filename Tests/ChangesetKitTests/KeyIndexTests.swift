@@ -101,6 +101,28 @@ import Testing
         }
         #expect(table.count == 2_000 && table.fingerprints == (0..<2_000).map(UInt64.init))
     }
+
+    /// Lines are kept as steps of a byte from every 64th record's line:
+    /// records side by side (step 0), a record a line, pretty-printed records,
+    /// and steps of 255 lines or more come back exactly.
+    @Test func linesComeBackFromTheirSteps() {
+        var random = SplitMix(seed: 0x4C49_4E45)
+        var table = RecordTable()
+        var lines: [Int] = []
+        var line = 1 + random.next(upTo: 3)
+        for row in 0..<5_000 {
+            switch random.next(upTo: 10) {
+            case 0: line += 255 + random.next(upTo: 100_000)
+            case 1, 2: break
+            case 3: line += 254
+            default: line += 1 + random.next(upTo: 12)
+            }
+            lines.append(line)
+            table.append(fingerprint: UInt64(row), range: row..<(row + 1), line: line)
+        }
+        #expect(table.lines == lines)
+        for row in stride(from: 0, to: 5_000, by: 7) { #expect(table.line(row) == lines[row]) }
+    }
 }
 
 @Suite struct RecordKeysTests {

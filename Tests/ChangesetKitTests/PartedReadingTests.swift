@@ -99,6 +99,31 @@ import Testing
         #expect(readInParts > 150, "only \(readInParts) of 400 read in parts")
     }
 
+    /// The key index built in one pass after reading (what `readRecords`
+    /// does) answers as the one a reader builds as it reads: the same first
+    /// row for every key, the same chains of repeated ids, the same count.
+    @Test(arguments: [InputFormat.ndjson, .csv])
+    func theIndexBuiltAfterReadingIsTheOneBuiltWhileReading(format: InputFormat) throws {
+        var random = SplitMix(seed: 0x494E_4458)
+        for _ in 0..<200 {
+            let text = Self.randomFile(format, &random, valid: true)
+            var options = RecordOptions(id: [FieldPath(["id"])], mode: format == .ndjson ? .typed : .text)
+            options.duplicates = .occurrence
+            let whileReading: RecordTable
+            if format == .ndjson {
+                let reader = JSONRecordReader(source: "in", layout: .lines, options: options)
+                try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+                whileReading = try reader.finish()
+            } else {
+                let reader = CSVRecordReader(source: "in", delimiter: 0x2C, options: options)
+                try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+                whileReading = try reader.finish()
+            }
+            let afterReading = try InputFile(name: "in", bytes: InputBytes(copying: Array(text.utf8)), format: format).readRecords(options)
+            #expect(Self.contents(afterReading) == Self.contents(whileReading), "\(text)")
+        }
+    }
+
     /// A cut inside a quoted field (a line break in quotes) or inside an
     /// NDJSON record over two lines makes a part fail; the file is read whole.
     @Test func aCutInsideARecordFallsBackToOneReader() throws {

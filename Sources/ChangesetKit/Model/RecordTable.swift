@@ -26,7 +26,7 @@ package struct RecordTable: Sendable {
     /// The length of each record's text (32 bits: a single record is smaller than 4 GiB).
     private var lengths: [UInt32] = []
     /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
-    private var lineNumbers: [UInt32] = []
+    private var lineNumbers = RecordLines()
     /// The header row's names, for CSV and TSV.
     package var fieldNames: [String]?
     /// The snapshot's schema: its top-level field names (CSV: the header) in
@@ -78,7 +78,7 @@ package struct RecordTable: Sendable {
         }
         startLows.append(UInt32(truncatingIfNeeded: range.lowerBound))
         lengths.append(UInt32(range.count))
-        lineNumbers.append(UInt32(truncatingIfNeeded: line))
+        lineNumbers.append(line)
     }
 
     /// Makes room for `count` records in all.
@@ -90,10 +90,10 @@ package struct RecordTable: Sendable {
     }
 
     /// The line of record `index`'s first byte.
-    package func line(_ index: Int) -> Int { Int(lineNumbers[index]) }
+    package func line(_ index: Int) -> Int { lineNumbers[index] }
 
     /// Every record's line, in order.
-    package var lines: [Int] { lineNumbers.map(Int.init) }
+    package var lines: [Int] { lineNumbers.all }
 
     /// Appends the records of `part`, the stretch of the same file that
     /// follows this one, read on its own (see `InputFile.readRecords(_:delimiter:parts:)`):
@@ -274,3 +274,69 @@ package struct RecordRef: Identifiable, Equatable, Sendable {
         lhs.fingerprintLow == rhs.fingerprintLow && lhs.fingerprintHigh == rhs.fingerprintHigh
     }
 }
+
+/// Each record's line in about a byte a record, not 4: records come in file
+/// order, so a record's line is the line of the record before it plus a
+/// step, mostly 0 (records side by side, as in a JSON array on one line) or
+/// a few (a record a line, a pretty-printed record of a few lines). Every
+/// 64th record's line is kept whole, so finding a line adds at most 63 steps.
+struct RecordLines: Sendable {
+    private var steps: [UInt8] = []
+    /// The line of records 0, 64, 128, ...
+    private var checkpoints: [UInt32] = []
+    /// The lines of the records whose step does not fit in a byte (marked 255), by row.
+    private var farLines: [Int: UInt32] = [:]
+    /// The line of the last record added.
+    private var last = 0
+
+    private static let far: UInt8 = 255
+
+    @inline(__always)
+    mutating func append(_ line: Int) {
+        let row = steps.count
+        let step = line - last
+        last = line
+        if row & 63 == 0 {
+            checkpoints.append(UInt32(truncatingIfNeeded: line))
+            steps.append(0)
+        } else if step >= 0 && step < Int(RecordLines.far) {
+            steps.append(UInt8(step))
+        } else {
+            steps.append(RecordLines.far)
+            farLines[row] = UInt32(truncatingIfNeeded: line)
+        }
+    }
+
+    subscript(row: Int) -> Int {
+        var line = Int(checkpoints[row >> 6])
+        var next = (row & ~63) + 1
+        while next <= row {
+            let step = steps[next]
+            line = step == RecordLines.far ? Int(farLines[next]!) : line + Int(step)
+            next += 1
+        }
+        return line
+    }
+
+    /// Every record's line, in order.
+    var all: [Int] {
+        var lines: [Int] = []
+        lines.reserveCapacity(steps.count)
+        var line = 0
+        for (row, step) in steps.enumerated() {
+            if row & 63 == 0 {
+                line = Int(checkpoints[row >> 6])
+            } else {
+                line = step == RecordLines.far ? Int(farLines[row]!) : line + Int(step)
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    mutating func reserveCapacity(_ count: Int) {
+        steps.reserveCapacity(count)
+        checkpoints.reserveCapacity(count / 64 + 1)
+    }
+}
+
