@@ -84,9 +84,35 @@ extension MatchByKeyTests {
         #expect(new.count > Comparison.matchingRowsPerCore)
         let oldSections = Comparison.sections(of: old, sorted: false)
         let newSections = Comparison.sections(of: new, sorted: false)
-        let matching = Comparison.matchByKey(old, new, oldSections: oldSections, newSections: newSections)
+        let matching = try #require(Comparison.matchByKey(old, new, oldSections: oldSections, newSections: newSections))
         #expect(matching == reference(old, new, oldSections, newSections))
         #expect(matching.contains(-1) && matching.contains { $0 >= 0 })
+    }
+
+    /// NEW is read without a key index (`--duplicates error`): its ids are
+    /// checked as they are matched, and an id twice in NEW, whether OLD has
+    /// it or not, is found; without a repeat the matching is the reference's.
+    @Test func aRepeatedIDInAnUnindexedNewSideIsFoundByTheJoin() throws {
+        var random = SplitMix(seed: 0x4A4F_494E)
+        for round in 0..<300 {
+            let oldIDs = Array(Set((0..<(5 + round % 50)).map { _ in random.next(upTo: 120) })).shuffled(using: &random)
+            var newIDs = Array(Set((0..<(5 + round % 40)).map { _ in random.next(upTo: 120) })).shuffled(using: &random)
+            if round % 3 != 0, let repeated = newIDs.randomElement(using: &random) {
+                newIDs.insert(repeated, at: random.next(upTo: newIDs.count + 1))
+            }
+            let old = try table(oldIDs.map { ($0, 0) }, sectioned: false, repeats: false)
+            let text = "[" + newIDs.map { #"{"id": \#($0), "cat": "c0"}"# }.joined(separator: ",\n") + "]"
+            let new = try InputFile(name: "new", bytes: InputBytes(copying: Array(text.utf8)), format: .json)
+                .readRecords(RecordOptions(id: [FieldPath(["id"])]), indexesKeys: false)
+            #expect(new.keyIndex.indexedRows == 0)
+            let oldSections = Comparison.sections(of: old, sorted: false), newSections = Comparison.sections(of: new, sorted: false)
+            let matching = Comparison.matchByKey(old, new, oldSections: oldSections, newSections: newSections)
+            if Set(newIDs).count < newIDs.count {
+                #expect(matching == nil, "round \(round): \(newIDs)")
+            } else {
+                #expect(matching == reference(old, new, oldSections, newSections), "round \(round)")
+            }
+        }
     }
 }
 

@@ -3,11 +3,12 @@ extension Comparison {
     /// Matches records through the old table's key index: a record matches
     /// the record with its id in OLD (when ids repeat, see `pairRepeatedKeys`).
     /// Returns, for each new record in section order, the old record's index
-    /// in section order, or -1 (see `Differ.diff(from:to:matching:)`).
+    /// in section order, or -1 (see `Differ.diff(from:to:matching:)`); nil
+    /// when NEW, read without an index, has an id twice.
     static func matchByKey(
         _ old: RecordTable, _ new: RecordTable,
         oldSections: [ListSection<SectionName, RecordRef>], newSections: [ListSection<SectionName, RecordRef>]
-    ) -> [Int32] {
+    ) -> [Int32]? {
         // With one section, section order is file order: a flat index is the row.
         let oldIsFlat = oldSections.count <= 1
         var flatOfOldRow: [Int32] = []
@@ -22,13 +23,16 @@ extension Comparison {
             }
         }
         var oldRowOfNewRow = [Int32](repeating: -1, count: new.count)
-        if old.keyIndex.distinctCount == old.count && new.keyIndex.distinctCount == new.count {
-            // No id repeats on either side: each old row is taken at most once as it is,
-            // and each new row is looked up on its own, so the rows are shared between the cores.
+        let newIsIndexed = new.keyIndex.indexedRows == new.count
+        if old.keyIndex.distinctCount == old.count && (!newIsIndexed || new.keyIndex.distinctCount == new.count) {
+            // No id repeats in OLD, and none in NEW (checked below when NEW has
+            // no index): each new row is looked up on its own, so the rows are
+            // shared between the cores.
             let parts = new.count < matchingRowsPerCore ? 1 : System.workerCount
             OrderedConcurrentMap.fill(&oldRowOfNewRow, parts: parts) { rows, set in
                 old.firstRows(withKeysOf: new, rows: rows) { row, first in set(row, Int32(first)) }
             }
+            if !newIsIndexed && repeatsKey(new, oldRowOfNewRow: oldRowOfNewRow, oldCount: old.count) { return nil }
         } else {
             pairRepeatedKeys(old, new, into: &oldRowOfNewRow)
         }
@@ -42,6 +46,33 @@ extension Comparison {
             }
         }
         return matching
+    }
+
+    /// Whether an id repeats in NEW, given each new row's match in OLD (whose
+    /// ids are unique): two rows of one id found the same old row, or two of
+    /// the rows OLD does not have share an id (those alone are indexed: about
+    /// the inserted records). 1 bit an old record and a small index, in place
+    /// of a key index over all of NEW.
+    static func repeatsKey(_ new: RecordTable, oldRowOfNewRow: [Int32], oldCount: Int) -> Bool {
+        var taken = [UInt64](repeating: 0, count: (oldCount + 63) / 64)
+        var unmatched: [Int] = []
+        for (row, oldRow) in oldRowOfNewRow.enumerated() {
+            guard oldRow >= 0 else {
+                unmatched.append(row)
+                continue
+            }
+            let bit = UInt64(1) << UInt64(oldRow & 63)
+            if taken[Int(oldRow >> 6)] & bit != 0 { return true }
+            taken[Int(oldRow >> 6)] |= bit
+        }
+        var index = KeyIndex(capacity: unmatched.count)
+        for (position, row) in unmatched.enumerated() {
+            let repeated = new.keys.withKey(row) { key in
+                index.insert(row: position, hash: RecordTable.keyHash(key)) { new.keys.key(unmatched[$0], is: key) } != nil
+            }
+            if repeated { return true }
+        }
+        return false
     }
 
     /// Matching when ids repeat (`--duplicates occurrence`): the records

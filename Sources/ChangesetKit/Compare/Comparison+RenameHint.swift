@@ -2,7 +2,9 @@
 /// removed and one added; when their values agree in the records matched by
 /// id, the report says it looks renamed.
 extension Comparison {
-    /// Matched records looked at, at most (the first ones of NEW with a match in OLD).
+    /// Matched records looked at, at most: the first updated ones in OLD's
+    /// order. (Only an updated record can hold a removed field: NEW has no
+    /// record with it, so a record that had it changed.)
     static let renameSample = 10_000
 
     /// For each removed field, the added field whose values are equal in
@@ -15,10 +17,9 @@ extension Comparison {
         guard !removed.isEmpty, !added.isEmpty, !new.records.keys.isEmpty, !old.records.keys.isEmpty else { return [] }
         var compared = [[Int]](repeating: [Int](repeating: 0, count: added.count), count: removed.count)
         var equal = compared
-        var looked = 0
-        for newRow in 0..<new.records.count where looked < Self.renameSample {
-            guard let oldRow = old.records.firstRow(withKey: new.records.keys[newRow]) else { continue }
-            looked += 1
+        for update in changeset.updates.prefix(Self.renameSample) {
+            let oldRow = oldSections[update.old.section].elements[update.old.item].row
+            let newRow = newSections[update.new.section].elements[update.new.item].row
             let oldValue = try old.value(ofRecord: oldRow), newValue = try new.value(ofRecord: newRow)
             for (r, removedPath) in removed.enumerated() {
                 guard let before = oldValue.member(at: removedPath.components) else { continue }

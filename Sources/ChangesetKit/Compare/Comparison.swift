@@ -73,7 +73,8 @@ public struct Comparison: Sendable {
                                               uniquingKeysWith: { first, _ in first })
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
-        return try Comparison(old: old, new: new, options: options)
+        // Handed over, not copied: the comparison frees OLD's key index once the records are matched.
+        return try Comparison(old: consume old, new: consume new, options: options)
     }
 
     /// Reads two inputs on two threads; the first error in argument order wins.
@@ -88,9 +89,14 @@ public struct Comparison: Sendable {
             // Renames are the new side's: it reads NEW's names as OLD's.
             var records = options.records
             records.appliesRenames = side == 1
-            var table = try input.readRecords(records, delimiter: delimiter, parts: parts[side], minimumPartSize: options.minimumPartSize)
-            // NEW's records are looked up in OLD's index, never the reverse.
-            if side == 1 { table.keyIndex.removeLookups() }
+            // NEW's records are looked up in OLD's index, never the reverse: NEW
+            // needs none, and its ids are checked for repeats as they are matched
+            // (see `matchByKey`). Only to pair repeated ids (`--duplicates
+            // occurrence`) does it keep its index's chains of repeated keys.
+            let indexes = side == 0 || options.records.duplicates == .occurrence
+            var table = try input.readRecords(records, delimiter: delimiter, parts: parts[side], minimumPartSize: options.minimumPartSize,
+                                              indexesKeys: indexes)
+            if side == 1 && indexes { table.keyIndex.removeLookups() }
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
             return Snapshot(input: input, records: table, delimiter: delimiter,
                            renames: side == 1 && input.format.isJSON ? records.renames : [],
@@ -99,9 +105,7 @@ public struct Comparison: Sendable {
         return (datasets[0], datasets[1])
     }
 
-    package init(old: Snapshot, new: Snapshot, options: ComparisonOptions) throws {
-        self.old = old
-        self.new = new
+    package init(old: consuming Snapshot, new: consuming Snapshot, options: ComparisonOptions) throws {
         self.options = options
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         try FieldCheck.check(options.records, old: old, new: new)
@@ -118,16 +122,26 @@ public struct Comparison: Sendable {
         var reportRules = fieldRules
         reportRules.schemaOnly = Set((schema.added + schema.removed + schema.ignoredAdded + schema.ignoredRemoved).map { ExactTextKey($0.path.flatName) })
         self.reportRules = reportRules
-        differingMembers = DifferingMembers(old: old, new: new)
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         if old.records.keys.isEmpty || new.records.keys.isEmpty {
             // Identity by content: the engine matches fingerprints itself.
+            self.old = old
+            self.new = new
             changeset = try Differ.diff(from: oldSections, to: newSections)
         } else {
-            let matching = Comparison.matchByKey(old.records, new.records, oldSections: oldSections, newSections: newSections)
+            guard let matching = Comparison.matchByKey(old.records, new.records, oldSections: oldSections, newSections: newSections) else {
+                var records = options.records
+                records.appliesRenames = true
+                throw new.repeatedIDError(records)
+            }
+            // The key index has done its work: its table goes before the engine's arrays come.
+            old.removeKeyLookups()
+            self.old = old
+            self.new = new
             changeset = try Differ.diff(from: oldSections, to: newSections, matching: matching)
         }
+        differingMembers = DifferingMembers(old: self.old, new: self.new)
     }
 
     package var reportedMoves: [SectionedChangeset<SectionName, RecordRef>.Move] {

@@ -551,8 +551,11 @@ package struct InputFile: Sendable {
     /// a record, 15% of reading 10M CSV rows. When an id repeats and that is
     /// an error, the file is read again by a reader that indexes as it goes,
     /// whose error says where the first repeat is and how many ids repeat.
+    /// Without `indexesKeys` there is no index, and no check that ids are
+    /// unique: the caller's (a comparison checks NEW's ids as it matches them).
     package func readRecords(
-        _ options: RecordOptions, delimiter: UInt8? = nil, parts: Int = 1, minimumPartSize: Int = InputFile.minimumPartSize
+        _ options: RecordOptions, delimiter: UInt8? = nil, parts: Int = 1, minimumPartSize: Int = InputFile.minimumPartSize,
+        indexesKeys: Bool = true
     ) throws -> RecordTable {
         var table: RecordTable
         if parts > 1, let parted = readRecordsInParts(options, delimiter: format.delimiter(delimiter), parts: parts, minimumPartSize: minimumPartSize) {
@@ -560,7 +563,7 @@ package struct InputFile: Sendable {
         } else {
             table = try readWhole(options, delimiter: delimiter, indexesKeys: false)
         }
-        if !options.id.isEmpty && table.indexKeys() && options.duplicates == .error {
+        if indexesKeys && !options.id.isEmpty && table.indexKeys() && options.duplicates == .error {
             return try readWhole(options, delimiter: delimiter, indexesKeys: true)
         }
         return table

@@ -2,7 +2,7 @@
 /// again by byte range (whole, or only the members that differ).
 package struct Snapshot: Sendable {
     package let input: InputFile
-    package let records: RecordTable
+    package private(set) var records: RecordTable
     package let delimiter: UInt8
     /// `--rename` pairs this side's reader applied (the new side's): a record
     /// read again gets the same names the fingerprints saw.
@@ -18,6 +18,22 @@ package struct Snapshot: Sendable {
         self.delimiter = delimiter
         self.renames = renames
         self.flattensObjects = flattensObjects
+    }
+
+    /// Frees the key index's hash table (see `KeyIndex.removeLookups`).
+    package mutating func removeKeyLookups() {
+        records.keyIndex.removeLookups()
+    }
+
+    /// The error a reader that indexes ids as it reads gives for this
+    /// input's first repeated id (read again; `options` as it was read with).
+    package func repeatedIDError(_ options: RecordOptions) -> Error {
+        do {
+            _ = try input.readRecords(options, delimiter: delimiter)
+            return InputFile.changed(input.name)  // the records matched had an id twice; read again, they do not
+        } catch {
+            return error
+        }
     }
 
     /// The full record at `row`, read again from its byte range. CSV rows

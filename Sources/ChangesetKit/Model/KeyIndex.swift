@@ -144,9 +144,12 @@ package struct KeyIndex: Sendable {
         return nil
     }
 
+    /// The rows indexed: a table's count once its index is built, 0 when none was.
+    package var indexedRows: Int { rowCount }
+
     /// Frees the hash table, keeping the counts and the chains of repeated
     /// keys: a comparison looks NEW's records up in OLD's index, never the
-    /// other way, so NEW's table is dropped once NEW is read (11 bytes a
+    /// other way, and needs neither once the records are matched (11 bytes a
     /// record). Inserting or looking up afterwards is a programming error.
     package mutating func removeLookups() {
         slots = []
