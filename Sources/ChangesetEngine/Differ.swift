@@ -90,19 +90,20 @@ public enum Differ {
             return ItemPath(section: section, item: flat - oldStart[section])
         }
         let oldTotal = oldStart[old.count]
-        var oldMatched = [Bool](repeating: false, count: oldTotal)
+        // Which old elements are matched: a bit each.
+        var oldMatched = [UInt64](repeating: 0, count: (oldTotal + 63) / 64)
         var newTotal = 0
 
-        // 3 and 4, one new section at a time. The stayers' old items are kept
-        // (the input of the longest increasing subsequence), not their new
-        // items: those are found again by a second pass, only when some moved.
-        var stayerOldItems: [Int32] = []
+        // 3 and 4, one new section at a time. The stayers (matched within the
+        // section's counterpart) are not collected: the longest increasing
+        // subsequence reads their old items from the matching, and a second
+        // pass finds the ones off it, only when some moved.
         var acrossItems: [Int32] = []
         for (newSectionIndex, section) in new.enumerated() {
             let counterpart = oldSectionOfNew[newSectionIndex]
-            stayerOldItems.removeAll(keepingCapacity: true)
+            let sectionStart = newTotal
+            var stayerCount = 0
             acrossItems.removeAll(keepingCapacity: true)
-            stayerOldItems.reserveCapacity(section.elements.count)
             for (item, element) in section.elements.enumerated() {
                 newTotal += 1
                 let oldFlat = newTotal - 1 < oldIndexOfNew.count ? Int(oldIndexOfNew[newTotal - 1]) : -1
@@ -110,10 +111,10 @@ public enum Differ {
                     changeset.insertions.append(.init(at: ItemPath(section: newSectionIndex, item: item), element: element))
                     continue
                 }
-                guard oldFlat < oldTotal, !oldMatched[oldFlat] else {
+                guard oldFlat < oldTotal, oldMatched[oldFlat >> 6] & (1 << UInt64(oldFlat & 63)) == 0 else {
                     throw InvariantViolation(detail: "old element \(oldFlat) is matched twice or does not exist")
                 }
-                oldMatched[oldFlat] = true
+                oldMatched[oldFlat >> 6] |= 1 << UInt64(oldFlat & 63)
                 let oldPath = oldPath(oldFlat)
                 if old[oldPath.section].elements[oldPath.item] == element {
                     changeset.unchangedCount += 1
@@ -123,16 +124,23 @@ public enum Differ {
                 if oldPath.section != counterpart {
                     acrossItems.append(Int32(item))
                 } else {
-                    stayerOldItems.append(Int32(oldPath.item))
+                    stayerCount += 1
                 }
+            }
+            // A new item's old item, when it is a stayer.
+            func stayerOldItem(_ item: Int) -> Int32? {
+                let oldFlat = sectionStart + item < oldIndexOfNew.count ? Int(oldIndexOfNew[sectionStart + item]) : -1
+                guard oldFlat >= 0 else { return nil }
+                let path = oldPath(oldFlat)
+                return path.section == counterpart ? Int32(path.item) : nil
             }
             // Moves in new order (so none need sorting): the elements that changed
             // section, merged with the stayers off the longest increasing subsequence.
-            let onSubsequence = longestIncreasingSubsequence(stayerOldItems)
+            let onSubsequence = longestIncreasingSubsequence(count: section.elements.count, stayerOldItem)
             let staying = onSubsequence.reduce(0) { $0 + ($1 ? 1 : 0) }
             // Reserved once it would not fit, and geometrically: an exact reserve per
             // section would copy the moves again for every section (quadratic with many).
-            let needed = changeset.moves.count + acrossItems.count + stayerOldItems.count - staying
+            let needed = changeset.moves.count + acrossItems.count + stayerCount - staying
             if needed > changeset.moves.capacity {
                 changeset.moves.reserveCapacity(max(needed, changeset.moves.capacity * 2))
             }
@@ -147,26 +155,20 @@ public enum Differ {
                     across += 1
                 }
             }
-            if staying < stayerOldItems.count {
-                // The stayers again, in new order: the position-th is the one whose old item is stayerOldItems[position].
-                let sectionStart = newTotal - section.elements.count
-                var position = 0
-                for item in section.elements.indices {
-                    let oldFlat = sectionStart + item < oldIndexOfNew.count ? Int(oldIndexOfNew[sectionStart + item]) : -1
-                    guard oldFlat >= 0, oldPath(oldFlat).section == counterpart else { continue }
-                    if !onSubsequence[position] {
-                        appendAcross(before: Int32(item))
-                        changeset.moves.append(.init(
-                            from: ItemPath(section: counterpart, item: Int(stayerOldItems[position])),
-                            to: ItemPath(section: newSectionIndex, item: item),
-                            element: section.elements[item], isAcrossSections: false))
-                    }
-                    position += 1
+            if staying < stayerCount {
+                // The stayers again, in new order.
+                for item in section.elements.indices where !onSubsequence[item] {
+                    guard let oldItem = stayerOldItem(item) else { continue }
+                    appendAcross(before: Int32(item))
+                    changeset.moves.append(.init(
+                        from: ItemPath(section: counterpart, item: Int(oldItem)),
+                        to: ItemPath(section: newSectionIndex, item: item),
+                        element: section.elements[item], isAcrossSections: false))
                 }
             }
             appendAcross(before: .max)
         }
-        for flatIndex in 0..<oldTotal where !oldMatched[flatIndex] {
+        for flatIndex in 0..<oldTotal where oldMatched[flatIndex >> 6] & (1 << UInt64(flatIndex & 63)) == 0 {
             changeset.deletions.append(.init(at: oldPath(flatIndex)))
         }
         changeset.oldCount = oldTotal
@@ -231,34 +233,43 @@ public enum Differ {
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
+        sequence.withUnsafeBufferPointer { sequence in longestIncreasingSubsequence(count: sequence.count) { sequence[$0] } }
+    }
+
+    /// `longestIncreasingSubsequence(_:)` of the positions in `0..<count`
+    /// that have a value (`value` nil: the position is not in the sequence,
+    /// and is marked false). The sequence is not copied: the engine's
+    /// stayers are read from the matching as they are needed, 4 bytes an
+    /// element less at the peak.
+    @inlinable
+    static func longestIncreasingSubsequence<Value: Comparable>(count: Int, _ value: (Int) -> Value?) -> [Bool] {
         // tails[k]: position of the smallest tail of an increasing run of length k+1.
-        // (Its value is read from `sequence`: a copy beside it cost 4 bytes an
+        // (Its value is read through `value`: a copy beside it cost 4 bytes an
         // element for no measurable speed.)
         var tails: [Int32] = []
-        var previous = [Int32](repeating: -1, count: sequence.count)
-        sequence.withUnsafeBufferPointer { sequence in
-            for (position, value) in sequence.enumerated() {
-                // Appending is the common case (elements that kept their order).
-                if let last = tails.last, sequence[Int(last)] < value {
-                    previous[position] = last
-                    tails.append(Int32(position))
-                    continue
-                }
-                var low = 0
-                var high = tails.count
-                while low < high {
-                    let middle = (low + high) / 2
-                    if sequence[Int(tails[middle])] < value { low = middle + 1 } else { high = middle }
-                }
-                if low > 0 { previous[position] = tails[low - 1] }
-                if low == tails.count {
-                    tails.append(Int32(position))
-                } else {
-                    tails[low] = Int32(position)
-                }
+        var previous = [Int32](repeating: -1, count: count)
+        for position in 0..<count {
+            guard let current = value(position) else { continue }
+            // Appending is the common case (elements that kept their order).
+            if let last = tails.last, value(Int(last))! < current {
+                previous[position] = last
+                tails.append(Int32(position))
+                continue
+            }
+            var low = 0
+            var high = tails.count
+            while low < high {
+                let middle = (low + high) / 2
+                if value(Int(tails[middle]))! < current { low = middle + 1 } else { high = middle }
+            }
+            if low > 0 { previous[position] = tails[low - 1] }
+            if low == tails.count {
+                tails.append(Int32(position))
+            } else {
+                tails[low] = Int32(position)
             }
         }
-        var onSubsequence = [Bool](repeating: false, count: sequence.count)
+        var onSubsequence = [Bool](repeating: false, count: count)
         var position = Int(tails.last ?? -1)
         while position >= 0 {
             onSubsequence[position] = true

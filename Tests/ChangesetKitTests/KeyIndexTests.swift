@@ -82,21 +82,24 @@ import Testing
 
 @Suite struct RecordTableTests {
     /// Offsets are kept in 32 bits with the rows where they pass a multiple
-    /// of 4 GiB: byte ranges past 4 GiB, a first record past it, and a gap
-    /// of more than 4 GiB between two records come back exactly.
+    /// of 4 GiB: byte ranges past 4 GiB, a first record past it, a gap of
+    /// more than 4 GiB between two records, and records of 64 KiB and more
+    /// come back exactly.
     @Test(arguments: [0, 1 << 32 + 7, 3 << 32])
     func byteRangesPast4GiBComeBackExactly(firstStart: Int) {
         var table = RecordTable()
         var starts: [Int] = []
         var start = firstStart
+        // Lengths are 16 bits with the long ones (64 KiB and up) kept apart.
+        func length(_ row: Int) -> Int { row % 97 == 5 ? 65_535 + row : row % 89 == 3 ? 65_534 : 100 + row % 3 }
         for row in 0..<2_000 {
             starts.append(start)
-            table.append(fingerprint: UInt64(row), range: start..<(start + 100 + row % 3), line: row + 1)
+            table.append(fingerprint: UInt64(row), range: start..<(start + length(row)), line: row + 1)
             // Most records follow closely; a few jump across a 4 GiB boundary, one by more than 8 GiB.
-            start += row == 1_500 ? 9 << 30 : row % 400 == 399 ? 3 << 30 : 100 + row % 3 + 1
+            start += row == 1_500 ? 9 << 30 : row % 400 == 399 ? 3 << 30 : length(row) + 1
         }
         for row in 0..<2_000 {
-            #expect(table.byteRange(row) == starts[row]..<(starts[row] + 100 + row % 3))
+            #expect(table.byteRange(row) == starts[row]..<(starts[row] + length(row)))
             #expect(table.line(row) == row + 1 && table.fingerprint(row) == UInt64(row) && table.refs[row].row == row)
         }
         #expect(table.count == 2_000 && table.fingerprints == (0..<2_000).map(UInt64.init))

@@ -29,6 +29,8 @@ package final class CSVRecordReader {
     /// `options.id.count`, read once: reading it from `options` row by row retained and released the list.
     private let idPartCount: Int
     @exclusivity(unchecked) private var builder: RecordTableBuilder
+    /// Whether the builder indexes keys as they come (else an id's hash is not taken early).
+    private let indexesKeys: Bool
     @exclusivity(unchecked) private var hasher: ValueHasher
     @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
     @exclusivity(unchecked) private var utf8 = UTF8Validator()
@@ -80,6 +82,7 @@ package final class CSVRecordReader {
         self.options = options
         self.idPartCount = options.id.count
         self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: indexesKeys)
+        self.indexesKeys = indexesKeys
         self.hasher = ValueHasher(mode: .text)
         // A delimiter that is also a quote, a line break or part of a UTF-8
         // sequence gives a byte two meanings, which the state machine settles
@@ -586,7 +589,7 @@ package final class CSVRecordReader {
                 if idParts == nil {
                     singleIDCell = cell
                     singleIDIsCanonicalized = CanonicalNumber.literalForm(cell) == .unsure && CanonicalNumber.canonicalize(cell, into: &idScratch)
-                    singleIDHash = singleIDIsCanonicalized
+                    singleIDHash = !indexesKeys ? nil : singleIDIsCanonicalized
                         ? idScratch.withUnsafeBufferPointer { builder.hashPrefetchingSlot(key: $0) }
                         : builder.hashPrefetchingSlot(key: cell.assumingMemoryBound(to: UInt8.self))
                 } else {

@@ -210,7 +210,7 @@ extension JSONRecordReader {
                     return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: scanner.location(of: token, chunk, chunkBase))
                 }
                 idParts[role.idComponent] = value
-                if idParts.count == 1 { idHash = builder.hashPrefetchingSlot(key: value) }
+                if idParts.count == 1 && indexesKeys { idHash = builder.hashPrefetchingSlot(key: value) }
             }
         }
         deliver(value.hash, isEmpty: value.isEmpty, isObject: false)

@@ -40,6 +40,8 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var renamesApplied = Set<[UInt8]>()
     let hasRenames: Bool
     @exclusivity(unchecked) var builder: RecordTableBuilder
+    /// Whether the builder indexes keys as they come (else an id's hash is not taken early).
+    let indexesKeys: Bool
     @exclusivity(unchecked) var hasher: ValueHasher
 
     @exclusivity(unchecked) var handle: yajl_handle?
@@ -155,6 +157,7 @@ package final class JSONRecordReader {
         self.rules = FieldRules(options)
         self.seenNodes = Array(repeating: false, count: rules.nodes.count)
         self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: indexesKeys)
+        self.indexesKeys = indexesKeys
         if let partStart { byteOrderMark = ByteOrderMarkFilter(partStartingAt: partStart) }
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)

@@ -23,8 +23,10 @@ package struct RecordTable: Sendable {
     /// many of those come at or before it. 4 bytes a record, not 8.
     private var startLows: [UInt32] = []
     private var startWraps: [Int32] = []
-    /// The length of each record's text (32 bits: a single record is smaller than 4 GiB).
-    private var lengths: [UInt32] = []
+    /// The length of each record's text: 16 bits, and the lengths of 64 KiB
+    /// and more apart (a single record is smaller than 4 GiB).
+    private var lengths: [UInt16] = []
+    private var longLengths: [Int: UInt32] = [:]
     /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
     private var lineNumbers = RecordLines()
     /// The header row's names, for CSV and TSV.
@@ -62,7 +64,8 @@ package struct RecordTable: Sendable {
 
     package func byteRange(_ index: Int) -> Range<Int> {
         let start = start(index)
-        return start..<(start + Int(lengths[index]))
+        let length = lengths[index]
+        return start..<(start + (length == UInt16.max ? Int(longLengths[index]!) : Int(length)))
     }
 
     /// Adds a record at the end. Records come in file order: `range` starts
@@ -71,14 +74,27 @@ package struct RecordTable: Sendable {
     package mutating func append(fingerprint: UInt64, range: Range<Int>, line: Int) {
         let row = refs.count
         refs.append(RecordRef(fingerprint: fingerprint, row: row))
-        if range.lowerBound >> 32 > startWraps.count {
-            let wraps = range.lowerBound >> 32
-            precondition(row == 0 || range.lowerBound >= start(row - 1), "records out of file order")
-            startWraps.append(contentsOf: repeatElement(Int32(row), count: wraps - startWraps.count))
-        }
+        if range.lowerBound >> 32 > startWraps.count { noteWraps(row: row, start: range.lowerBound) }
         startLows.append(UInt32(truncatingIfNeeded: range.lowerBound))
-        lengths.append(UInt32(range.count))
+        if range.count < Int(UInt16.max) {
+            lengths.append(UInt16(range.count))
+        } else {
+            appendLongLength(row: row, range.count)
+        }
         lineNumbers.append(line)
+    }
+
+    // The rare cases out of line: `append` is inlined into the readers, and kept small.
+    @inline(never)
+    private mutating func noteWraps(row: Int, start: Int) {
+        precondition(row == 0 || start >= self.start(row - 1), "records out of file order")
+        startWraps.append(contentsOf: repeatElement(Int32(row), count: start >> 32 - startWraps.count))
+    }
+
+    @inline(never)
+    private mutating func appendLongLength(row: Int, _ length: Int) {
+        lengths.append(UInt16.max)
+        longLengths[row] = UInt32(length)
     }
 
     /// Makes room for `count` records in all.
@@ -302,9 +318,14 @@ struct RecordLines: Sendable {
         } else if step >= 0 && step < Int(RecordLines.far) {
             steps.append(UInt8(step))
         } else {
-            steps.append(RecordLines.far)
-            farLines[row] = UInt32(truncatingIfNeeded: line)
+            appendFar(row: row, line)
         }
+    }
+
+    @inline(never)
+    private mutating func appendFar(row: Int, _ line: Int) {
+        steps.append(RecordLines.far)
+        farLines[row] = UInt32(truncatingIfNeeded: line)
     }
 
     subscript(row: Int) -> Int {
