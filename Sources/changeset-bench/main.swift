@@ -9,6 +9,8 @@ import Foundation
 //   changeset-bench engine N         the engine alone on N records, in process, beside
 //                                    a plain reference (best of 5): mixed, reversed, shuffled
 //   changeset-bench read FILE [P]    one file read with --id id, in P parts at once (best of 3)
+//   changeset-bench stream N DIR [F] the same kind of pair written as it is made, for sizes that
+//                                    do not fit in memory: F a comma list of csv, ndjson (default csv)
 //
 // The catalogue: id, title, author, category, price, pages, in_stock,
 // published. NEW is OLD with 1% deleted, 1% inserted, 2% updated, 0.5% moved
@@ -42,15 +44,22 @@ let words = ["silent", "river", "garden", "empire", "winter", "glass", "shadow",
 let names = ["Ada Moreau", "Jonas Berg", "Lena Okafor", "Mateo Silva", "Priya Raman", "Tomas Novak",
              "Yuki Tanaka", "Chloe Martin", "Omar Haddad", "Sofia Rossi", "Erik Lund", "Nadia Petrova"]
 
+/// `words`, capitalized once (not a title at a time: 100M titles are made for the largest run).
+let capitalizedWords = words.map(\.capitalized)
+
+func twoDigits(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
 func makeBook(_ id: Int, _ random: inout Generator) -> Book {
-    let title = (0..<3).map { _ in words.randomElement(using: &random)! }.joined(separator: " ").capitalized
+    let title = (0..<3).map { _ in capitalizedWords.randomElement(using: &random)! }.joined(separator: " ")
+    let author = names.randomElement(using: &random)!
+    let category = Int.random(in: 0..<categories.count, using: &random)
+    let priceCents = Int.random(in: 299...9999, using: &random), pages = Int.random(in: 48...1200, using: &random)
+    let inStock = Bool.random(using: &random)
+    let year = Int.random(in: 1900...2026, using: &random), month = Int.random(in: 1...12, using: &random)
+    let day = Int.random(in: 1...28, using: &random)
     return Book(
-        id: id, title: title + " \(id % 97)", author: names.randomElement(using: &random)!,
-        category: Int.random(in: 0..<categories.count, using: &random),
-        priceCents: Int.random(in: 299...9999, using: &random), pages: Int.random(in: 48...1200, using: &random),
-        inStock: Bool.random(using: &random),
-        published: String(format: "%04d-%02d-%02d", Int.random(in: 1900...2026, using: &random),
-                          Int.random(in: 1...12, using: &random), Int.random(in: 1...28, using: &random)))
+        id: id, title: title + " \(id % 97)", author: author, category: category, priceCents: priceCents, pages: pages,
+        inStock: inStock, published: "\(year)-\(twoDigits(month))-\(twoDigits(day))")
 }
 
 func snapshots(_ count: Int) -> (old: [Book], new: [Book]) {
@@ -94,7 +103,7 @@ func snapshots(_ count: Int) -> (old: [Book], new: [Book]) {
     return (old, merged)
 }
 
-func price(_ cents: Int) -> String { "\(cents / 100).\(String(format: "%02d", cents % 100))" }
+func price(_ cents: Int) -> String { "\(cents / 100).\(twoDigits(cents % 100))" }
 
 func jsonLine(_ book: Book) -> String {
     "{\"id\": \(book.id), \"title\": \"\(book.title)\", \"author\": \"\(book.author)\", \"category\": \"\(categories[book.category])\", "
@@ -130,6 +139,70 @@ func generate(_ count: Int, into directory: String) throws {
         try write(books, to: "\(directory)/\(name).ndjson", header: nil, footer: "\n", separator: "\n", line: jsonLine)
         try write(books, to: "\(directory)/\(name).csv", header: "id,title,author,category,price,pages,in_stock,published\n",
                   footer: "\n", separator: "\n", line: csvLine)
+    }
+}
+
+/// The same catalogue and the same mix of changes, written as it is made, for
+/// sizes whose records would not fit in memory (100M: about 8.5 GB of CSV a
+/// side). Each book comes from a generator seeded by its id, so any book can be
+/// made again when it is needed; a moved book (every 200th, at offset 6) is
+/// written in the place of the moved book a third of the file before it (the
+/// moved books shift round, each a long jump). Not the data `generate` makes:
+/// its own truth, for its own runs.
+func stream(_ count: Int, into directory: String, formats: [String]) throws {
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    func book(_ id: Int) -> Book {
+        var random = Generator(state: 20261125 &+ UInt64(id) &* 0x9E37_79B9_7F4A_7C15)
+        return makeBook(id, &random)
+    }
+    // Moved books stand at indices 6, 206, 406, ...; the one written at index i is the one from index i - shift.
+    let movedCount = (count + 193) / 200
+    let shift = max(1, movedCount / 3)
+    func movedIndex(_ slot: Int) -> Int { slot * 200 + 6 }
+    for format in formats {
+        let isCSV = format == "csv"
+        func line(_ book: Book) -> String { isCSV ? csvLine(book) : jsonLine(book) }
+        let header = format == "csv" ? "id,title,author,category,price,pages,in_stock,published\n" : ""
+        for side in ["old", "new"] {
+            let path = "\(directory)/\(side).\(format)"
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            var buffer = header
+            func emit(_ book: Book) throws {
+                buffer += line(book)
+                buffer += "\n"
+                if buffer.utf8.count > 1 << 22 {
+                    try handle.write(contentsOf: Data(buffer.utf8))
+                    buffer = ""
+                }
+            }
+            for index in 0..<count {
+                let original = book(index + 1)
+                guard side == "new" else {
+                    try emit(original)
+                    continue
+                }
+                switch index % 200 {
+                case 0, 1: break  // 1% deleted
+                case 2...5:  // 2% updated
+                    var changed = original
+                    changed.priceCents += 100
+                    if index % 2 == 0 { changed.inStock.toggle() }
+                    try emit(changed)
+                case 6:  // 0.5% moved: the moved book from a third of the file before
+                    let slot = index / 200
+                    try emit(book(movedIndex((slot - shift % movedCount + movedCount) % movedCount) + 1))
+                case 7:  // 0.5% moved to another category
+                    var changed = original
+                    changed.category = (original.category + 1) % categories.count
+                    try emit(changed)
+                default: try emit(original)
+                }
+                if side == "new" && index % 100 == 50 { try emit(book(count + index + 1)) }  // 1% inserted
+            }
+            try handle.write(contentsOf: Data(buffer.utf8))
+            try handle.close()
+        }
     }
 }
 
@@ -254,13 +327,15 @@ if (arguments.count == 3 || arguments.count == 4) && arguments[1] == "read" {
     exit(0)
 }
 guard arguments.count >= 3, let count = Int(arguments[2]) else {
-    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | changeset-bench engine N\n".utf8))
+    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | stream N DIR [FORMATS] | engine N | read FILE [PARTS]\n".utf8))
     exit(2)
 }
 switch arguments[1] {
 case "generate" where arguments.count == 4: try generate(count, into: arguments[3])
+case "stream" where arguments.count == 4 || arguments.count == 5:
+    try stream(count, into: arguments[3], formats: arguments.count == 5 ? arguments[4].split(separator: ",").map(String.init) : ["csv"])
 case "engine": try engine(count)
 default:
-    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | changeset-bench engine N\n".utf8))
+    FileHandle.standardError.write(Data("usage: changeset-bench generate N DIR | stream N DIR [FORMATS] | engine N | read FILE [PARTS]\n".utf8))
     exit(2)
 }
