@@ -25,6 +25,34 @@ import Testing
             default: return "v\(random.next(upTo: 50))"
             }
         }
+        if format == .json {
+            // Pretty-printed (records indented two spaces, what they hold deeper), a record a line,
+            // or one line; now and then an array of objects laid out as records are (a false cut).
+            let layout = random.next(upTo: 3)
+            var items: [String] = []
+            for index in 0..<records {
+                let id = random.next(upTo: 3) == 0 ? random.next(upTo: 5) : index
+                let kind = ["x", "y", "z"][random.next(upTo: 3)]
+                let value = cell(index).replacingOccurrences(of: "\"", with: "'").replacingOccurrences(of: "\r", with: "\\r")
+                    .replacingOccurrences(of: "\n", with: "\\n")
+                let nested = random.next(upTo: 6) == 0 ? (random.next(upTo: 2) == 0 ? ",\(lineBreak)  {\"b\": 2}" : ", {\"b\": 2}") : ""
+                switch layout {
+                case 0:
+                    items.append("  {\(lineBreak)    \"id\": \(id),\(lineBreak)    \"kind\": \"\(kind)\",\(lineBreak)    \"v\": \"\(value)\",\(lineBreak)"
+                                 + "    \"sub\": [\(lineBreak)      {\"a\": \(index)}\(nested)\(lineBreak)    ]\(lineBreak)  }")
+                default:
+                    items.append("{\"id\": \(id), \"kind\": \"\(kind)\", \"v\": \"\(value)\", \"sub\": [{\"a\": \(index)}\(nested)]}")
+                }
+            }
+            if invalid && !items.isEmpty { items[items.count / 2] = "{\"id\": tru}" }
+            switch layout {
+            case 0: text += "[\(lineBreak)" + items.joined(separator: ",\(lineBreak)\(random.next(upTo: 6) == 0 ? lineBreak : "")") + "\(lineBreak)]"
+            case 1: text += "[\(lineBreak)" + items.joined(separator: ",\(lineBreak)") + "\(lineBreak)]"
+            default: text += "[" + items.joined(separator: ",") + "]"
+            }
+            if random.next(upTo: 5) != 0 { text += lineBreak }
+            return text
+        }
         if format == .ndjson {
             for index in 0..<records {
                 let id = random.next(upTo: 3) == 0 ? random.next(upTo: 5) : index
@@ -55,7 +83,8 @@ import Testing
     /// what it answers: each key's first row and the chain after it).
     static func contents(_ table: RecordTable) -> String {
         var lines = ["\(ReadOutcome(table))", "\(table.fieldNames ?? [])", "\(table.fieldsFound.map(\.description).sorted())",
-                     "\(table.sectionNames)", "distinct \(table.keyIndex.distinctCount)", "\(table.refs.map(\.row))"]
+                     "\(table.sectionNames)", "distinct \(table.keyIndex.distinctCount)", "\(table.refs.map(\.row))",
+                     "container \(String(describing: table.containerRange))"]
         if !table.keys.isEmpty {
             for row in 0..<table.count {
                 var chain = [table.firstRow(withKey: table.keys[row]) ?? -1]
@@ -75,13 +104,13 @@ import Testing
         }
     }
 
-    @Test(arguments: [InputFormat.ndjson, .csv, .tsv])
+    @Test(arguments: [InputFormat.ndjson, .json, .csv, .tsv])
     func aFileReadInPartsIsTheFileReadWhole(format: InputFormat) {
         var random = SplitMix(seed: 0x5041_5254 &+ UInt64(format.rawValue.count))
         var readInParts = 0
         for round in 0..<400 {
             let text = Self.randomFile(format, &random, invalid: round % 10 == 9)
-            var options = RecordOptions(mode: format == .ndjson ? .typed : .text)
+            var options = RecordOptions(mode: format.isJSON ? .typed : .text)
             if random.next(upTo: 4) != 0 { options.id = [FieldPath(["id"])] }
             if random.next(upTo: 2) == 0 { options.section = FieldPath(["kind"]) }
             if random.next(upTo: 2) == 0 { options.duplicates = .occurrence }
@@ -95,8 +124,9 @@ import Testing
                 readInParts += 1
             }
         }
-        // Most files were read in parts, not all by the single reader they fall back to.
-        #expect(readInParts > 150, "only \(readInParts) of 400 read in parts")
+        // Most files were read in parts, not all by the single reader they fall back to
+        // (a JSON array on one line never is: a third of them).
+        #expect(readInParts > (format == .json ? 100 : 150), "only \(readInParts) of 400 read in parts")
     }
 
     /// The key index built in one pass after reading (what `readRecords`
@@ -162,7 +192,7 @@ import Testing
     }
 
     /// A whole comparison read with 1, 2 and 4 cores a file gives one report.
-    @Test(arguments: [InputFormat.ndjson, .csv])
+    @Test(arguments: [InputFormat.ndjson, .json, .csv])
     func aComparisonIsTheSameOnAnyNumberOfCores(format: InputFormat) throws {
         var random = SplitMix(seed: 0x434F_5245)
         for _ in 0..<40 {

@@ -145,12 +145,12 @@ package final class JSONRecordReader {
     /// the buffer to 64 MiB on an ordinary file.)
     package var endsInsideLongToken: Bool { scanner.isInsideToken(begunBefore: chunkBase) }
 
-    /// A reader of a whole input, or, given `partStart`, of the part of an
-    /// NDJSON file that starts at that offset, at a line's start (its lines
-    /// count from 1; see `InputFile.readRecords(_:delimiter:parts:)`).
+    /// A reader of a whole input, or, given `partStart`, of a part of an
+    /// NDJSON file or JSON array that starts at that offset (its lines count
+    /// from 1; see `InputFile.readRecordsInParts`).
     /// Without `indexesKeys`, the table's key index is left to `RecordTable.indexKeys`.
     package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil, indexesKeys: Bool = true) {
-        precondition(partStart == nil || layout == .lines, "only NDJSON is read in parts")
+        precondition(partStart == nil || layout == .lines || layout == .array, "a document with --records-at is read whole")
         self.source = source
         self.layout = layout
         self.options = options
