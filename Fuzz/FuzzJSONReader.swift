@@ -1,6 +1,6 @@
 // libFuzzer target json-reader: JSONRecordReader on arbitrary bytes.
 // Errors are expected; crashes, hangs, sanitizer reports, results that
-// depend on the chunking or on reading NDJSON in parts, and a record read again through its members
+// depend on the chunking or on reading NDJSON or an array in parts, and a record read again through its members
 // (JSONValueReader.readRecord) that differs from yajl's reading of it are bugs.
 
 private let id = [FieldPath(["id"])]
@@ -28,8 +28,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             let reader = JSONRecordReader(source: "fuzz", layout: configuration.layout, options: configuration.options)
             return FuzzReader(feed: reader.feed, finish: reader.finish)
         }
-        if configuration.layout == .lines {
-            checkParts(input, format: .ndjson, options: configuration.options, label: configuration.label)
+        if configuration.layout == .lines || configuration.layout == .array {
+            checkParts(input, format: configuration.layout == .lines ? .ndjson : .json, options: configuration.options,
+                       label: configuration.label)
         }
     }
     // A record read again through its members must be what yajl reads whole

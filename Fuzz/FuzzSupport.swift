@@ -107,7 +107,8 @@ func checkParts(_ data: UnsafeRawBufferPointer, format: InputFormat, delimiter: 
                     chains.append(chain)
                 }
             }
-            return "\(ReadOutcome(table)) schema=\(table.schema) counts=\(table.schemaValueCounts) chains=\(chains)"
+            return "\(ReadOutcome(table)) schema=\(table.schema) counts=\(table.schemaValueCounts) chains=\(chains) "
+                + "sections=\(table.sectionNames) found=\(table.fieldsFound.map(\.description).sorted())"
         } catch {
             return "error: \(error)"
         }

@@ -45,6 +45,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -120,7 +121,12 @@ def data_dir(bench, name):
     if not os.path.exists(os.path.join(directory, "new.csv")):
         print(f"generating {name} records in {directory} ...", file=sys.stderr)
         job = "stream" if name in STREAMED else "generate"
-        subprocess.run([bench, job, str(SIZES[name]), directory], check=True)
+        # Written beside and renamed when whole: an interrupted run leaves no half pair to be reused.
+        partial = directory + ".partial"
+        shutil.rmtree(partial, ignore_errors=True)
+        subprocess.run([bench, job, str(SIZES[name]), partial], check=True)
+        shutil.rmtree(directory, ignore_errors=True)
+        os.rename(partial, directory)
     return directory
 
 

@@ -150,6 +150,10 @@ func generate(_ count: Int, into directory: String) throws {
 /// moved books shift round, each a long jump). Not the data `generate` makes:
 /// its own truth, for its own runs.
 func stream(_ count: Int, into directory: String, formats: [String]) throws {
+    guard formats.allSatisfy(["csv", "ndjson"].contains) else {
+        FileHandle.standardError.write(Data("changeset-bench stream: formats are csv and ndjson\n".utf8))
+        exit(2)
+    }
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     func book(_ id: Int) -> Book {
         var random = Generator(state: 20261125 &+ UInt64(id) &* 0x9E37_79B9_7F4A_7C15)

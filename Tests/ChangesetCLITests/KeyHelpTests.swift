@@ -39,6 +39,26 @@ import Testing
         #expect(try changeset(["cities.csv", "cities.csv", "--id", "country,city"], in: scratch).status == 0)
         #expect(try changeset(["cities.csv", "cities.csv", "--id", "country", "--duplicates", "occurrence"], in: scratch).status == 0)
     }
+
+    /// NEW's ids are checked as its records are matched (it has no key index
+    /// of its own): a repeat in NEW is the same error as in OLD, whether OLD
+    /// has the id, lacks it, or has no records at all (regression: an empty
+    /// OLD let a repeated id in NEW through as two insertions), and it comes
+    /// before a complaint about the options.
+    @Test func aRepeatedIdInNewIsAnErrorWhateverOldHolds() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data("[]".utf8).write(to: scratch.appendingPathComponent("empty.json"))
+        try Data(#"[{"id": 1, "v": "a"}, {"id": 2, "v": "b"}]"#.utf8).write(to: scratch.appendingPathComponent("old.json"))
+        try Data("[{\"id\": 1, \"v\": \"a\"},\n{\"id\": 1, \"v\": \"b\"}]".utf8).write(to: scratch.appendingPathComponent("twice-known.json"))
+        try Data("[{\"id\": 7, \"v\": \"a\"},\n{\"id\": 7, \"v\": \"b\"}]".utf8).write(to: scratch.appendingPathComponent("twice-new.json"))
+        for (old, new) in [("empty.json", "twice-known.json"), ("old.json", "twice-known.json"), ("old.json", "twice-new.json")] {
+            let result = try changeset([old, new, "--id", "id"], in: scratch)
+            #expect(result.status == 2 && result.stderr.hasPrefix("changeset: \(new):2:1: duplicate id "), "\(old) \(new): \(result)")
+            let typo = try changeset([old, new, "--id", "id", "--ignore", "vv"], in: scratch)
+            #expect(typo.status == 2 && typo.stderr.hasPrefix("changeset: \(new):2:1: duplicate id "), "\(old) \(new): \(typo)")
+        }
+    }
 }
 
 /// Without `--id`, a key that would say more is suggested on standard

@@ -180,6 +180,34 @@ import Testing
         }
     }
 
+    /// Regression (review of the parts): names that differ only in Unicode
+    /// normalization are two fields to a reader; joining parts kept them two
+    /// (it crashed, or took them for one, when it went by `String` equality).
+    @Test func namesDifferentOnlyInNormalizationStayTwoFieldsAcrossParts() throws {
+        let composed = "\u{E9}", decomposed = "e\u{301}"
+        let csv = "id,\(composed),\(decomposed)\n" + (1...200).map { "\($0),a,b\n" }.joined()
+        var ndjson = (1...100).map { "{\"id\": \($0), \"\(composed)\": 1}\n" }.joined()
+        ndjson += (101...200).map { "{\"id\": \($0), \"\(decomposed)\": 2}\n" }.joined()
+        for (text, format) in [(csv, InputFormat.csv), (ndjson, .ndjson)] {
+            let options = RecordOptions(id: [FieldPath(["id"])], mode: format == .csv ? .text : .typed)
+            let whole = Self.read(text, format, options, parts: 1, minimumPartSize: 1)
+            #expect(Self.read(text, format, options, parts: 3, minimumPartSize: 64) == whole)
+            let input = InputFile(name: "in", bytes: InputBytes(copying: Array(text.utf8)), format: format)
+            #expect(try input.readRecords(options, parts: 3, minimumPartSize: 64).schema.count == 3)
+        }
+    }
+
+    /// Regression: `--records-at` names a path in a JSON document; an NDJSON
+    /// input is an error however it is read, in parts too.
+    @Test func recordsAtOnNDJSONIsAnErrorInPartsToo() {
+        let ndjson = (1...200).map { "{\"id\": \($0)}\n" }.joined()
+        var options = RecordOptions(id: [FieldPath(["id"])])
+        options.recordsAt = FieldPath(["data"])
+        let whole = Self.read(ndjson, .ndjson, options, parts: 1, minimumPartSize: 1)
+        #expect(whole.contains("--records-at needs a JSON document"))
+        #expect(Self.read(ndjson, .ndjson, options, parts: 4, minimumPartSize: 64) == whole)
+    }
+
     /// How the cores are shared: two inputs of one size on two cores take
     /// one each; on eight, four each; a small file is never cut.
     @Test func coresAreSharedByBytes() {

@@ -3,8 +3,9 @@
 /// id, the report says it looks renamed.
 extension Comparison {
     /// Matched records looked at, at most: the first updated ones in OLD's
-    /// order. (Only an updated record can hold a removed field: NEW has no
-    /// record with it, so a record that had it changed.)
+    /// order. (A record that holds a removed field with a value changed: NEW
+    /// has no record with that field. CSV rows whose removed and added cells
+    /// are both empty can stay unchanged; they say nothing of a rename.)
     static let renameSample = 10_000
 
     /// For each removed field, the added field whose values are equal in

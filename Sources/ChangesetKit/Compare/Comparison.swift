@@ -107,6 +107,23 @@ public struct Comparison: Sendable {
 
     package init(old: consuming Snapshot, new: consuming Snapshot, options: ComparisonOptions) throws {
         self.options = options
+        oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
+        newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
+        // Records matched by id first: NEW's ids are checked for repeats on the
+        // way, and a repeat is an input error, said before any about the options.
+        var matching: [Int32]?
+        var newSide = options.records
+        newSide.appliesRenames = true  // as NEW was read
+        if !old.records.keys.isEmpty && !new.records.keys.isEmpty {
+            matching = Comparison.matchByKey(old.records, new.records, oldSections: oldSections, newSections: newSections)
+            if matching == nil { throw new.repeatedIDError(newSide) }
+            // The key index has done its work: its table goes before the engine's arrays come.
+            old.removeKeyLookups()
+        } else if new.records.keyIndex.indexedRows < new.records.count && !new.records.keys.isEmpty
+                    && Comparison.repeatsKey(new.records, oldRowOfNewRow: [Int32](repeating: -1, count: new.records.count), oldCount: 0) {
+            // OLD has no records: NEW's ids are checked on their own.
+            throw new.repeatedIDError(newSide)
+        }
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         try FieldCheck.check(options.records, old: old, new: new)
         var schema = Comparison.schemaChanges(old.records, new.records)
@@ -122,24 +139,13 @@ public struct Comparison: Sendable {
         var reportRules = fieldRules
         reportRules.schemaOnly = Set((schema.added + schema.removed + schema.ignoredAdded + schema.ignoredRemoved).map { ExactTextKey($0.path.flatName) })
         self.reportRules = reportRules
-        oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
-        newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
-        if old.records.keys.isEmpty || new.records.keys.isEmpty {
-            // Identity by content: the engine matches fingerprints itself.
-            self.old = old
-            self.new = new
-            changeset = try Differ.diff(from: oldSections, to: newSections)
-        } else {
-            guard let matching = Comparison.matchByKey(old.records, new.records, oldSections: oldSections, newSections: newSections) else {
-                var records = options.records
-                records.appliesRenames = true
-                throw new.repeatedIDError(records)
-            }
-            // The key index has done its work: its table goes before the engine's arrays come.
-            old.removeKeyLookups()
-            self.old = old
-            self.new = new
+        self.old = old
+        self.new = new
+        if let matching {
             changeset = try Differ.diff(from: oldSections, to: newSections, matching: matching)
+        } else {
+            // Identity by content: the engine matches fingerprints itself.
+            changeset = try Differ.diff(from: oldSections, to: newSections)
         }
         differingMembers = DifferingMembers(old: self.old, new: self.new)
     }

@@ -12,7 +12,7 @@ struct ByteOrderMarkFilter {
     init() {}
 
     /// A filter for a part of a file that starts at `offset` (see
-    /// `InputFile.readRecords(_:delimiter:parts:)`): a byte order mark stands
+    /// `InputFile.readRecordsInParts`): a byte order mark stands
     /// only at a file's start, so every byte is content.
     init(partStartingAt offset: Int) {
         decided = true

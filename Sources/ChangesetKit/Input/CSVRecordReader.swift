@@ -127,7 +127,7 @@ package final class CSVRecordReader {
 
     /// After the header row has been fed (and nothing more), makes the next
     /// byte fed the one at file offset `offset`, at line 1 of a part that
-    /// begins at a row (see `InputFile.readRecords(_:delimiter:parts:)`).
+    /// begins at a row (see `InputFile.readRecordsInParts`).
     /// False when what was fed is not exactly one header row and its line break.
     func beginPart(at offset: Int) -> Bool {
         guard failure == nil, header != nil, builder.count == 0, state == .fieldStart, cellEnds.isEmpty, cellBytes.isEmpty,

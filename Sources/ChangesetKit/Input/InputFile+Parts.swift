@@ -37,7 +37,7 @@ extension InputFile {
     /// compressed or piped input, too small a file, no line break to cut at)
     /// or a part failed: then the caller reads it whole.
     func readRecordsInParts(_ options: RecordOptions, delimiter: UInt8, parts: Int, minimumPartSize: Int) -> RecordTable? {
-        guard parts > 1, format != .json || options.recordsAt == nil, let size = bytes.knownCount,
+        guard parts > 1, options.recordsAt == nil, let size = bytes.knownCount,
               size >= 2 * max(1, minimumPartSize) else { return nil }
         let isCSV = format == .csv || format == .tsv
         let count = min(parts, size / max(1, minimumPartSize))
@@ -56,7 +56,7 @@ extension InputFile {
             }
             guard pieces.count > 1 else { return nil }
             let input = self
-            var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(pieces.enumerated())) { index, part in
+            var read = try OrderedConcurrentMap.mapOnNewThreads(Array(pieces.enumerated())) { index, part in
                 try input.readPart(part, isFirst: index == 0, header: header, options: options, delimiter: delimiter)
             }
             // The array runs from the first part's `[` to the last part's `]`.

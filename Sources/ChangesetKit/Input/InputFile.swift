@@ -543,7 +543,8 @@ package struct InputFile: Sendable {
 
     /// Reads the records, with the options given. The format decides the
     /// reader. With `parts` over 1, an NDJSON or CSV file is read in that
-    /// many parts at once (see `readRecordsInParts`); the table is the same.
+    /// many parts at once (see `readRecordsInParts`; NDJSON, CSV and JSON
+    /// arrays whose records start lines); the table is the same.
     ///
     /// The key index is built once the records are read, a group of keys at
     /// a time with their slots prefetched (`RecordTable.indexKeys`): a reader
@@ -569,8 +570,9 @@ package struct InputFile: Sendable {
         return table
     }
 
-    /// The records, read by one reader.
-    private func readWhole(_ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool) throws -> RecordTable {
+    /// The records, read by one reader (with `indexesKeys`, one that indexes
+    /// ids as it reads and says where an id first repeats).
+    package func readWhole(_ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool) throws -> RecordTable {
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout

@@ -29,7 +29,7 @@ package struct Snapshot: Sendable {
     /// input's first repeated id (read again; `options` as it was read with).
     package func repeatedIDError(_ options: RecordOptions) -> Error {
         do {
-            _ = try input.readRecords(options, delimiter: delimiter)
+            _ = try input.readWhole(options, delimiter: delimiter, indexesKeys: true)
             return InputFile.changed(input.name)  // the records matched had an id twice; read again, they do not
         } catch {
             return error

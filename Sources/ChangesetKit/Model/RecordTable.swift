@@ -22,8 +22,8 @@ package struct RecordTable: Sendable {
     /// 4 GiB (none in a file under 4 GiB), and a row's high bits are how
     /// many of those come at or before it. 4 bytes a record, not 8.
     private var startLows: [UInt32] = []
-    private var startWraps: [Int32] = []
-    /// The length of each record's text: 16 bits, and the lengths of 64 KiB
+    private var startWraps: [UInt32] = []
+    /// The length of each record's text: 16 bits, and lengths of 65,535 bytes
     /// and more apart (a single record is smaller than 4 GiB).
     private var lengths: [UInt16] = []
     private var longLengths: [Int: UInt32] = [:]
@@ -88,7 +88,7 @@ package struct RecordTable: Sendable {
     @inline(never)
     private mutating func noteWraps(row: Int, start: Int) {
         precondition(row == 0 || start >= self.start(row - 1), "records out of file order")
-        startWraps.append(contentsOf: repeatElement(Int32(row), count: start >> 32 - startWraps.count))
+        startWraps.append(contentsOf: repeatElement(UInt32(row), count: start >> 32 - startWraps.count))
     }
 
     @inline(never)
@@ -112,7 +112,7 @@ package struct RecordTable: Sendable {
     package var lines: [Int] { lineNumbers.all }
 
     /// Appends the records of `part`, the stretch of the same file that
-    /// follows this one, read on its own (see `InputFile.readRecords(_:delimiter:parts:)`):
+    /// follows this one, read on its own (see `InputFile.readRecordsInParts`):
     /// its byte ranges are the file's already; its lines count from the
     /// part's start, so `lineOffset` (the line breaks before it) is added.
     /// Sections and schema fields are merged by name, in order of first
@@ -120,8 +120,10 @@ package struct RecordTable: Sendable {
     package mutating func append(part: RecordTable, lineOffset: Int) {
         let rowOffset = count
         reserveCapacity(rowOffset + part.count)
-        for row in 0..<part.count {
-            append(fingerprint: part.fingerprint(row), range: part.byteRange(row), line: part.line(row) + lineOffset)
+        var row = 0
+        part.lineNumbers.forEach { line in
+            append(fingerprint: part.fingerprint(row), range: part.byteRange(row), line: line + lineOffset)
+            row += 1
         }
         keys.append(contentsOf: part.keys)
         if !part.sections.isEmpty || !part.sectionNames.isEmpty {
@@ -135,12 +137,14 @@ package struct RecordTable: Sendable {
             }
             sections.append(contentsOf: part.sections.lazy.map { mapped[Int($0)] })
         }
-        var field = Dictionary(uniqueKeysWithValues: schema.enumerated().map { ($0.element, $0.offset) })
+        // By bytes, as the readers tell names apart (`String`'s == would take
+        // "é" composed and decomposed for one name).
+        var field = Dictionary(uniqueKeysWithValues: schema.enumerated().map { (ExactTextKey($0.element), $0.offset) })
         for (name, valueCount) in zip(part.schema, part.schemaValueCounts) {
-            if let known = field[name] {
+            if let known = field[ExactTextKey(name)] {
                 schemaValueCounts[known] += valueCount
             } else {
-                field[name] = schema.count
+                field[ExactTextKey(name)] = schema.count
                 schema.append(name)
                 schemaValueCounts.append(valueCount)
             }
@@ -343,6 +347,12 @@ struct RecordLines: Sendable {
     var all: [Int] {
         var lines: [Int] = []
         lines.reserveCapacity(steps.count)
+        forEach { lines.append($0) }
+        return lines
+    }
+
+    /// Calls `body` with every record's line, in order (each step read once).
+    func forEach(_ body: (Int) -> Void) {
         var line = 0
         for (row, step) in steps.enumerated() {
             if row & 63 == 0 {
@@ -350,9 +360,8 @@ struct RecordLines: Sendable {
             } else {
                 line = step == RecordLines.far ? Int(farLines[row]!) : line + Int(step)
             }
-            lines.append(line)
+            body(line)
         }
-        return lines
     }
 
     mutating func reserveCapacity(_ count: Int) {
