@@ -1,3 +1,4 @@
+import Dispatch
 import Testing
 @testable import ChangesetKit
 
@@ -41,6 +42,28 @@ import Testing
         // Items near both ends fail; whichever thread gets there first, the earlier one is reported.
         #expect(throws: Failure(at: 1)) {
             try OrderedConcurrentMap.map(Array(0..<count)) { item -> Int in
+                if item == 1 || item == count - 1 { throw Failure(at: item) }
+                return item
+            }
+        }
+    }
+
+    /// A file's parts, each on a thread of its own: results in order, the
+    /// first error in that order, and every item at work at once (each waits
+    /// until all have started, which would never happen one after another).
+    @Test(arguments: [0, 1, 4])
+    func newThreadsRunEveryItemAtOnceAndKeepTheOrder(count: Int) throws {
+        let started = DispatchGroup()
+        for _ in 0..<count { started.enter() }
+        let results = try OrderedConcurrentMap.mapOnNewThreads(Array(0..<count)) { item -> Int in
+            started.leave()
+            #expect(started.wait(timeout: .now() + 60) == .success, "item \(item) waited for the others")
+            return item * 3
+        }
+        #expect(results == (0..<count).map { $0 * 3 })
+        guard count > 2 else { return }
+        #expect(throws: Failure(at: 1)) {
+            try OrderedConcurrentMap.mapOnNewThreads(Array(0..<count)) { item -> Int in
                 if item == 1 || item == count - 1 { throw Failure(at: item) }
                 return item
             }
