@@ -124,6 +124,30 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         #expect(Differ.longestIncreasingSubsequence([0, 1, 2]) == [true, true, true])
         #expect(Differ.longestIncreasingSubsequence([2, 1, 0]).filter { $0 }.count == 1)
     }
+
+    /// On random sequences (repeats, runs, holes): the marked positions are
+    /// strictly increasing and as many as the textbook quadratic table says,
+    /// and reading through a closure with holes marks what the array of the
+    /// values present marks (the engine reads its stayers so).
+    @Test func longestIncreasingSubsequenceIsLongestOnRandomSequences() {
+        var random = SplitMix(seed: 0x4C49_5321)
+        for round in 0..<500 {
+            let count = random.next(upTo: 60)
+            let values: [Int32?] = (0..<count).map { index in
+                random.next(upTo: 5) == 0 ? nil : Int32(round % 3 == 0 ? index + random.next(upTo: 4) - 2 : random.next(upTo: 30))
+            }
+            let present = values.compactMap { $0 }
+            let marked = Differ.longestIncreasingSubsequence(present)
+            let chosen = present.indices.filter { marked[$0] }.map { present[$0] }
+            #expect(zip(chosen, chosen.dropFirst()).allSatisfy { $0 < $1 }, "round \(round)")
+            var longest = [Int](repeating: 1, count: present.count)
+            for i in present.indices { for j in 0..<i where present[j] < present[i] { longest[i] = max(longest[i], longest[j] + 1) } }
+            #expect(chosen.count == (longest.max() ?? 0), "round \(round): \(present)")
+            let throughHoles = Differ.longestIncreasingSubsequence(count: count) { values[$0] }
+            #expect(values.indices.filter { values[$0] != nil }.map { throughHoles[$0] } == marked, "round \(round)")
+            #expect(values.indices.allSatisfy { values[$0] != nil || !throughHoles[$0] })
+        }
+    }
 }
 
 /// Random data sets: every round trip holds, and on small inputs the move
