@@ -9,7 +9,15 @@ extension Comparison {
             // The table's own refs, shared, not copied: one section is file order.
             return [ListSection(id: nil, elements: table.refs)]
         }
-        var sections = table.sectionNames.map { ListSection<SectionName, RecordRef>(id: SectionName($0), elements: []) }
+        // Each section's size first, so its refs are reserved once (grown by
+        // doubling, a section's array could hold twice the room it needs).
+        var sizes = [Int](repeating: 0, count: table.sectionNames.count)
+        for section in table.sections { sizes[Int(section)] += 1 }
+        var sections = zip(table.sectionNames, sizes).map { name, size in
+            var section = ListSection<SectionName, RecordRef>(id: SectionName(name), elements: [])
+            section.elements.reserveCapacity(size)
+            return section
+        }
         for row in 0..<table.count { sections[Int(table.sections[row])].elements.append(table.refs[row]) }
         if sorted { sections.sort { SectionOrder.precedes($0.id, $1.id) } }
         return sections
