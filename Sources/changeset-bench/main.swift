@@ -62,6 +62,21 @@ func makeBook(_ id: Int, _ random: inout Generator) -> Book {
         inStock: inStock, published: "\(year)-\(twoDigits(month))-\(twoDigits(day))")
 }
 
+/// The 2% updated: a price up by a unit, and every other one's stock flipped.
+func updated(_ book: Book, index: Int) -> Book {
+    var changed = book
+    changed.priceCents += 100
+    if index % 2 == 0 { changed.inStock.toggle() }
+    return changed
+}
+
+/// The 0.5% moved to another category.
+func recategorized(_ book: Book) -> Book {
+    var changed = book
+    changed.category = (book.category + 1) % categories.count
+    return changed
+}
+
 func snapshots(_ count: Int) -> (old: [Book], new: [Book]) {
     var random = Generator(state: 20261121)
     let old = (0..<count).map { makeBook($0 + 1, &random) }
@@ -71,16 +86,9 @@ func snapshots(_ count: Int) -> (old: [Book], new: [Book]) {
     for (index, book) in old.enumerated() {
         switch index % 200 {
         case 0, 1: continue  // 1% deleted
-        case 2...5:  // 2% updated
-            var changed = book
-            changed.priceCents += 100
-            if index % 2 == 0 { changed.inStock.toggle() }
-            new.append(changed)
+        case 2...5: new.append(updated(book, index: index))  // 2% updated
         case 6: moved.append(book)  // 0.5% moved
-        case 7:  // 0.5% moved to another category
-            var changed = book
-            changed.category = (book.category + 1) % categories.count
-            new.append(changed)
+        case 7: new.append(recategorized(book))  // 0.5% moved to another category
         default: new.append(book)
         }
         if index % 100 == 50 { new.append(makeBook(count + index + 1, &random)) }  // 1% inserted
@@ -188,18 +196,11 @@ func stream(_ count: Int, into directory: String, formats: [String]) throws {
                 }
                 switch index % 200 {
                 case 0, 1: break  // 1% deleted
-                case 2...5:  // 2% updated
-                    var changed = original
-                    changed.priceCents += 100
-                    if index % 2 == 0 { changed.inStock.toggle() }
-                    try emit(changed)
+                case 2...5: try emit(updated(original, index: index))  // 2% updated
                 case 6:  // 0.5% moved: the moved book from a third of the file before
                     let slot = index / 200
                     try emit(book(movedIndex((slot - shift % movedCount + movedCount) % movedCount) + 1))
-                case 7:  // 0.5% moved to another category
-                    var changed = original
-                    changed.category = (original.category + 1) % categories.count
-                    try emit(changed)
+                case 7: try emit(recategorized(original))  // 0.5% moved to another category
                 default: try emit(original)
                 }
                 if side == "new" && index % 100 == 50 { try emit(book(count + index + 1)) }  // 1% inserted
