@@ -6,7 +6,9 @@ import Foundation
 package struct RecordTable: Sendable {
     /// The record's id as key text (see `RecordKey`); empty when no `--id` was given.
     package var keys = RecordKeys()
-    /// The index that finds records by key (through `keyHash`).
+    /// The index that finds records by key (through `keyHash`): built once
+    /// the table is read (`indexKeys`), for the side others are looked up in;
+    /// empty until then, and on a side read without one (a comparison's NEW).
     package var keyIndex = KeyIndex()
     /// Index into `sectionNames` per record; empty when no `--section` was given.
     package var sections: [Int32] = []
