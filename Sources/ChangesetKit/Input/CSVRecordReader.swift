@@ -143,6 +143,11 @@ package final class CSVRecordReader {
     /// The line breaks read so far (a CRLF is one).
     var lineBreaksRead: Int { position.line - 1 }
 
+    /// Reads bytes held in an array (a part's copy of the header row).
+    func feed(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try feed($0) }
+    }
+
     package func finish() throws -> RecordTable {
         if let failure { throw failure }
         do {

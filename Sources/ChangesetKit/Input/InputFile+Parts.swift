@@ -174,16 +174,16 @@ extension InputFile {
             let reader = JSONRecordReader(source: name, layout: format == .ndjson ? .lines : .array, options: options,
                                           partStart: isFirst ? nil : range.lowerBound - (part.opensArray ? 1 : 0), indexesKeys: false)
             reader.expectedInputSize = isFirst ? bytes.count : range.count
-            if part.opensArray { try [UInt8(ascii: "[")].withUnsafeBytes { try reader.feed($0) } }
+            if part.opensArray { try reader.feed([UInt8(ascii: "[")]) }
             try bytes.forEachChunk(in: range, reader.feed, wantsMore: { reader.endsInsideLongToken })
-            if part.closesArray { try [UInt8(ascii: "]")].withUnsafeBytes { try reader.feed($0) } }
+            if part.closesArray { try reader.feed([UInt8(ascii: "]")]) }
             let table = try reader.finish()
             return (table, reader.lineBreaksRead)
         }
         let reader = CSVRecordReader(source: name, delimiter: delimiter, options: options, indexesKeys: false)
         reader.expectedInputSize = isFirst ? bytes.count : range.count
         if !isFirst {
-            try header.withUnsafeBytes { try reader.feed($0) }
+            try reader.feed(header)
             guard reader.beginPart(at: range.lowerBound) else { throw PartFailure() }
         }
         try bytes.forEachChunk(in: range, reader.feed)

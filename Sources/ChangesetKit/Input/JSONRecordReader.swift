@@ -187,6 +187,11 @@ package final class JSONRecordReader {
     /// The line breaks read so far (a CRLF is one).
     var lineBreaksRead: Int { scanner.line - 1 }
 
+    /// Parses a few bytes held in an array (a part's `[` or `]`).
+    func feed(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try feed($0) }
+    }
+
     /// Ends the input and returns the records.
     package func finish() throws -> RecordTable {
         if let failure { throw failure }
