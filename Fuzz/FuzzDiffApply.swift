@@ -31,7 +31,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 }
 
 private func input(_ name: String, _ bytes: [UInt8]) -> InputFile {
-    let format = bytes.withUnsafeBytes { InputFile.sniff($0, recordsAt: nil) }
+    let format = InputFile.sniff(bytes.span, recordsAt: nil)
     return InputFile(name: name, bytes: InputBytes(copying: bytes), format: format)
 }
 
@@ -64,7 +64,7 @@ private func roundTrip(_ old: Snapshot, _ new: Snapshot, options: ComparisonOpti
     var patch = ""
     do { try PatchFormatter().write(try comparison.replay(.records), to: &patch) } catch { fail("writing the patch throws", "\(error)") }
     let script: PatchScript
-    do { script = try Array(patch.utf8).withUnsafeBytes { try PatchScript.parse($0, source: "fuzz.patch") } } catch {
+    do { script = try PatchScript.parse(Array(patch.utf8), source: "fuzz.patch") } catch {
         fail("the patch written does not parse", "\(error)\npatch:\n\(patch)")
     }
     var output = ""

@@ -39,18 +39,20 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // and a Value nested 100,000 deep, as yajl reads one, overflows the stack
     // when compared; the first run of this check, on the whole input, did.)
     let reader = JSONRecordReader(source: "fuzz", layout: .array, options: RecordOptions())
-    if (try? reader.feed(input)) != nil, let table = try? reader.finish() {
-        for row in 0..<table.count { checkRecordReadAgain(UnsafeRawBufferPointer(rebasing: input[table.byteRange(row)])) }
+    input.withSpan { input in
+        if (try? reader.feed(input)) != nil, let table = try? reader.finish() {
+            for row in 0..<table.count { checkRecordReadAgain(input.extracting(table.byteRange(row))) }
+        }
     }
     return 0
 }
 
-private func checkRecordReadAgain(_ bytes: UnsafeRawBufferPointer) {
+private func checkRecordReadAgain(_ bytes: Span<UInt8>) {
     let split = Result { try JSONValueReader.readRecord(bytes) }
     let whole = Result { try JSONValueReader.read(bytes) }
     switch (split, whole) {
     case let (.success(a), .success(b)) where a == b: return
     case (.failure, .failure): return
-    default: fatalError("json-reader: a record read through its members is not what yajl reads: \(split) against \(whole)\n\(hex(Array(bytes)))")
+    default: fatalError("json-reader: a record read through its members is not what yajl reads: \(split) against \(whole)\n\(hex(bytes.array))")
     }
 }

@@ -78,7 +78,7 @@ struct MergeInputs {
         }
         // As InputFile.open: a UTF-16 or UTF-32 input is refused by name.
         if parts.contains(where: { ForeignEncoding(Array($0.prefix(1 << 16))) != nil }) { return nil }
-        let formats = parts.map { part in part.withUnsafeBytes { InputFile.sniff($0, recordsAt: nil) } }
+        let formats = parts.map { part in InputFile.sniff(part.span, recordsAt: nil) }
         // As DatasetMerge.run: all JSON/NDJSON or all CSV/TSV (an empty BASE takes OURS's).
         if formats[2].isJSON != formats[1].isJSON || (!parts[0].isEmpty && formats[0].isJSON != formats[1].isJSON) { return nil }
         self.init(texts: parts, formats: formats, recordsAt: nil, origin: "raw input")

@@ -8,13 +8,13 @@
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: size)
-    guard let script = try? PatchScript.parse(input, source: "fuzz.patch") else { return 0 }
+    guard let script = try? PatchScript.parse(Array(input), source: "fuzz.patch") else { return 0 }
 
     // Round trip: what the formatter would write for this script reads back as it.
     let text = script.text
     let again: PatchScript
     do {
-        again = try Array(text.utf8).withUnsafeBytes { try PatchScript.parse($0, source: "again.patch") }
+        again = try PatchScript.parse(Array(text.utf8), source: "again.patch")
     } catch {
         fatalError("the text of a parsed patch does not parse: \(error)\ntext (hex): \(hex(text.utf8))")
     }
@@ -29,7 +29,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     // Cut short (its `end` line gone), the same text must be refused.
     let cut = Array(text.utf8.dropLast(PatchScript.trailerText.utf8.count))
-    if (try? cut.withUnsafeBytes({ try PatchScript.parse($0, source: "cut.patch") })) != nil {
+    if (try? PatchScript.parse(cut, source: "cut.patch")) != nil {
         fatalError("a patch without its end line parses\ntext (hex): \(hex(cut))")
     }
 

@@ -30,7 +30,7 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
 
 /// A reader's two entry points, bound to one fresh reader.
 struct FuzzReader {
-    let feed: (UnsafeRawBufferPointer) throws -> Void
+    let feed: (Span<UInt8>) throws -> Void
     let finish: () throws -> RecordTable
 }
 
@@ -38,12 +38,12 @@ struct FuzzReader {
 /// size, freed right after: AddressSanitizer then catches a reader that reads
 /// past its chunk or keeps a pointer into it after `feed` returns.
 func withChunk<R>(
-    _ data: UnsafeRawBufferPointer, _ range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> R
+    _ data: UnsafeRawBufferPointer, _ range: Range<Int>, _ body: (Span<UInt8>) throws -> R
 ) rethrows -> R {
     let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 1)
     defer { storage.deallocate() }
     if !range.isEmpty { storage.copyMemory(from: UnsafeRawBufferPointer(rebasing: data[range])) }
-    return try body(UnsafeRawBufferPointer(storage))
+    return try UnsafeRawBufferPointer(storage).withSpan(body)
 }
 
 /// Feeds `data` to a fresh reader, cut before each offset in `cuts` (ascending).

@@ -233,7 +233,7 @@ public enum Differ {
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
-        sequence.withUnsafeBufferPointer { sequence in longestIncreasingSubsequence(count: sequence.count) { sequence[$0] } }
+        longestIncreasingSubsequence(count: sequence.count) { sequence[$0] }
     }
 
     /// `longestIncreasingSubsequence(_:)` of the positions in `0..<count`

@@ -33,54 +33,61 @@ enum IDMatching {
         }
         let largestTable = tableSize(for: largest)
         // Slot: tag (high 32 bits) | exhausted flag (bit 31) | position in oldSide + 1 (0: empty).
-        var slots = [UInt64](repeating: 0, count: largestTable)
+        var slotStorage = [UInt64](repeating: 0, count: largestTable)
         // For an old position, the next old position with the same id (-1: none).
         var nextWithSameID = [Int32](repeating: -1, count: old.count)
         let exhausted: UInt64 = 1 << 31
         let positionMask: UInt64 = exhausted - 1
         let tagMask: UInt64 = ~0 << 32
 
-        slots.withUnsafeMutableBufferPointer { slots in
-            for partition in 0..<(1 << bits) {
-                let oldRange = oldSide.start[partition]..<oldSide.start[partition + 1]
-                let newRange = newSide.start[partition]..<newSide.start[partition + 1]
-                guard !oldRange.isEmpty else { continue }
-                let mask = tableSize(for: oldRange.count) - 1
-                for slot in 0...mask { slots[slot] = 0 }
-                /// The slot holding an old id equal to `id` (whose hash is `hash`),
-                /// or the empty slot where it would go.
-                func slot(for hash: UInt64, _ id: ID) -> Int {
-                    let tag = hash & tagMask
-                    var slot = Int(truncatingIfNeeded: hash) & mask
-                    while slots[slot] != 0 {
-                        let entry = slots[slot]
-                        if entry & tagMask == tag && oldSide.ids[Int(entry & positionMask) - 1] == id { break }
-                        slot = (slot + 1) & mask
-                    }
-                    return slot
-                }
-                // Old ids backwards: each id's slot ends holding its first position,
-                // the later ones chained behind it.
-                for position in oldRange.reversed() {
-                    let hash = oldSide.hashes[position]
-                    let slot = slot(for: hash, oldSide.ids[position])
-                    if slots[slot] != 0 { nextWithSameID[position] = Int32(slots[slot] & positionMask) - 1 }
-                    slots[slot] = hash & tagMask | UInt64(position + 1)
-                }
-                for position in newRange {
-                    let hash = newSide.hashes[position]
-                    let slot = slot(for: hash, newSide.ids[position])
-                    let entry = slots[slot]
-                    guard entry != 0, entry & exhausted == 0 else { continue }
-                    let oldPosition = Int(entry & positionMask) - 1
-                    match[Int(newSide.original[position])] = oldSide.original[oldPosition]
-                    let next = nextWithSameID[oldPosition]
-                    // The last old one taken stays in its slot, marked, so probes still pass it.
-                    slots[slot] = next >= 0 ? hash & tagMask | UInt64(next + 1) : entry | exhausted
-                }
+        var slots = slotStorage.mutableSpan
+        let oldIDs = oldSide.ids.span
+        for partition in 0..<(1 << bits) {
+            let oldRange = oldSide.start[partition]..<oldSide.start[partition + 1]
+            let newRange = newSide.start[partition]..<newSide.start[partition + 1]
+            guard !oldRange.isEmpty else { continue }
+            let mask = tableSize(for: oldRange.count) - 1
+            for slot in 0...mask { slots[slot] = 0 }
+            // Old ids backwards: each id's slot ends holding its first position,
+            // the later ones chained behind it.
+            for position in oldRange.reversed() {
+                let hash = oldSide.hashes[position]
+                let slot = slot(for: hash, oldIDs[position], in: slots, mask: mask, oldIDs: oldIDs)
+                if slots[slot] != 0 { nextWithSameID[position] = Int32(slots[slot] & positionMask) - 1 }
+                slots[slot] = hash & tagMask | UInt64(position + 1)
+            }
+            for position in newRange {
+                let hash = newSide.hashes[position]
+                let slot = slot(for: hash, newSide.ids[position], in: slots, mask: mask, oldIDs: oldIDs)
+                let entry = slots[slot]
+                guard entry != 0, entry & exhausted == 0 else { continue }
+                let oldPosition = Int(entry & positionMask) - 1
+                match[Int(newSide.original[position])] = oldSide.original[oldPosition]
+                let next = nextWithSameID[oldPosition]
+                // The last old one taken stays in its slot, marked, so probes still pass it.
+                slots[slot] = next >= 0 ? hash & tagMask | UInt64(next + 1) : entry | exhausted
             }
         }
         return match
+    }
+
+    /// The slot holding an old id equal to `id` (whose hash is `hash`), or
+    /// the empty slot where it would go. Slot: tag (high 32 bits) |
+    /// exhausted flag (bit 31) | position in the old side + 1 (0: empty).
+    @inlinable @inline(__always)
+    static func slot<ID: Hashable>(
+        for hash: UInt64, _ id: ID, in slots: borrowing MutableSpan<UInt64>, mask: Int, oldIDs: borrowing Span<ID>
+    ) -> Int {
+        let tagMask: UInt64 = ~0 << 32
+        let positionMask: UInt64 = (1 << 31) - 1
+        let tag = hash & tagMask
+        var slot = Int(truncatingIfNeeded: hash) & mask
+        while slots[slot] != 0 {
+            let entry = slots[slot]
+            if entry & tagMask == tag && oldIDs[Int(entry & positionMask) - 1] == id { break }
+            slot = (slot + 1) & mask
+        }
+        return slot
     }
 
     /// Slots for `count` ids: a power of two, at most half full.

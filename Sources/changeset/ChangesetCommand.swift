@@ -17,8 +17,7 @@ enum ChangesetMain {
         TemporaryFiles.removeOnSignals()
         occupyClosedStandardDescriptors()
         limitMallocArenas()
-        // From the raw bytes, so a file name that is not UTF-8 can still be opened (see FileSystemPath).
-        var arguments = (1..<Int(CommandLine.argc)).compactMap { CommandLine.unsafeArgv[$0].map { FileSystemPath.string(cString: $0) } }
+        var arguments = rawCommandLineArguments()
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
             Diagnostics.writeStandardError(DiffCommand.helpMessage())
@@ -211,9 +210,8 @@ enum InputGuard {
             guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: url.path) else { break }
             url = URL(fileURLWithPath: target, relativeTo: url.deletingLastPathComponent()).standardizedFileURL
         }
-        guard let directory = realpath(FileSystemPath.bytes(url.deletingLastPathComponent().path), nil) else { return nil }
-        defer { free(directory) }
-        return FileSystemPath.string(cString: directory) + "/" + url.lastPathComponent
+        guard let directory = realPath(url.deletingLastPathComponent().path) else { return nil }
+        return directory + "/" + url.lastPathComponent
     }
 }
 

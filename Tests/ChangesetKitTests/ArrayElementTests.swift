@@ -7,7 +7,7 @@ import Testing
 /// matched by them, and the changes come in an order a JSON Patch replays.
 @Suite struct ArrayElementTests {
     static func value(_ json: String) throws -> Value {
-        try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
+        try Array(json.utf8).withSpan { try JSONValueReader.read($0) }
     }
 
     static func changes(_ old: String, _ new: String, tolerance: ValueTolerance = .exact, arrays: ArrayComparison = .elements, key: [String] = []) throws -> [String] {

@@ -11,9 +11,9 @@ import Testing
         #expect(table.keys == ["1", "2", "3"])
         #expect(table.lines == [2, 3, 5])
         let bytes = Array(text.utf8)
-        let row = try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[table.ranges[0]]), delimiter: 0x2C) }
+        let row = try bytes.withSpan { try CSVRecordReader.cells(of: $0.extracting(table.ranges[0]), delimiter: 0x2C) }
         #expect(row == ["1", "a, b", "say \"hi\""])
-        let second = try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[table.ranges[1]]), delimiter: 0x2C) }
+        let second = try bytes.withSpan { try CSVRecordReader.cells(of: $0.extracting(table.ranges[1]), delimiter: 0x2C) }
         #expect(second == ["2", "two\nlines", "x"])
     }
 
@@ -55,7 +55,7 @@ import Testing
         let csv = try #require(read("id,name\n1,\"a,b\"\n", format: .csv, options: byID).table)
         #expect(tsv.fingerprints == csv.fingerprints)
         let reader = CSVRecordReader(source: "semi", delimiter: UInt8(ascii: ";"), options: byID)
-        try Array("id;name\n1;\"a,b\"\n".utf8).withUnsafeBytes { try reader.feed($0) }
+        try Array("id;name\n1;\"a,b\"\n".utf8).withSpan { try reader.feed($0) }
         #expect(try reader.finish().fingerprints == csv.fingerprints)
     }
 
@@ -129,7 +129,7 @@ import Testing
         #expect(table.lines == [2, 3, 4, 6, 8, 9])
         let bytes = Array(text.utf8)
         let rows = try table.ranges.map { range in
-            try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[range]), delimiter: 0x2C) }
+            try bytes.withSpan { try CSVRecordReader.cells(of: $0.extracting(range), delimiter: 0x2C) }
         }
         #expect(rows == [["1", "Zoë", ""], ["2", "x, y", "q"], ["3", "5\" pipe", ""], ["4", "日本", "z"], ["5", "", ""], ["6", "a", "b"]])
         // The same rows, all plain, give the same fingerprints as the mixed file.
@@ -156,7 +156,7 @@ import Testing
         let table = try #require(read(text, format: .csv, options: byID).table)
         let bytes = Array(text.utf8)
         let rows = try table.ranges.map { range in
-            try bytes.withUnsafeBytes { try CSVRecordReader.cells(of: UnsafeRawBufferPointer(rebasing: $0[range]), delimiter: 0x2C) }
+            try bytes.withSpan { try CSVRecordReader.cells(of: $0.extracting(range), delimiter: 0x2C) }
         }
         #expect(rows == expected)
         #expect(table.lines == Array(2...31))
@@ -171,9 +171,9 @@ import Testing
             (#""""a""",x"#, [#""a""#, "x"]), (#"a"b,"c,d""#, [#"a"b"#, "c,d"]), ("\"x\ny\",é", ["x\ny", "é"]),
         ]
         for (row, cells) in cases {
-            #expect(try Array(row.utf8).withUnsafeBytes { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } == cells, "\(row)")
+            #expect(try Array(row.utf8).withSpan { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } == cells, "\(row)")
         }
-        #expect(throws: (any Error).self) { try Array(#""open"#.utf8).withUnsafeBytes { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } }
+        #expect(throws: (any Error).self) { try Array(#""open"#.utf8).withSpan { try CSVRecordReader.cells(of: $0, delimiter: 0x2C) } }
     }
 
     /// Whatever the delimiter (the command takes any ASCII character, even a
@@ -192,7 +192,7 @@ import Testing
             let reader = CSVRecordReader(source: "test", delimiter: delimiter, options: RecordOptions(mode: .text))
             do {
                 for start in stride(from: 0, to: text.count, by: chunkSize) {
-                    try text[start..<min(start + chunkSize, text.count)].withUnsafeBytes { try reader.feed($0) }
+                    try text[start..<min(start + chunkSize, text.count)].withSpan { try reader.feed($0) }
                 }
                 return ReadOutcome(try reader.finish())
             } catch {

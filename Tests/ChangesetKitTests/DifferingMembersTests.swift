@@ -64,7 +64,7 @@ import Testing
     @Test func rawMembersSplitAnObjectAndRefuseWhatIsNotOne() {
         func members(_ text: String) -> [String]? {
             let bytes = Array(text.utf8)
-            return bytes.withUnsafeBytes { buffer in
+            return bytes.withSpan { buffer in
                 JSONValueReader.rawMembers(ofObject: buffer).map { found in
                     found.map { String(decoding: bytes[$0.name], as: UTF8.self) + "=" + String(decoding: bytes[$0.value], as: UTF8.self) }
                 }
@@ -83,14 +83,14 @@ import Testing
         for text in ["0", "-0", "1.50", "-12e+3", "true", "false", "null", #""plain""#, #""""#, #""caf\u00e9""#, #""tab\t""#,
                      "\"caf\u{E9}\"", #"[1,"a"]"#, #"{"x":{"y":null}}"#, "1.", "01", "tru", #""open"#] {
             let bytes = Array(text.utf8)
-            let direct = bytes.withUnsafeBytes { try? JSONValueReader.value(ofRawMember: $0) }
-            let read = bytes.withUnsafeBytes { try? JSONValueReader.read($0) }
+            let direct = bytes.withSpan { try? JSONValueReader.value(ofRawMember: $0) }
+            let read = bytes.withSpan { try? JSONValueReader.read($0) }
             #expect(direct == read, "\(text)")
         }
         for name in ["plain", #"esc\"aped"#, #"\u0041B"#, "caf\u{E9}"] {
             let quoted = Array("\"\(name)\"".utf8)
-            let expected = try quoted.withUnsafeBytes { try JSONValueReader.read($0) }
-            #expect(try Array(name.utf8).withUnsafeBytes { Value.string(try JSONValueReader.name(ofRawMember: $0)) } == expected, "\(name)")
+            let expected = try quoted.withSpan { try JSONValueReader.read($0) }
+            #expect(try Array(name.utf8).withSpan { Value.string(try JSONValueReader.name(ofRawMember: $0)) } == expected, "\(name)")
         }
     }
 
@@ -99,8 +99,8 @@ import Testing
     @Test func recordsReadThroughTheirMembersAreWhatYajlReads() {
         func agree(_ text: String) {
             let bytes = Array(text.utf8)
-            let split = bytes.withUnsafeBytes { buffer in Result { try JSONValueReader.readRecord(buffer) } }
-            let whole = bytes.withUnsafeBytes { buffer in Result { try JSONValueReader.read(buffer) } }
+            let split = bytes.withSpan { buffer in Result { try JSONValueReader.readRecord(buffer) } }
+            let whole = bytes.withSpan { buffer in Result { try JSONValueReader.read(buffer) } }
             switch (split, whole) {
             case let (.success(a), .success(b)): #expect(a == b, "\(text)")
             case (.failure, .failure): break
@@ -147,7 +147,7 @@ import Testing
     func jsonEdit(_ record: String, id: Int, lines: Bool, _ random: inout SplitMix) -> String {
         if Bool.random(using: &random) { return jsonRecord(id: id, lines: lines, &random) }
         let bytes = Array(record.utf8)
-        let members = bytes.withUnsafeBytes { JSONValueReader.rawMembers(ofObject: $0)! }
+        let members = bytes.withSpan { JSONValueReader.rawMembers(ofObject: $0)! }
         var kept = members.map { String(decoding: bytes[$0.name.lowerBound - 1 ..< $0.value.upperBound], as: UTF8.self) }
         for index in kept.indices.dropFirst() where Int.random(in: 0..<3, using: &random) == 0 {
             let name = String(decoding: bytes[members[index].name], as: UTF8.self)

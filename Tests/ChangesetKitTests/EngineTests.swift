@@ -283,7 +283,7 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
         var random = SplitMix(seed: 5)
         for length in 0...40 {
             let bytes = (0..<length).map { _ in UInt8(random.next(upTo: 256)) }
-            let hash = bytes.withUnsafeBytes { StableHash.bytes($0, seed: 77) }
+            let hash = bytes.withSpan { StableHash.bytes($0, seed: 77) }
             #expect(hash == Self.byteByByte(bytes, seed: 77), "length \(length)")
         }
     }

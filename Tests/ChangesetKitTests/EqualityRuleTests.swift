@@ -138,11 +138,11 @@ import Testing
             inputs.append((Bool.random(using: &random) ? "-" : "") + integer + (fraction.isEmpty ? "" : "." + fraction))
         }
         for input in inputs {
-            let quick = Array(input.utf8).withUnsafeBytes { CanonicalNumber.isCanonicalLiteral($0) }
+            let quick = Array(input.utf8).withSpan { CanonicalNumber.isCanonicalLiteral($0) }
             if quick { #expect(CanonicalNumber.canonical(input) == input, "\(input)") }
         }
         for sure in ["0", "7", "-7", "44.89", "0.5", "0.000001", "12345678901234567890"] {
-            #expect(Array(sure.utf8).withUnsafeBytes { CanonicalNumber.isCanonicalLiteral($0) }, "\(sure)")
+            #expect(Array(sure.utf8).withSpan { CanonicalNumber.isCanonicalLiteral($0) }, "\(sure)")
         }
     }
 
@@ -163,7 +163,7 @@ import Testing
         }
         var taken = 0
         for input in inputs {
-            Array(input.utf8).withUnsafeBytes { text in
+            Array(input.utf8).withSpan { text in
                 var shortcut: [UInt8] = [], general: [UInt8] = []
                 let generalIsNumber = CanonicalNumber.canonicalizeAnyLiteral(text, into: &general)
                 if CanonicalNumber.canonicalizeDecimalWithTrailingZeros(text, into: &shortcut) {
@@ -176,7 +176,7 @@ import Testing
         }
         for usual in ["44.80", "3.00", "-0.50", "10.0", "0.0"] {
             var output: [UInt8] = []
-            #expect(Array(usual.utf8).withUnsafeBytes { CanonicalNumber.canonicalizeDecimalWithTrailingZeros($0, into: &output) }, "\(usual)")
+            #expect(Array(usual.utf8).withSpan { CanonicalNumber.canonicalizeDecimalWithTrailingZeros($0, into: &output) }, "\(usual)")
         }
         #expect(taken > 10000)
     }
@@ -192,7 +192,7 @@ import Testing
             inputs.append(String((0..<Int.random(in: 0...7, using: &random)).map { _ in alphabet.randomElement(using: &random)! }))
         }
         for input in inputs {
-            let form = Array(input.utf8).withUnsafeBytes { CanonicalNumber.literalForm($0) }
+            let form = Array(input.utf8).withSpan { CanonicalNumber.literalForm($0) }
             let canonical = CanonicalNumber.canonical(input)
             #expect(CanonicalNumber.isNumberLiteral(input) == (canonical != nil), "\(input)")
             switch form {

@@ -31,7 +31,7 @@ import Testing
     }
 
     static func value(_ json: String) throws -> Value {
-        try Array(json.utf8).withUnsafeBytes { try JSONValueReader.read($0) }
+        try Array(json.utf8).withSpan { try JSONValueReader.read($0) }
     }
 
     @Test func fingerprintsDifferExactlyWhenFieldChangesDo() async {

@@ -206,7 +206,7 @@ import Testing
 @Suite struct EarlyKeyHashTests {
     func table(_ text: String, format: InputFormat, chunkSize: Int) throws -> RecordTable {
         let options = RecordOptions(id: [FieldPath(["id"])])
-        let feed: (UnsafeRawBufferPointer) throws -> Void
+        let feed: (Span<UInt8>) throws -> Void
         let finish: () throws -> RecordTable
         if format == .csv {
             let reader = CSVRecordReader(source: "test", delimiter: 0x2C, options: options)
@@ -217,7 +217,7 @@ import Testing
         }
         let bytes = Array(text.utf8)
         for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-            try bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes { try feed($0) }
+            try bytes[start..<min(start + chunkSize, bytes.count)].withSpan { try feed($0) }
         }
         return try finish()
     }
@@ -244,7 +244,7 @@ import Testing
         let reader = CSVRecordReader(source: "test", delimiter: 0x2C, options: options)
         let bytes = Array("id,cat,v\n1.50,2.0,a\n7,3e0,b\nx,4.50,c\n".utf8)
         for start in stride(from: 0, to: bytes.count, by: chunkSize) {
-            try bytes[start..<min(start + chunkSize, bytes.count)].withUnsafeBytes { try reader.feed($0) }
+            try bytes[start..<min(start + chunkSize, bytes.count)].withSpan { try reader.feed($0) }
         }
         let records = try reader.finish()
         #expect(Array(records.keys) == ["1.5", "7", "x"])

@@ -13,7 +13,7 @@ import Testing
         if repeats { options.duplicates = .occurrence }
         let text = "[" + records.map { #"{"id": \#($0.id), "cat": "c\#($0.section)"}"# }.joined(separator: ",\n") + "]"
         let reader = JSONRecordReader(source: "test", layout: .array, options: options)
-        try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+        try Array(text.utf8).withSpan { try reader.feed($0) }
         return try reader.finish()
     }
 

@@ -5,7 +5,7 @@ import Testing
 /// The three-way merge on records in memory (`ThreeWayMerge`, `FieldMerge`).
 @Suite struct MergeTests {
     static func records(_ json: String) -> [Value] {
-        guard case .array(let elements) = try! Array(json.utf8).withUnsafeBytes({ try JSONValueReader.read($0) }) else { return [] }
+        guard case .array(let elements) = try! Array(json.utf8).withSpan({ try JSONValueReader.read($0) }) else { return [] }
         return elements
     }
 

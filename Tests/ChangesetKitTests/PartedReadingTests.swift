@@ -142,11 +142,11 @@ import Testing
             let whileReading: RecordTable
             if format == .ndjson {
                 let reader = JSONRecordReader(source: "in", layout: .lines, options: options)
-                try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+                try Array(text.utf8).withSpan { try reader.feed($0) }
                 whileReading = try reader.finish()
             } else {
                 let reader = CSVRecordReader(source: "in", delimiter: 0x2C, options: options)
-                try Array(text.utf8).withUnsafeBytes { try reader.feed($0) }
+                try Array(text.utf8).withSpan { try reader.feed($0) }
                 whileReading = try reader.finish()
             }
             let afterReading = try InputFile(name: "in", bytes: InputBytes(copying: Array(text.utf8)), format: format).readRecords(options)

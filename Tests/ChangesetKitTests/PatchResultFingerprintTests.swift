@@ -83,7 +83,7 @@ import Testing
     static func statedAndWritten(_ comparison: Comparison) throws -> (stated: SnapshotFingerprint, written: SnapshotFingerprint) {
         var patch = ""
         try PatchFormatter().write(try comparison.replay(.records), to: &patch)
-        let script = try Array(patch.utf8).withUnsafeBytes { try PatchScript.parse($0, source: "p.patch") }
+        let script = try PatchScript.parse(Array(patch.utf8), source: "p.patch")
         var output = ""
         try PatchApplier.apply(script, patchSource: "p.patch", to: comparison.old.input, output: &output)
         let format = comparison.old.input.format

@@ -3,7 +3,7 @@ import Testing
 
 @Suite struct PatchScriptTests {
     func parse(_ text: String) throws -> PatchScript {
-        try Array(text.utf8).withUnsafeBytes { try PatchScript.parse($0, source: "p.patch") }
+        try PatchScript.parse(Array(text.utf8), source: "p.patch")
     }
 
     /// The error `parse` throws for `text`, as printed.

@@ -48,7 +48,7 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
 /// Feeds `bytes` to a fresh reader in chunks of `chunkSize`.
 func read(_ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSize: Int, source: String = "test") -> ReadOutcome {
     do {
-        let feed: (UnsafeRawBufferPointer) throws -> Void
+        let feed: (Span<UInt8>) throws -> Void
         let finish: () throws -> RecordTable
         switch format {
         case .json, .ndjson:
@@ -64,7 +64,7 @@ func read(_ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSi
         var start = 0
         while start < bytes.count {
             let end = min(start + chunkSize, bytes.count)
-            try bytes[start..<end].withUnsafeBytes { try feed($0) }
+            try bytes[start..<end].withSpan { try feed($0) }
             start = end
         }
         return ReadOutcome(try finish())
@@ -120,5 +120,19 @@ struct SplitMix: RandomNumberGenerator {
     mutating func next(upTo bound: Int) -> Int {
         let value = next()
         return bound <= 0 ? 0 : Int(value % UInt64(bound))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// `body` with the bytes as a span (what the readers and parsers take).
+    func withSpan<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try body(span)
+    }
+}
+
+extension ArraySlice where Element == UInt8 {
+    /// `body` with the bytes as a span (what the readers and parsers take).
+    func withSpan<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try body(span)
     }
 }

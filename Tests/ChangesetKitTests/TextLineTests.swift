@@ -78,7 +78,7 @@ struct TextLineTests {
                 bytes[Int.random(in: 0..<bytes.count, using: &random)] = edges.randomElement(using: &random)!
             }
             let expected = bytes.allSatisfy { $0 >= 0x20 && $0 <= 0x7E }
-            #expect(bytes.withUnsafeBytes { TextLine.isPrintableASCII($0) } == expected, "\(bytes)")
+            #expect(bytes.withSpan { TextLine.isPrintableASCII($0) } == expected, "\(bytes)")
         }
     }
 

@@ -21,7 +21,7 @@ struct ByteOrderMarkFilter {
 
     /// Calls `emit(bytes, fileOffsetOfFirstByte)` for the content in `chunk`.
     mutating func process(
-        _ chunk: UnsafeRawBufferPointer, emit: (UnsafeRawBufferPointer, Int) throws -> Void
+        _ chunk: Span<UInt8>, emit: (Span<UInt8>, Int) throws -> Void
     ) throws {
         defer { fileOffset += chunk.count }
         if decided {
@@ -36,21 +36,21 @@ struct ByteOrderMarkFilter {
         if prefix.count == 3 {
             decided = true
             contentStart = 3
-            try emit(UnsafeRawBufferPointer(rebasing: chunk[used...]), fileOffset + used)
+            try emit(chunk.extracting(used..<chunk.count), fileOffset + used)
         } else if used < chunk.count {
             // Not a byte order mark after all: hand the held bytes on first.
             decided = true
             let held = prefix
-            try held.withUnsafeBytes { bytes in try emit(bytes, 0) }
-            try emit(UnsafeRawBufferPointer(rebasing: chunk[used...]), fileOffset + used)
+            try emit(held.span, 0)
+            try emit(chunk.extracting(used..<chunk.count), fileOffset + used)
         }
     }
 
     /// End of input: bytes held while deciding are content after all.
-    mutating func finish(emit: (UnsafeRawBufferPointer, Int) throws -> Void) throws {
+    mutating func finish(emit: (Span<UInt8>, Int) throws -> Void) throws {
         guard !decided else { return }
         decided = true
         let held = prefix
-        if !held.isEmpty { try held.withUnsafeBytes { bytes in try emit(bytes, 0) } }
+        if !held.isEmpty { try emit(held.span, 0) }
     }
 }

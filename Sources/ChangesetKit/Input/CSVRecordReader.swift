@@ -16,12 +16,15 @@
 /// an unquoted field is an ordinary character. Every row must have as many
 /// fields as the header, header names must be unique, and the text must be UTF-8.
 ///
-/// The state is a class's (C callbacks reach it through one pointer), and
-/// every access to a class's stored property is checked for exclusivity at
-/// run time, which cost a fifth of the reading time. Each stored `var` is
-/// marked `@exclusivity(unchecked)`: nothing here is reentrant (one reader,
-/// one thread, callbacks never call back into `feed`), and the compile-time
-/// checks still apply.
+/// The state is a class's, and every access to a class's stored property is
+/// checked for exclusivity at run time, which cost a fifth of the reading
+/// time. Each stored `var` is marked `@exclusivity(unchecked)`: nothing here
+/// is reentrant (one reader, one thread, nothing calls back into `feed`),
+/// and the compile-time checks still apply.
+// Unsafe code here: the loop over a chunk reads rows where they lie by
+// address (eight bytes at a time between quotes and line breaks, no bounds
+// check per byte: this loop is most of the time a CSV comparison takes), and
+// the state skips run-time exclusivity checks as said above.
 package final class CSVRecordReader {
     package let source: String
     package let delimiter: UInt8
@@ -115,7 +118,7 @@ package final class CSVRecordReader {
     /// estimate of the row count, so the tables are sized once.
     @exclusivity(unchecked) package var expectedInputSize: Int?
 
-    package func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    package func feed(_ bytes: Span<UInt8>) throws {
         if let failure { throw failure }
         do {
             try byteOrderMark.process(bytes) { content, base in try scan(content, base: base) }
@@ -145,7 +148,7 @@ package final class CSVRecordReader {
 
     /// Reads bytes held in an array (a part's copy of the header row).
     func feed(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try feed($0) }
+        try feed(bytes.span)
     }
 
     package func finish() throws -> RecordTable {
@@ -182,7 +185,11 @@ package final class CSVRecordReader {
             at: utf8SequenceStart.location)
     }
 
-    private func scan(_ content: UnsafeRawBufferPointer, base: Int) throws {
+    private func scan(_ content: Span<UInt8>, base: Int) throws {
+        try content.withUnsafeBytes { try scan(raw: $0, base: base) }
+    }
+
+    private func scan(raw content: UnsafeRawBufferPointer, base: Int) throws {
         if !started {
             started = true
             offset = base
@@ -453,7 +460,7 @@ package final class CSVRecordReader {
         var found: [FieldPath] = []
         for index in cellEnds.indices {
             var name = String(decoding: cellRange(index, in: cellBytes.bytes), as: UTF8.self)
-            if let renamed = Array(name.utf8).withUnsafeBytes({ rules.renamedName($0, in: FieldRules.root) }) {
+            if let renamed = name.withBytes({ rules.renamedName($0, in: FieldRules.root) }) {
                 // --rename on the new side: the column is read under its old name.
                 found.append(contentsOf: options.renames.filter { $0.new.flatName == name }.map(\.new))
                 name = String(decoding: renamed, as: UTF8.self)
@@ -482,8 +489,7 @@ package final class CSVRecordReader {
             found.append(contentsOf: rules.namedPaths(node))
             let role = rules.role(node) ?? FieldRole()
             let compared = rules.isCompared(node, inFilteredObject: rules.onlyMode, valueIsObject: false)
-            var copy = name
-            let hash = copy.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
+            let hash = name.withBytes { ValueHasher.name($0) }
             columns.append(Column(nameHash: hash, role: role, compared: compared))
         }
         header = names
@@ -496,18 +502,20 @@ package final class CSVRecordReader {
     /// reader's checks when the file was read, so this only undoes the
     /// quoting; it is kept apart from the streaming tokenizer because it runs
     /// once per changed record and must be cheap to start.
-    package static func cells(of row: UnsafeRawBufferPointer, delimiter: UInt8) throws -> [String] {
-        try rawCells(of: row, delimiter: delimiter).map { text(ofRawCell: UnsafeRawBufferPointer(rebasing: row[$0])) }
+    package static func cells(of row: Span<UInt8>, delimiter: UInt8) throws -> [String] {
+        var cells: [String] = []
+        for cell in try rawCells(of: row, delimiter: delimiter) { cells.append(text(ofRawCell: row.extracting(cell))) }
+        return cells
     }
 
     package static func cells(of row: [UInt8], delimiter: UInt8) throws -> [String] {
-        try row.withUnsafeBytes { try cells(of: $0, delimiter: delimiter) }
+        try cells(of: row.span, delimiter: delimiter)
     }
 
     /// Where each cell of a row read again stands in it, quotes and all: two
     /// cells with the same bytes here hold the same text, so a report can
     /// leave out the cells an updated row kept without undoing their quoting.
-    package static func rawCells(of row: UnsafeRawBufferPointer, delimiter: UInt8, expecting expected: Int = 0) throws -> [Range<Int>] {
+    package static func rawCells(of row: Span<UInt8>, delimiter: UInt8, expecting expected: Int = 0) throws -> [Range<Int>] {
         var cells: [Range<Int>] = []
         cells.reserveCapacity(expected)
         var index = 0
@@ -538,19 +546,19 @@ package final class CSVRecordReader {
 
     /// A cell's text from its bytes in the row (`rawCells`): the quotes of a
     /// quoted cell taken away, `""` read as one quote.
-    package static func text(ofRawCell cell: UnsafeRawBufferPointer) -> String {
-        guard cell.first == 0x22 else { return String(decoding: cell, as: UTF8.self) }
+    package static func text(ofRawCell cell: Span<UInt8>) -> String {
+        guard !cell.isEmpty, cell[0] == 0x22 else { return cell.decoded }
         var text: [UInt8] = []
         text.reserveCapacity(cell.count)
         var index = 1
         var pieceStart = index
         while index < cell.count {
             if cell[index] == 0x22 {
-                text.append(contentsOf: cell[pieceStart..<index])
+                text.append(cell.extracting(pieceStart..<index))
                 index += 1
                 guard index < cell.count && cell[index] == 0x22 else {
                     // The closing quote; whatever follows it up to the delimiter is kept as it stands.
-                    text.append(contentsOf: cell[index...])
+                    text.append(cell.extracting(index..<cell.count))
                     return String(decoding: text, as: UTF8.self)
                 }
                 pieceStart = index  // the second quote of "" starts the next piece
@@ -558,7 +566,7 @@ package final class CSVRecordReader {
             index += 1
         }
         // `rawCells` ends a quoted cell only after its closing quote.
-        text.append(contentsOf: cell[pieceStart...])
+        text.append(cell.extracting(pieceStart..<cell.count))
         return String(decoding: text, as: UTF8.self)
     }
 
@@ -570,13 +578,17 @@ package final class CSVRecordReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<cellEnds[index]])
     }
 
+    private func hashPrefetchingSlot(ofCanonicalID id: [UInt8]) -> UInt64 {
+        builder.hashPrefetchingSlot(key: id.span)
+    }
+
     /// Reads the record whose cells are `cells` (see `cellRange`) and whose text ends at `end`.
     private func readRecord(end: Int, cells bytes: UnsafeRawBufferPointer, separated: Bool) throws {
         // One id field (the usual case) needs no array per row, and no String:
         // its text is the cell's bytes, or `idScratch` when the cell is a number
         // written otherwise than canonically (as `ScalarText.fromText` has it;
         // the reader has checked the cell's UTF-8).
-        var singleIDCell: UnsafeRawBufferPointer?
+        var singleIDCell: UnsafeBufferPointer<UInt8>?
         var singleIDIsCanonicalized = false
         var singleIDHash: UInt64?
         // (nil, not an empty Array, for one part: releasing even an empty Array costs a call a row.)
@@ -586,17 +598,18 @@ package final class CSVRecordReader {
         var memberCount = 0
         for index in columns.indices {
             let column = columns[index]
-            let cell = cellRange(index, in: bytes, separated: separated)
+            let rawCell = cellRange(index, in: bytes, separated: separated).assumingMemoryBound(to: UInt8.self)
+            let cell = rawCell.span
             if column.role.idComponent >= 0 {
                 guard !cell.isEmpty else {
                     throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                 }
                 if idParts == nil {
-                    singleIDCell = cell
+                    singleIDCell = rawCell
                     singleIDIsCanonicalized = CanonicalNumber.literalForm(cell) == .unsure && CanonicalNumber.canonicalize(cell, into: &idScratch)
                     singleIDHash = !indexesKeys ? nil : singleIDIsCanonicalized
-                        ? idScratch.withUnsafeBufferPointer { builder.hashPrefetchingSlot(key: $0) }
-                        : builder.hashPrefetchingSlot(key: cell.assumingMemoryBound(to: UInt8.self))
+                        ? hashPrefetchingSlot(ofCanonicalID: idScratch)
+                        : builder.hashPrefetchingSlot(key: cell)
                 } else {
                     idParts![column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
                 }
@@ -617,12 +630,14 @@ package final class CSVRecordReader {
             try builder.append(key: RecordTableBuilder.key(idParts), section: section, fingerprint: fingerprint,
                                range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         } else if singleIDIsCanonicalized {
-            try idScratch.withUnsafeBufferPointer {
-                try builder.append(keyText: $0, keyHash: singleIDHash, section: section, fingerprint: fingerprint,
-                                   range: rowStart..<end, line: rowLocation.line, location: rowLocation)
-            }
+            let canonical = idScratch
+            try builder.append(keyText: canonical.span, keyHash: singleIDHash, section: section, fingerprint: fingerprint,
+                               range: rowStart..<end, line: rowLocation.line, location: rowLocation)
+        } else if let singleIDCell {
+            try builder.append(keyText: singleIDCell.span, keyHash: singleIDHash, section: section,
+                               fingerprint: fingerprint, range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         } else {
-            try builder.append(keyText: singleIDCell?.assumingMemoryBound(to: UInt8.self), keyHash: singleIDHash, section: section,
+            try builder.append(keyText: nil, keyHash: singleIDHash, section: section,
                                fingerprint: fingerprint, range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         }
     }

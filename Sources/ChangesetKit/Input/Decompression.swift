@@ -1,5 +1,6 @@
 // Compressed inputs: gzip through zlib, zstd through libzstd. The only file
 // that imports either library; everything else sees decompressed bytes.
+// Unsafe code here: both libraries' streams take and fill C buffers by address.
 internal import CZlib
 internal import CZstd
 import Foundation

@@ -45,16 +45,16 @@ struct DifferingMembers {
         }
     }
 
-    private func jsonMembers(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
+    private func jsonMembers(_ oldText: Span<UInt8>, _ newText: Span<UInt8>) throws -> (old: Value, new: Value)? {
         guard let oldMembers = JSONValueReader.rawMembers(ofObject: oldText),
               let newMembers = JSONValueReader.rawMembers(ofObject: newText) else { return nil }
         var newKept = [Bool](repeating: true, count: newMembers.count)
         var oldKept: [Value.Member] = []
         for (position, oldMember) in oldMembers.enumerated() {
             // The same name at the same place first: records mostly keep their members' order.
-            func named(_ index: Int) -> Bool { sameBytes(oldText[oldMember.name], newText[newMembers[index].name]) }
+            func named(_ index: Int) -> Bool { oldText.extracting(oldMember.name).sameBytes(as: newText.extracting(newMembers[index].name)) }
             let match = position < newMembers.count && named(position) ? position : newMembers.indices.first(where: named)
-            if let match, sameBytes(oldText[oldMember.value], newText[newMembers[match].value]) {
+            if let match, oldText.extracting(oldMember.value).sameBytes(as: newText.extracting(newMembers[match].value)) {
                 newKept[match] = false
                 continue
             }
@@ -64,7 +64,7 @@ struct DifferingMembers {
         return (.object(oldKept), .object(newKeptMembers))
     }
 
-    private func csvCells(_ oldText: UnsafeRawBufferPointer, _ newText: UnsafeRawBufferPointer) throws -> (old: Value, new: Value)? {
+    private func csvCells(_ oldText: Span<UInt8>, _ newText: Span<UInt8>) throws -> (old: Value, new: Value)? {
         let oldNames = old.records.fieldNames ?? []
         let newNames = new.records.fieldNames ?? []
         let oldCells = try CSVRecordReader.rawCells(of: oldText, delimiter: old.delimiter, expecting: oldNames.count)
@@ -75,21 +75,15 @@ struct DifferingMembers {
         var oldKept: [Value.Member] = []
         for (column, cell) in oldCells.enumerated() {
             let newColumn = newColumnOfOldColumn[column]
-            if newColumn >= 0 && sameBytes(oldText[cell], newText[newCells[newColumn]]) {
+            if newColumn >= 0 && oldText.extracting(cell).sameBytes(as: newText.extracting(newCells[newColumn])) {
                 newKept[newColumn] = false
                 continue
             }
-            oldKept.append(Value.Member(name: oldNames[column], value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: oldText[cell]))))
+            oldKept.append(Value.Member(name: oldNames[column], value: Snapshot.cellValue(oldText.extracting(cell))))
         }
         let newKeptMembers = newCells.indices.filter { newKept[$0] }.map {
-            Value.Member(name: newNames[$0], value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: newText[newCells[$0]])))
+            Value.Member(name: newNames[$0], value: Snapshot.cellValue(newText.extracting(newCells[$0])))
         }
         return (.object(oldKept), .object(newKeptMembers))
-    }
-
-    private func sameBytes(_ a: Slice<UnsafeRawBufferPointer>, _ b: Slice<UnsafeRawBufferPointer>) -> Bool {
-        guard a.count == b.count else { return false }
-        guard a.count > 0 else { return true }
-        return memcmp(a.base.baseAddress! + a.startIndex, b.base.baseAddress! + b.startIndex, a.count) == 0
     }
 }

@@ -31,11 +31,6 @@ package enum FileSystemPath {
         return String(scalars)
     }
 
-    /// A NUL-terminated C string.
-    package static func string(cString: UnsafePointer<CChar>) -> String {
-        string(UnsafeBufferPointer(start: UnsafeRawPointer(cString).assumingMemoryBound(to: UInt8.self), count: strlen(cString)))
-    }
-
     /// The name's bytes for the system, NUL-terminated.
     package static func bytes(_ path: String) -> [CChar] {
         var result: [CChar] = []

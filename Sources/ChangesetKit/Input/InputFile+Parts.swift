@@ -141,11 +141,11 @@ extension InputFile {
             let end = min(size, from + window + indent.count + 1)
             let found: (Int, Int, Int)? = try bytes.withBytes(in: from..<end) { piece in
                 var position = 0
-                while let newline = piece[position...].firstIndex(of: 0x0A) {
+                while let newline = piece.firstIndex(of: 0x0A, from: position) {
                     position = newline + 1
                     let record = newline + 1 + indent.count
                     guard record < piece.count, piece[record] == UInt8(ascii: "{"),
-                          piece[(newline + 1)..<record].elementsEqual(indent) else { continue }
+                          piece.extracting((newline + 1)..<record).sameBytes(as: indent.span) else { continue }
                     var comma = newline - 1
                     var lineBreaks = 1
                     while comma >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(piece[comma]) {

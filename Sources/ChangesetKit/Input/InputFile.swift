@@ -1,5 +1,10 @@
 import Foundation
 
+// Unsafe code here: a file is mapped or read with the system's calls into
+// memory allocated here, and the readers borrow it chunk by chunk as spans;
+// a stream is copied to a temporary file as it passes; `InputBytes` is
+// shared by threads that only read it (`@unchecked Sendable`).
+
 /// The input formats, named as `--format`-like words in messages and docs.
 public enum InputFormat: String, Sendable, CaseIterable {
     case json, ndjson, csv, tsv
@@ -109,11 +114,11 @@ package final class InputBytes: @unchecked Sendable {
     /// `withUnsafeTemporaryAllocation`: for a size known only at run time it
     /// asks, each time, whether the stack has room, which cost more still.)
     /// Throws when a file no longer has them.
-    package func withBytes<Result>(in range: Range<Int>, _ body: (UnsafeRawBufferPointer) throws -> Result) throws -> Result {
+    package func withBytes<Result>(in range: Range<Int>, _ body: (Span<UInt8>) throws -> Result) throws -> Result {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: range.count, alignment: 8)
         defer { buffer.deallocate() }
         try read(range.lowerBound, into: buffer)
-        return try body(UnsafeRawBufferPointer(buffer))
+        return try UnsafeRawBufferPointer(buffer).withSpan(body)
     }
 
     /// The text of the bytes in `range`, handed to `body` in pieces of at
@@ -130,7 +135,7 @@ package final class InputBytes: @unchecked Sendable {
                     while end > 0 && bytes[end] & 0xC0 == 0x80 { end -= 1 }
                     if end == 0 { end = min(bytes.count, pieceSize) }
                 }
-                return (String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self), end)
+                return (bytes.extracting(0..<end).decoded, end)
             }
             try body(text.0)
             start += text.1
@@ -188,14 +193,14 @@ package final class InputBytes: @unchecked Sendable {
     /// A stream is read here, once; afterwards it is its temporary file.
     func forEachChunk(
         in range: Range<Int>? = nil,
-        _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int = 8 << 20, wantsMore: () -> Bool = { false }
+        _ feed: (Span<UInt8>) throws -> Void, standardSize: Int = 8 << 20, wantsMore: () -> Bool = { false }
     ) throws {
         switch storage {
         case .memory(let memory, let count):
-            try feed(UnsafeRawBufferPointer(rebasing: memory[range ?? 0..<count]))
+            try UnsafeRawBufferPointer(rebasing: memory[range ?? 0..<count]).withSpan(feed)
         case .stream(let stream):
             precondition(range == nil, "a stream is read whole, once")
-            let copy = try stream.pass(feed, standardSize: standardSize, wantsMore: wantsMore)
+            let copy = try stream.pass({ try $0.withSpan(feed) }, standardSize: standardSize, wantsMore: wantsMore)
             storage = .file(descriptor: copy.descriptor, path: copy.path, size: copy.size, modified: copy.modified)
         case .file(let descriptor, let path, let size, let modified):
             let standard = standardSize
@@ -213,7 +218,7 @@ package final class InputBytes: @unchecked Sendable {
                 }
                 let piece = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<length])
                 try read(offset, into: piece)
-                try feed(UnsafeRawBufferPointer(piece))
+                try UnsafeRawBufferPointer(piece).withSpan(feed)
                 offset += length
                 chunk = wantsMore() ? chunk * 2 : standard
             }
@@ -503,7 +508,7 @@ package struct InputFile: Sendable {
         }
         var fileFormat = format ?? (path == "-" ? nil : formatOfName(path))
         if fileFormat == nil {
-            fileFormat = start.withUnsafeBytes { sniff($0, recordsAt: recordsAt) }
+            fileFormat = sniff(start.span, recordsAt: recordsAt)
         }
         return InputFile(name: name, bytes: bytes, format: fileFormat!)
     }
@@ -526,17 +531,20 @@ package struct InputFile: Sendable {
     /// The format a look at the content suggests: `[` is a JSON array, `{` is
     /// NDJSON (or, with `--records-at`, a JSON document); anything else is
     /// CSV, or TSV when the first line has tabs and no commas.
-    package static func sniff(_ bytes: UnsafeRawBufferPointer, recordsAt: FieldPath?) -> InputFormat {
-        var index = bytes.starts(with: byteOrderMark) ? 3 : 0
+    package static func sniff(_ bytes: Span<UInt8>, recordsAt: FieldPath?) -> InputFormat {
+        var index = bytes.count >= 3 && bytes[0] == byteOrderMark[0] && bytes[1] == byteOrderMark[1] && bytes[2] == byteOrderMark[2] ? 3 : 0
         while index < bytes.count, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index += 1 }
         guard index < bytes.count else { return .json }
         switch bytes[index] {
         case UInt8(ascii: "["): return .json
         case UInt8(ascii: "{"): return recordsAt == nil ? .ndjson : .json
         default:
-            let firstLine = bytes[index...].prefix { $0 != 0x0A && $0 != 0x0D }
-            let hasTab = firstLine.contains(0x09)
-            let hasComma = firstLine.contains(UInt8(ascii: ","))
+            var hasTab = false, hasComma = false
+            while index < bytes.count && bytes[index] != 0x0A && bytes[index] != 0x0D {
+                if bytes[index] == 0x09 { hasTab = true }
+                if bytes[index] == UInt8(ascii: ",") { hasComma = true }
+                index += 1
+            }
             return hasTab && !hasComma ? .tsv : .csv
         }
     }

@@ -17,9 +17,12 @@ extension JSONRecordReader {
     /// (`JSONTextScanner.skipAccepted`).
     func scanUpTo(_ offset: Int, acceptedByYajl: Bool = false) -> InputError? {
         let end = min(max(offset, scanner.offset), chunkBase + chunk.count)
-        if end > scanner.offset, chunk.count > 0,
-            !(acceptedByYajl && scanner.skipAccepted(chunk, chunkBase: chunkBase, upTo: end)) {
-            scanner.scan(chunk, chunkBase: chunkBase, upTo: end)
+        if end > scanner.offset, chunk.count > 0 {
+            withChunk { chunk in
+                if !(acceptedByYajl && scanner.skipAccepted(chunk, chunkBase: chunkBase, upTo: end)) {
+                    scanner.scan(chunk, chunkBase: chunkBase, upTo: end)
+                }
+            }
         }
         if let problem = scanner.failure { return error(problem.message, at: problem.location) }
         return nil
@@ -37,7 +40,7 @@ extension JSONRecordReader {
         let consumed = chunkBase + Int(yajl_get_bytes_consumed(handle))
         if text.contains("premature EOF") {
             if let earlier = scanUpTo(chunkBase + chunk.count) { return earlier }
-            return error("unexpected end of input; expected more JSON", at: scanner.location(chunk, chunkBase))
+            return error("unexpected end of input; expected more JSON", at: currentLocation)
         }
         let insideToken: [(String, String)] = [
             ("invalid character inside string", "control character must be escaped in a string"),
@@ -51,7 +54,7 @@ extension JSONRecordReader {
         ]
         for (pattern, message) in insideToken where text.contains(pattern) {
             if let earlier = scanUpTo(consumed) { return earlier }
-            return error(message, at: scanner.location(chunk, chunkBase))
+            return error(message, at: currentLocation)
         }
         // The offending token ends at `consumed`: report where it starts.
         if let earlier = scanUpTo(consumed) { return earlier }
@@ -60,7 +63,7 @@ extension JSONRecordReader {
             // Here yajl moves its offset back by the length of the token's
             // content, which depends on the token; instead, the offending token
             // is the first one after the last value yajl accepted, read to its end.
-            token = scanner.scanThroughToken(after: lastValueEnd, chunk, chunkBase: chunkBase)
+            token = withChunk { scanner.scanThroughToken(after: lastValueEnd, $0, chunkBase: chunkBase) }
             if let problem = scanner.failure { return error(problem.message, at: problem.location) }
         }
         let shown = JSONRecordReader.describeToken(startingWith: token.firstByte)
@@ -96,7 +99,7 @@ extension JSONRecordReader {
                 .replacingOccurrences(of: "parse error: ", with: "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        return error(message, at: scanner.location(of: token, chunk, chunkBase))
+        return error(message, at: location(of: token))
     }
 
     /// A token as a message names it: strings and numbers by kind, anything else by its first character.

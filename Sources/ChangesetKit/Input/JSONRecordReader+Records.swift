@@ -50,7 +50,7 @@ extension JSONRecordReader {
         if layout == .array && frames.isEmpty && kind == .object {
             message += " (use --records-at to name the array inside it, or .ndjson for one record per line)"
         }
-        _ = cancel(message, at: scanner.location(of: token, chunk, chunkBase))
+        _ = cancel(message, at: location(of: token))
         return nil
     }
 
@@ -79,7 +79,7 @@ extension JSONRecordReader {
             guard let token = currentTokenStart() else { return 0 }
             return cancel(
                 "arrays and objects nest deeper than \(JSONRecordReader.maximumDepth) levels here, more than changeset supports",
-                at: scanner.location(of: token, chunk, chunkBase))
+                at: location(of: token))
         }
         guard let role = beginValue(isObject ? .object : .array) else { return 0 }
         var node = FieldRules.none
@@ -113,7 +113,7 @@ extension JSONRecordReader {
         let what = role.isSection
             ? "section field \"\(options.section?.description ?? "")\""
             : "id field \"\(options.id[role.idComponent])\""
-        _ = cancel("the \(what) is \(kind.rawValue); it must be a string or a number", at: scanner.location(of: token, chunk, chunkBase))
+        _ = cancel("the \(what) is \(kind.rawValue); it must be a string or a number", at: location(of: token))
         return false
     }
 
@@ -179,7 +179,7 @@ extension JSONRecordReader {
     }
 
     /// A scalar value; `literal` is a number's or string's bytes (empty for the others).
-    func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, literal: UnsafeRawBufferPointer) -> Int32 {
+    func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, literal: Span<UInt8>) -> Int32 {
         lastValueEnd = callbackOffset
         guard let parent = frames.last, case .record = parent.role else {
             guard beginValue(kind) != nil else { return 0 }
@@ -203,11 +203,11 @@ extension JSONRecordReader {
             if role.idComponent >= 0 {
                 guard let value else {
                     guard let token = currentTokenStart() else { return 0 }
-                    return cancel("the id field \"\(options.id[role.idComponent])\" is null", at: scanner.location(of: token, chunk, chunkBase))
+                    return cancel("the id field \"\(options.id[role.idComponent])\" is null", at: location(of: token))
                 }
                 if value.isEmpty, options.mode == .text {
                     guard let token = currentTokenStart() else { return 0 }
-                    return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: scanner.location(of: token, chunk, chunkBase))
+                    return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: location(of: token))
                 }
                 idParts[role.idComponent] = value
                 if idParts.count == 1 && indexesKeys { idHash = builder.hashPrefetchingSlot(key: value) }
@@ -226,17 +226,17 @@ extension JSONRecordReader {
         return found
     }
 
-    func memberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    func memberName(_ bytes: Span<UInt8>) -> Int32 {
         if hasRenames, let frame = frames.last, case .record = frame.role, let old = rules.renamedName(bytes, in: frame.node) {
             // --rename: the new side's member is read as the old one, everywhere.
-            renamesApplied.insert(Array(bytes))
-            return old.withUnsafeBytes { resolvedMemberName($0) }
+            renamesApplied.insert(bytes.array)
+            return resolvedMemberName(old.span)
         }
         return resolvedMemberName(bytes)
     }
 
     @inline(__always)
-    func resolvedMemberName(_ bytes: UnsafeRawBufferPointer) -> Int32 {
+    func resolvedMemberName(_ bytes: Span<UInt8>) -> Int32 {
         lastValueEnd = callbackOffset
         let top = frames.count - 1
         let start = frames[top].namesStart
@@ -253,21 +253,21 @@ extension JSONRecordReader {
         let nameHash = ValueHasher.name(bytes)
         var duplicate = false
         if memberNames.count - start < 16 {
-            duplicate = memberNames.withUnsafeBufferPointer { names in
-                var index = start
-                while index < names.count && names[index] != nameHash { index += 1 }
-                return index < names.count
-            }
+            let held = memberNames
+            let names = held.span
+            var index = start
+            while index < names.count && names[index] != nameHash { index += 1 }
+            duplicate = index < names.count
         } else {
             if manyNames[top] == nil { manyNames[top] = Set(memberNames[start...]) }
             duplicate = !manyNames[top]!.insert(nameHash).inserted
         }
         if duplicate {
             guard let token = currentTokenStart() else { return 0 }
-            let name = String(decoding: bytes, as: UTF8.self)
+            let name = bytes.decoded
             let renamed = hasRenames && options.renames.contains { $0.old.components.last == name }
             return cancel("duplicate member name \"\(VisibleText.datum(name))\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
-                          at: scanner.location(of: token, chunk, chunkBase))
+                          at: location(of: token))
         }
         memberNames.append(nameHash)
         frames[top].pendingName = nameHash
@@ -284,9 +284,9 @@ extension JSONRecordReader {
             }
         case .pathStep(let depth):
             if case .nested(let path) = layout {
-                frames[top].pendingNameIsPathStep = bytes.elementsEqual(path.components[depth].utf8)
+                frames[top].pendingNameIsPathStep = path.components[depth].withBytes { $0.sameBytes(as: bytes) }
                 if !frames[top].pendingNameIsPathStep && pathNeighbours.count < 64 {
-                    pathNeighbours.append(FieldPath(Array(path.components.prefix(depth)) + [String(decoding: bytes, as: UTF8.self)]))
+                    pathNeighbours.append(FieldPath(Array(path.components.prefix(depth)) + [bytes.decoded]))
                 }
             }
         default: break

@@ -1,6 +1,10 @@
 internal import CYajl
 import Foundation
 
+// Unsafe code here: yajl calls back through C function pointers with a
+// context pointer and the bytes of each token; the reader's state is a
+// class whose stored properties skip run-time exclusivity checks (see below).
+
 /// Where the records are in a JSON input.
 package enum JSONLayout: Sendable, Equatable {
     /// The document is an array of record objects.
@@ -63,7 +67,7 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var recordStart = 0
     /// Where the current record starts; its column is counted only for an error.
     @exclusivity(unchecked) var recordMark = JSONTextScanner.Mark()
-    var recordLocation: SourceLocation { scanner.location(of: recordMark, chunk, chunkBase) }
+    var recordLocation: SourceLocation { location(of: recordMark) }
     @exclusivity(unchecked) var idParts: [String?]
     /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
     @exclusivity(unchecked) var idHash: UInt64?
@@ -174,7 +178,7 @@ package final class JSONRecordReader {
     }
 
     /// Parses the next piece of the input.
-    package func feed(_ bytes: UnsafeRawBufferPointer) throws {
+    package func feed(_ bytes: Span<UInt8>) throws {
         if let failure { throw failure }
         do {
             try byteOrderMark.process(bytes) { content, base in try parse(content, base: base) }
@@ -189,7 +193,7 @@ package final class JSONRecordReader {
 
     /// Parses a few bytes held in an array (a part's `[` or `]`).
     func feed(_ bytes: [UInt8]) throws {
-        try bytes.withUnsafeBytes { try feed($0) }
+        try feed(bytes.span)
     }
 
     /// Ends the input and returns the records.
@@ -200,12 +204,12 @@ package final class JSONRecordReader {
             fileLength = byteOrderMark.fileOffset
             chunk = UnsafeRawBufferPointer(start: nil, count: 0)
             chunkBase = fileLength
-            scanner.finish(chunk, chunkBase: chunkBase)
+            withChunk { scanner.finish($0, chunkBase: chunkBase) }
             if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
             if !scanner.sawToken {
                 // Nothing but whitespace.
                 if layout == .lines { return try builder.finished() }  // no records, no fields
-                throw error("the input is empty; expected \(expectedTopLevel)", at: scanner.location(chunk, chunkBase))
+                throw error("the input is empty; expected \(expectedTopLevel)", at: currentLocation)
             }
             let status = yajl_complete_parse(handle)
             try check(status)
@@ -230,16 +234,19 @@ package final class JSONRecordReader {
         }
     }
 
-    func parse(_ content: UnsafeRawBufferPointer, base: Int) throws {
+    func parse(_ content: Span<UInt8>, base: Int) throws {
         if !scannerStarted {
             scanner = JSONTextScanner(startOffset: base)
             scannerStarted = true
         }
-        guard let start = content.baseAddress, content.count > 0 else { return }
-        chunk = content
-        chunkBase = base
-        let status = yajl_parse(handle, start.assumingMemoryBound(to: UInt8.self), content.count)
-        try check(status)
+        guard content.count > 0 else { return }
+        // `chunk` is the callbacks' (and errors') view of these bytes while yajl parses them.
+        try content.withUnsafeBytes { content in
+            chunk = content
+            chunkBase = base
+            defer { chunk = UnsafeRawBufferPointer(start: nil, count: 0) }
+            try check(yajl_parse(handle, content.baseAddress!.assumingMemoryBound(to: UInt8.self), content.count))
+        }
         scanner.scan(content, chunkBase: base, upTo: base + content.count)
         if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
         // Count the columns later errors may need while this chunk's bytes are here.
@@ -251,10 +258,29 @@ package final class JSONRecordReader {
         switch status {
         case yajl_status_ok: return
         case yajl_status_client_canceled:
-            throw failure ?? error("parsing stopped", at: scanner.location(chunk, chunkBase))
+            throw failure ?? error("parsing stopped", at: currentLocation)
         default:
             throw yajlError()
         }
+    }
+
+    /// What a null or boolean hands on as its text.
+    private static let noBytes: [UInt8] = []
+
+    /// `body` with the bytes of the chunk yajl is parsing (empty between chunks).
+    @inline(__always)
+    func withChunk<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try body(chunk.assumingMemoryBound(to: UInt8.self).span)
+    }
+
+    /// The place of `mark`, its column counted from the chunk if need be.
+    func location(of mark: JSONTextScanner.Mark) -> SourceLocation {
+        withChunk { scanner.location(of: mark, $0, chunkBase) }
+    }
+
+    /// The place of the scanner's next byte.
+    var currentLocation: SourceLocation {
+        withChunk { scanner.location($0, chunkBase) }
     }
 
     // MARK: yajl callbacks
@@ -271,29 +297,30 @@ package final class JSONRecordReader {
         let callbacks = UnsafeMutablePointer<yajl_callbacks>.allocate(capacity: 1)
         var c = yajl_callbacks()
         c.yajl_null = { context in
-            withReader(context) { reader in reader.scalar(.null, reader.hasher.null(), literal: UnsafeRawBufferPointer(start: nil, count: 0)) }
+            withReader(context) { reader in reader.scalar(.null, reader.hasher.null(), literal: noBytes.span) }
         }
         c.yajl_boolean = { context, value in
             withReader(context) { reader in
-                reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0),
-                              literal: UnsafeRawBufferPointer(start: nil, count: 0))
+                reader.scalar(value != 0 ? .trueValue : .falseValue, reader.hasher.boolean(value != 0), literal: noBytes.span)
             }
         }
         c.yajl_number = { context, text, length in
             withReader(context) { reader in
-                let bytes = UnsafeRawBufferPointer(start: text, count: length)
-                return reader.scalar(.number, reader.hasher.number(bytes), literal: bytes)
+                UnsafeRawBufferPointer(start: text, count: length).withSpan { bytes in
+                    reader.scalar(.number, reader.hasher.number(bytes), literal: bytes)
+                }
             }
         }
         c.yajl_string = { context, text, length in
             withReader(context) { reader in
-                let bytes = UnsafeRawBufferPointer(start: text, count: length)
-                return reader.scalar(.string, reader.hasher.string(bytes), literal: bytes)
+                UnsafeRawBufferPointer(start: text, count: length).withSpan { bytes in
+                    reader.scalar(.string, reader.hasher.string(bytes), literal: bytes)
+                }
             }
         }
         c.yajl_start_map = { context in withReader(context) { $0.openContainer(isObject: true) } }
         c.yajl_map_key = { context, text, length in
-            withReader(context) { $0.memberName(UnsafeRawBufferPointer(start: text, count: length)) }
+            withReader(context) { reader in UnsafeRawBufferPointer(start: text, count: length).withSpan { reader.memberName($0) } }
         }
         c.yajl_end_map = { context in withReader(context) { $0.closeContainer() } }
         c.yajl_start_array = { context in withReader(context) { $0.openContainer(isObject: false) } }

@@ -72,46 +72,44 @@ package struct JSONStyle: Sendable, Equatable {
         }
         var sawRawNonASCII = false, sawEscapedNonASCII = false, sawHexLetter: Bool?
         var learntSeparators = false
-        for record in sample {
-            record.withUnsafeBytes { text in
-                // Escapes and raw bytes past ASCII, outside and inside strings alike (names too).
-                var index = 0
-                while index < text.count {
-                    let byte = text[index]
-                    if byte >= 0x80 { sawRawNonASCII = true }
-                    if byte == 0x5C, index + 1 < text.count {
-                        if text[index + 1] == 0x75, index + 5 < text.count {
-                            let hex = text[(index + 2)...(index + 5)]
-                            if let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16), code >= 0x80 {
-                                sawEscapedNonASCII = true
-                                if sawHexLetter == nil, let letter = hex.first(where: { $0 >= 0x41 }) { sawHexLetter = letter < 0x61 }
-                            }
+        for text in sample {
+            // Escapes and raw bytes past ASCII, outside and inside strings alike (names too).
+            var index = 0
+            while index < text.count {
+                let byte = text[index]
+                if byte >= 0x80 { sawRawNonASCII = true }
+                if byte == 0x5C, index + 1 < text.count {
+                    if text[index + 1] == 0x75, index + 5 < text.count {
+                        let hex = text[(index + 2)...(index + 5)]
+                        if let code = UInt32(String(decoding: hex, as: UTF8.self), radix: 16), code >= 0x80 {
+                            sawEscapedNonASCII = true
+                            if sawHexLetter == nil, let letter = hex.first(where: { $0 >= 0x41 }) { sawHexLetter = letter < 0x61 }
                         }
-                        index += 2
-                        continue
                     }
-                    index += 1
+                    index += 2
+                    continue
                 }
-                guard !learntSeparators, let members = JSONValueReader.rawMembers(ofObject: text), let first = members.first else { return }
-                learntSeparators = true
-                style.known.insert(.members)
-                let afterName = text[(first.name.upperBound + 1)..<first.value.lowerBound]
-                if !afterName.contains(0x0A) && !afterName.contains(0x0D) { style.nameSeparator = String(decoding: afterName, as: UTF8.self) }
-                let spansLines = text.contains(0x0A)
-                if spansLines && !oneRecordPerLine {
-                    // One level: the first member's line is indented that much more than the closing brace's.
-                    let memberIndent = indentation(ofLineAt: first.name.lowerBound - 1, in: text)
-                    let closingIndent = indentation(ofLineAt: text.count - 1, in: text)
-                    if let memberIndent, let closingIndent, memberIndent.count > closingIndent.count, memberIndent.starts(with: closingIndent) {
-                        style.indent = String(decoding: memberIndent.dropFirst(closingIndent.count), as: UTF8.self)
-                    } else if let memberIndent, !memberIndent.isEmpty {
-                        style.indent = String(decoding: memberIndent, as: UTF8.self)
-                    }
-                } else if members.count > 1 {
-                    let between = text[members[0].value.upperBound..<(members[1].name.lowerBound - 1)]
-                    if between.filter({ $0 == 0x2C }).count == 1 && !between.contains(0x0A) && !between.contains(0x0D) {
-                        style.inlineSeparator = String(decoding: between, as: UTF8.self)
-                    }
+                index += 1
+            }
+            guard !learntSeparators, let members = JSONValueReader.rawMembers(ofObject: text.span), let first = members.first else { continue }
+            learntSeparators = true
+            style.known.insert(.members)
+            let afterName = text[(first.name.upperBound + 1)..<first.value.lowerBound]
+            if !afterName.contains(0x0A) && !afterName.contains(0x0D) { style.nameSeparator = String(decoding: afterName, as: UTF8.self) }
+            let spansLines = text.contains(0x0A)
+            if spansLines && !oneRecordPerLine {
+                // One level: the first member's line is indented that much more than the closing brace's.
+                let memberIndent = indentation(ofLineAt: first.name.lowerBound - 1, in: text)
+                let closingIndent = indentation(ofLineAt: text.count - 1, in: text)
+                if let memberIndent, let closingIndent, memberIndent.count > closingIndent.count, memberIndent.starts(with: closingIndent) {
+                    style.indent = String(decoding: memberIndent.dropFirst(closingIndent.count), as: UTF8.self)
+                } else if let memberIndent, !memberIndent.isEmpty {
+                    style.indent = String(decoding: memberIndent, as: UTF8.self)
+                }
+            } else if members.count > 1 {
+                let between = text[members[0].value.upperBound..<(members[1].name.lowerBound - 1)]
+                if between.filter({ $0 == 0x2C }).count == 1 && !between.contains(0x0A) && !between.contains(0x0D) {
+                    style.inlineSeparator = String(decoding: between, as: UTF8.self)
                 }
             }
         }
@@ -124,7 +122,7 @@ package struct JSONStyle: Sendable, Equatable {
     /// The spaces and tabs that start the line holding `position`, if only
     /// spaces and tabs come before it there (nil when the line starts before
     /// `text` does or holds something else first).
-    static func indentation(ofLineAt position: Int, in text: UnsafeRawBufferPointer) -> Slice<UnsafeRawBufferPointer>? {
+    static func indentation(ofLineAt position: Int, in text: [UInt8]) -> ArraySlice<UInt8>? {
         var start = position
         while start > 0 && text[start - 1] != 0x0A { start -= 1 }
         guard start > 0 else { return nil }
@@ -212,10 +210,10 @@ package struct JSONStyle: Sendable, Equatable {
     /// record (another side of a merge): a member equal to a donor's is
     /// copied from the donor, as that file writes it.
     package func text(of value: Value, frame: [UInt8]?, frameDepth: String, depth: String, donors: [([UInt8], String)] = []) -> String {
-        if let frame, let spliced = frame.withUnsafeBytes({ frame in
+        if let frame, let spliced = {
             if case .array = value { return spliceArray(value, into: frame, frameDepth: frameDepth, depth: depth) }
             return splice(value, into: frame, frameDepth: frameDepth, depth: depth, donors: donors)
-        }) {
+        }() {
             return spliced
         }
         if let copied = copy(value, from: donors, depth: depth) { return copied }
@@ -225,15 +223,15 @@ package struct JSONStyle: Sendable, Equatable {
     /// A donor's text of `value`, when a donor holds exactly that value.
     private func copy(_ value: Value, from donors: [([UInt8], String)], depth: String) -> String? {
         for (donor, donorDepth) in donors {
-            let same = donor.withUnsafeBytes { (try? JSONValueReader.read($0)) == value }
+            let same = (try? JSONValueReader.read(donor.span)) == value
             if same { return JSONStyle.reindented(String(decoding: donor, as: UTF8.self), from: donorDepth, to: depth) }
         }
         return nil
     }
 
-    private func splice(_ value: Value, into frame: UnsafeRawBufferPointer, frameDepth: String, depth: String, donors: [([UInt8], String)]) -> String? {
-        guard case .object(let targets) = value, let raw = JSONValueReader.rawMembers(ofObject: frame) else { return nil }
-        guard let frameMembers = try? raw.map({ try JSONValueReader.member($0, in: frame) }) else { return nil }
+    private func splice(_ value: Value, into frame: [UInt8], frameDepth: String, depth: String, donors: [([UInt8], String)]) -> String? {
+        guard case .object(let targets) = value, let raw = JSONValueReader.rawMembers(ofObject: frame.span) else { return nil }
+        guard let frameMembers = try? raw.map({ try JSONValueReader.member($0, in: frame.span) }) else { return nil }
         // The frame's member of a name (the last, when a name repeats, as
         // a reader keeps it): a short scan for the few members records
         // usually have, a dictionary for many.
@@ -249,11 +247,9 @@ package struct JSONStyle: Sendable, Equatable {
         }
         // The donors' members, likewise, for a member whose value only a donor holds.
         let donorMembers: [(members: [(Value.Member, [UInt8])], depth: String)] = donors.compactMap { donor, donorDepth in
-            donor.withUnsafeBytes { text in
-                guard let raw = JSONValueReader.rawMembers(ofObject: text),
-                      let members = try? raw.map({ (try JSONValueReader.member($0, in: text), Array(text[$0.value])) }) else { return nil }
-                return (members, donorDepth + (indent ?? ""))
-            }
+            guard let raw = JSONValueReader.rawMembers(ofObject: donor.span),
+                  let members = try? raw.map({ (try JSONValueReader.member($0, in: donor.span), Array(donor[$0.value])) }) else { return nil }
+            return (members, donorDepth + (indent ?? ""))
         }
         // Where each member's line starts: one level in from the frame, as the frame indents its members.
         let memberDepth = raw.first.flatMap { JSONStyle.indentation(ofLineAt: $0.name.lowerBound - 1, in: frame) }
@@ -312,9 +308,9 @@ package struct JSONStyle: Sendable, Equatable {
     /// in both is spliced in turn; the others are written in this style, on
     /// one line when the frame is. Nil when the frame is not an array with
     /// elements (there is no layout to keep).
-    private func spliceArray(_ value: Value, into frame: UnsafeRawBufferPointer, frameDepth: String, depth: String) -> String? {
-        guard case .array(let targets) = value, let raw = JSONValueReader.rawElements(ofArray: frame), !raw.isEmpty,
-            let frameValues = try? raw.map({ try JSONValueReader.read(UnsafeRawBufferPointer(rebasing: frame[$0])) })
+    private func spliceArray(_ value: Value, into frame: [UInt8], frameDepth: String, depth: String) -> String? {
+        guard case .array(let targets) = value, let raw = JSONValueReader.rawElements(ofArray: frame.span), !raw.isEmpty,
+            let frameValues = try? raw.map({ try JSONValueReader.read(frame.span.extracting($0)) })
         else { return nil }
         guard !targets.isEmpty else { return "[]" }
         let matches = ElementAlignment(

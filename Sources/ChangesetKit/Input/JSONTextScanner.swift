@@ -85,12 +85,12 @@ struct JSONTextScanner {
     private var here: Mark { Mark(offset: offset, line: line, lineStart: lineStart, column: nil) }
 
     /// `mark` with its column counted, while its chunk is at hand.
-    func resolved(_ mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> Mark {
+    func resolved(_ mark: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) -> Mark {
         mark.offset >= chunkBase && mark.offset <= chunkBase + chunk.count ? resolve(mark, chunk, chunkBase) : mark
     }
 
     /// Counts the column of `mark` from bytes of `chunk` (which starts at `chunkBase`).
-    private func resolve(_ mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> Mark {
+    private func resolve(_ mark: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) -> Mark {
         guard mark.column == nil else { return mark }
         var resolved = mark
         var count = 0
@@ -102,7 +102,7 @@ struct JSONTextScanner {
             count = carriedLineStart == mark.lineStart ? carriedColumns : 0
         }
         if mark.offset > from {
-            for byte in chunk[(from - chunkBase)..<(mark.offset - chunkBase)] where !UTF8Validator.isContinuation(byte) {
+            for index in (from - chunkBase)..<(mark.offset - chunkBase) where !UTF8Validator.isContinuation(chunk[index]) {
                 count += 1
             }
         }
@@ -111,19 +111,19 @@ struct JSONTextScanner {
     }
 
     /// The place of a mark, counted now if it has not been.
-    func location(of mark: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> SourceLocation {
+    func location(of mark: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) -> SourceLocation {
         let resolved = resolve(mark, chunk, chunkBase)
         return SourceLocation(line: resolved.line, column: resolved.column ?? 1)
     }
 
     /// The place of the next byte to scan.
-    func location(_ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) -> SourceLocation {
+    func location(_ chunk: Span<UInt8>, _ chunkBase: Int) -> SourceLocation {
         location(of: here, chunk, chunkBase)
     }
 
     /// Call once every byte of a chunk has been scanned, before the chunk goes away:
     /// counts the columns that later errors may need.
-    mutating func endChunk(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+    mutating func endChunk(_ chunk: Span<UInt8>, chunkBase: Int) {
         lastToken = resolve(lastToken, chunk, chunkBase)
         escapeStart = resolve(escapeStart, chunk, chunkBase)
         utf8SequenceStart = resolve(utf8SequenceStart, chunk, chunkBase)
@@ -133,7 +133,7 @@ struct JSONTextScanner {
         carriedLineStart = lineStart
     }
 
-    private mutating func fail(at mark: Mark, _ message: String, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+    private mutating func fail(at mark: Mark, _ message: String, _ chunk: Span<UInt8>, _ chunkBase: Int) {
         failure = Failure(offset: mark.offset, location: location(of: mark, chunk, chunkBase), message: message)
     }
 
@@ -163,31 +163,30 @@ struct JSONTextScanner {
     /// matching byte of a word exactly (a borrow only runs upwards, so a false
     /// flag can only sit above a true one), which is the one wanted.
     @inline(__always)
-    private static func skipPlainStringBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, upTo end: Int) -> Int {
+    private static func skipPlainStringBytes(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        var index = start
-        while index + 8 <= end {
-            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+        var found: Int?
+        let stopped = bytes.forEachWord(from: start, upTo: end) { word, index in
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
             let zeroInQuote = (quote &- ones) & ~quote
             let zeroInBackslash = (backslash &- ones) & ~backslash
             let belowSpace = (word &- ones &* 0x20) & ~word
             let flagged = (zeroInQuote | zeroInBackslash | belowSpace | word) & highs
-            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
-            index += 8
+            if flagged != 0 { found = index + flagged.trailingZeroBitCount / 8 }
+            return flagged == 0
         }
-        return index
+        return found ?? stopped
     }
 
     /// The first byte at or after `start` (and before `end`) that ends a run
     /// of plain string bytes, or `end`: eight at a time, then one by one.
-    /// `stops` is `stringStop`'s storage (the callers hold it across a loop:
-    /// each access to a static costs a call).
+    /// Offsets are in `bytes`. `stops` is `stringStop`'s storage (the callers
+    /// hold it across a loop: each access to a static costs a call).
     @inline(__always)
     private static func plainStringEnd(
-        _ bytes: UnsafePointer<UInt8>, from start: Int, upTo end: Int, stops: UnsafeBufferPointer<Bool>
+        _ bytes: Span<UInt8>, from start: Int, upTo end: Int, stops: Span<Bool>
     ) -> Int {
         var index = skipPlainStringBytes(bytes, from: start, upTo: end)
         while index < end && !stops[Int(bytes[index])] { index += 1 }
@@ -201,19 +200,18 @@ struct JSONTextScanner {
 
     /// Scans the bytes from `offset` up to (not including) `end`; they must lie
     /// in `chunk`, which starts at `chunkBase`. Stops at the first problem.
-    mutating func scan(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) {
+    mutating func scan(_ chunk: Span<UInt8>, chunkBase: Int, upTo end: Int) {
         guard failure == nil, end > offset else { return }
         precondition(offset >= chunkBase && end <= chunkBase + chunk.count, "scanner fell behind its chunk")
-        let bytes = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) - chunkBase
         while offset < end && failure == nil {
             if utf8.pending > 0 {
-                continueSequence(bytes[offset], chunk, chunkBase)
+                continueSequence(chunk[offset - chunkBase], chunk, chunkBase)
                 continue
             }
             switch state {
             case .inString:
                 // The common case: plain string bytes.
-                let index = Self.stringStop.withUnsafeBufferPointer { Self.plainStringEnd(bytes, from: offset, upTo: end, stops: $0) }
+                let index = Self.plainStringEnd(chunk, from: offset - chunkBase, upTo: end - chunkBase, stops: Self.stringStop.span) + chunkBase
                 if let high = highSurrogateStart, index > offset {
                     // A plain character after a high surrogate escape: it has no low half (found by the diff-apply fuzz target).
                     offset = index
@@ -222,7 +220,7 @@ struct JSONTextScanner {
                 }
                 offset = index
                 guard index < end else { return }
-                let byte = bytes[index]
+                let byte = chunk[index - chunkBase]
                 if let high = highSurrogateStart, byte != 0x5C {
                     unpairedSurrogate(at: high, chunk, chunkBase)
                     return
@@ -241,9 +239,9 @@ struct JSONTextScanner {
                     fail(at: here, String(format: "control character U+%04X must be escaped in a string", byte), chunk, chunkBase)
                 }
             case .outside:
-                scanOutside(bytes, upTo: end)
+                scanOutside(chunk, chunkBase, upTo: end)
                 guard offset < end, state == .outside else { continue }
-                let byte = bytes[offset]
+                let byte = chunk[offset - chunkBase]
                 if byte == 0x0B || byte == 0x0C {
                     let name = byte == 0x0C ? "form feed" : "vertical tab"
                     fail(at: here, String(format: "a %@ (U+%04X) between tokens; JSON white space is only space, tab, line feed and carriage return", name, byte), chunk, chunkBase)
@@ -255,7 +253,7 @@ struct JSONTextScanner {
                 token(byte)
                 startSequence(byte, chunk, chunkBase)
             case .afterBackslash:
-                let byte = bytes[offset]
+                let byte = chunk[offset - chunkBase]
                 if let high = highSurrogateStart, byte != UInt8(ascii: "u") {
                     unpairedSurrogate(at: high, chunk, chunkBase)
                     return
@@ -266,7 +264,7 @@ struct JSONTextScanner {
                 hexValue = 0
                 if byte >= 0x80 { startSequence(byte, chunk, chunkBase) } else { offset += 1 }
             case .inHex:
-                let byte = bytes[offset]
+                let byte = chunk[offset - chunkBase]
                 if byte >= 0x80 {
                     state = .inString
                     highSurrogateStart = nil
@@ -296,11 +294,10 @@ struct JSONTextScanner {
     /// Records without escapes or non-ASCII text, the usual ones, are
     /// crossed this way instead of token by token; any other bytes go to
     /// `scan` as before, so places and messages are the same either way.
-    mutating func skipAccepted(_ chunk: UnsafeRawBufferPointer, chunkBase: Int, upTo end: Int) -> Bool {
+    mutating func skipAccepted(_ chunk: Span<UInt8>, chunkBase: Int, upTo end: Int) -> Bool {
         guard failure == nil, end > offset, state == .outside, !inWord, utf8.pending == 0, highSurrogateStart == nil,
             offset >= chunkBase, end <= chunkBase + chunk.count else { return false }
-        let bytes = chunk.baseAddress!.assumingMemoryBound(to: UInt8.self) - chunkBase
-        let last = bytes[end - 1]
+        let last = chunk[end - 1 - chunkBase]
         guard last == 0x7B || last == 0x7D || last == 0x5B || last == 0x5D else { return false }
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
@@ -314,9 +311,10 @@ struct JSONTextScanner {
         var lastBreak = -1
         // The byte before the current one was a CR (a CR LF is one line break).
         var previousCR = afterCR
-        var index = offset
-        while index + 8 <= end {
-            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
+        // Offsets in `chunk` from here to the end of the loop.
+        let end = end - chunkBase
+        var refused = false
+        var index = chunk.forEachWord(from: offset - chunkBase, upTo: end) { word, index in
             // The same borrow test as `skipPlainStringBytes`: exact for "is any byte flagged".
             let backslash = word ^ (ones &* 0x5C)
             let backslashOrHigh = (((backslash &- ones) & ~backslash) | word) & highs
@@ -325,6 +323,7 @@ struct JSONTextScanner {
                 // A byte past ASCII or a backslash, or some byte up to 0x0D (CR):
                 // tab, line breaks, form feed and vertical tab among them. Look closer.
                 if backslashOrHigh != 0 || (equal(word, ones &* 0x0B) | equal(word, ones &* 0x0C)) != 0 {
+                    refused = true
                     return false
                 }
                 let lineFeeds = equal(word, ones &* 0x0A)
@@ -339,10 +338,11 @@ struct JSONTextScanner {
             } else {
                 previousCR = false
             }
-            index += 8
+            return true
         }
+        if refused { return false }
         while index < end {
-            let byte = bytes[index]
+            let byte = chunk[index]
             if byte >= 0x80 || byte == 0x5C || byte == 0x0B || byte == 0x0C { return false }
             if byte == 0x0A || byte == 0x0D {
                 if !(byte == 0x0A && previousCR) { breaks += 1 }
@@ -352,11 +352,11 @@ struct JSONTextScanner {
             index += 1
         }
         line += breaks
-        if lastBreak >= 0 { lineStart = lastBreak + 1 }
+        if lastBreak >= 0 { lineStart = chunkBase + lastBreak + 1 }
         afterCR = false
-        offset = end - 1
+        offset = chunkBase + end - 1
         token(last)
-        offset = end
+        offset = chunkBase + end
         return true
     }
 
@@ -366,74 +366,74 @@ struct JSONTextScanner {
     /// character, a byte past ASCII), or before a byte past ASCII, a form
     /// feed or a vertical tab outside strings.
     @inline(__always)
-    private mutating func scanOutside(_ bytes: UnsafePointer<UInt8>, upTo end: Int) {
-        var index = offset
+    private mutating func scanOutside(_ bytes: Span<UInt8>, _ chunkBase: Int, upTo end: Int) {
+        // Offsets in `bytes` inside the loop, in the input outside it.
+        var index = offset - chunkBase
+        let end = end - chunkBase
         var inWord = self.inWord
-        Self.outsideClass.withUnsafeBufferPointer { classes in
-          Self.stringStop.withUnsafeBufferPointer { stringStops in
-            loop: while index < end {
-                let byte = bytes[index]
-                switch classes[Int(byte)] {
-                case ByteClass.word:
-                    if inWord {
-                        if zeroStart && byte >= 0x30 && byte <= 0x39 { wordHasLeadingZero = true }
-                        zeroStart = false
-                    } else {
-                        inWord = true
-                        zeroStart = byte == 0x30
-                        wordHasLeadingZero = false
-                        offset = index
-                        token(byte)
-                    }
-                    afterCR = false
-                case ByteClass.space:
-                    inWord = false
-                    afterCR = false
-                case ByteClass.lineFeed:
-                    inWord = false
-                    if afterCR { afterCR = false } else { line += 1 }
-                    lineStart = index + 1
-                case ByteClass.carriageReturn:
-                    inWord = false
-                    line += 1
-                    lineStart = index + 1
-                    afterCR = true
-                case ByteClass.quote:
-                    inWord = false
-                    afterCR = false
-                    offset = index
+        let classes = Self.outsideClass.span
+        let stringStops = Self.stringStop.span
+        loop: while index < end {
+            let byte = bytes[index]
+            switch classes[Int(byte)] {
+            case ByteClass.word:
+                if inWord {
+                    if zeroStart && byte >= 0x30 && byte <= 0x39 { wordHasLeadingZero = true }
+                    zeroStart = false
+                } else {
+                    inWord = true
+                    zeroStart = byte == 0x30
+                    wordHasLeadingZero = false
+                    offset = chunkBase + index
                     token(byte)
-                    // Most strings are plain and short: read to the closing
-                    // quote here, without a trip through `scan`'s states.
-                    let close = Self.plainStringEnd(bytes, from: index + 1, upTo: end, stops: stringStops)
-                    if close < end && bytes[close] == 0x22 {
-                        index = close + 1
-                        continue loop
-                    }
-                    // An escape, a control character, a byte past ASCII, or the
-                    // end of what yajl has read: `scan` goes on from there.
-                    state = .inString
-                    index = close
-                    break loop
-                case ByteClass.structural:
-                    inWord = false
-                    afterCR = false
-                    offset = index
-                    token(byte)
-                default:
-                    break loop
                 }
-                index += 1
+                afterCR = false
+            case ByteClass.space:
+                inWord = false
+                afterCR = false
+            case ByteClass.lineFeed:
+                inWord = false
+                if afterCR { afterCR = false } else { line += 1 }
+                lineStart = chunkBase + index + 1
+            case ByteClass.carriageReturn:
+                inWord = false
+                line += 1
+                lineStart = chunkBase + index + 1
+                afterCR = true
+            case ByteClass.quote:
+                inWord = false
+                afterCR = false
+                offset = chunkBase + index
+                token(byte)
+                // Most strings are plain and short: read to the closing
+                // quote here, without a trip through `scan`'s states.
+                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: end, stops: stringStops)
+                if close < end && bytes[close] == 0x22 {
+                    index = close + 1
+                    continue loop
+                }
+                // An escape, a control character, a byte past ASCII, or the
+                // end of what yajl has read: `scan` goes on from there.
+                state = .inString
+                index = close
+                break loop
+            case ByteClass.structural:
+                inWord = false
+                afterCR = false
+                offset = chunkBase + index
+                token(byte)
+            default:
+                break loop
             }
-          }
+            index += 1
         }
-        offset = index
+        offset = chunkBase + index
         self.inWord = inWord
     }
 
     /// End of input: a UTF-8 sequence cut short is an error. (An unclosed
     /// string or array is yajl's to report.)
-    mutating func finish(_ chunk: UnsafeRawBufferPointer, chunkBase: Int) {
+    mutating func finish(_ chunk: Span<UInt8>, chunkBase: Int) {
         guard failure == nil, !utf8.isComplete else { return }
         fail(at: utf8SequenceStart, invalidUTF8Message, chunk, chunkBase)
     }
@@ -443,7 +443,7 @@ struct JSONTextScanner {
     }
 
     @inline(__always)
-    private mutating func startSequence(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+    private mutating func startSequence(_ byte: UInt8, _ chunk: Span<UInt8>, _ chunkBase: Int) {
         utf8SequenceStart = here
         utf8SequenceStart.firstByte = byte
         if !utf8.accept(byte) {
@@ -454,7 +454,7 @@ struct JSONTextScanner {
     }
 
     @inline(__always)
-    private mutating func continueSequence(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+    private mutating func continueSequence(_ byte: UInt8, _ chunk: Span<UInt8>, _ chunkBase: Int) {
         if !utf8.accept(byte) {
             fail(at: utf8SequenceStart, invalidUTF8Message, chunk, chunkBase)
             return
@@ -469,7 +469,7 @@ struct JSONTextScanner {
     }
 
     @inline(__always)
-    private mutating func scanHexDigit(_ byte: UInt8, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+    private mutating func scanHexDigit(_ byte: UInt8, _ chunk: Span<UInt8>, _ chunkBase: Int) {
         let digit: UInt32
         switch byte {
         case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
@@ -502,7 +502,7 @@ struct JSONTextScanner {
         }
     }
 
-    private mutating func unpairedSurrogate(at high: Mark, _ chunk: UnsafeRawBufferPointer, _ chunkBase: Int) {
+    private mutating func unpairedSurrogate(at high: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) {
         fail(at: high, "unpaired surrogate escape in string (a high surrogate \\uD800-\\uDBFF must be followed by a low one \\uDC00-\\uDFFF)", chunk, chunkBase)
     }
 
@@ -519,7 +519,7 @@ struct JSONTextScanner {
     /// to its end (within the chunk): for errors where yajl's own offset does
     /// not say which token is at fault.
     /// Returns that token's mark.
-    mutating func scanThroughToken(after start: Int, _ chunk: UnsafeRawBufferPointer, chunkBase: Int) -> Mark {
+    mutating func scanThroughToken(after start: Int, _ chunk: Span<UInt8>, chunkBase: Int) -> Mark {
         let end = chunkBase + chunk.count
         if offset < start { scan(chunk, chunkBase: chunkBase, upTo: min(start, end)) }
         // A bare word that runs on past `start` is one yajl cut in two (`012`

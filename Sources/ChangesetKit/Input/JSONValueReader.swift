@@ -1,5 +1,10 @@
 internal import CYajl
 
+// Unsafe code here: yajl calls back through C function pointers with a
+// context pointer and each token's bytes, and the cursor that finds an
+// object's members walks the record's bytes by address (it runs for every
+// updated record of a report).
+
 /// Reads one JSON value (a record, read again by its byte range) into a
 /// `Value` tree, for field-level output. Only records that changed are read
 /// this way; the first pass never builds trees.
@@ -73,7 +78,11 @@ package enum JSONValueReader {
         return pointer
     }()
 
-    package static func read(_ bytes: UnsafeRawBufferPointer) throws -> Value {
+    package static func read(_ bytes: Span<UInt8>) throws -> Value {
+        try bytes.withUnsafeBytes { try read(raw: $0) }
+    }
+
+    private static func read(raw bytes: UnsafeRawBufferPointer) throws -> Value {
         let builder = Builder()
         let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
         defer { yajl_free(handle) }
@@ -91,7 +100,11 @@ package enum JSONValueReader {
     /// One JSON value from text a caller gives (`Value(json:)`): the
     /// failure says what yajl found wrong and where, and nesting past
     /// `JSONRecordReader.maximumDepth` is refused as the readers refuse it.
-    package static func read(text bytes: UnsafeRawBufferPointer) throws -> Value {
+    package static func read(text: Span<UInt8>) throws -> Value {
+        try text.withUnsafeBytes { try read(rawText: $0) }
+    }
+
+    private static func read(rawText bytes: UnsafeRawBufferPointer) throws -> Value {
         let builder = Builder()
         let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
         defer { yajl_free(handle) }
@@ -127,7 +140,11 @@ package enum JSONValueReader {
     /// and reads only those that differ. Nil when the text is not an object
     /// or does not hold together (the caller then reads it whole, which tells
     /// what is wrong); the values themselves are not checked here.
-    package static func rawMembers(ofObject bytes: UnsafeRawBufferPointer) -> [RawMember]? {
+    package static func rawMembers(ofObject bytes: Span<UInt8>) -> [RawMember]? {
+        bytes.withUnsafeBytes { rawMembers(ofRawObject: $0) }
+    }
+
+    private static func rawMembers(ofRawObject bytes: UnsafeRawBufferPointer) -> [RawMember]? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var text = ObjectText(base: base, count: bytes.count)
         var members: [RawMember] = []
@@ -158,7 +175,11 @@ package enum JSONValueReader {
     /// The elements of the array `bytes` holds, as byte ranges, found as
     /// `rawMembers` finds an object's: nil when the text is not an array or
     /// does not hold together.
-    package static func rawElements(ofArray bytes: UnsafeRawBufferPointer) -> [Range<Int>]? {
+    package static func rawElements(ofArray bytes: Span<UInt8>) -> [Range<Int>]? {
+        bytes.withUnsafeBytes { rawElements(ofRawArray: $0) }
+    }
+
+    private static func rawElements(ofRawArray bytes: UnsafeRawBufferPointer) -> [Range<Int>]? {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var text = ObjectText(base: base, count: bytes.count)
         var elements: [Range<Int>] = []
@@ -268,27 +289,27 @@ package enum JSONValueReader {
     /// records mostly hold is several times quicker than yajl's callbacks
     /// building the same tree; anything else is read by yajl whole. Either
     /// way the same `Value` comes out, or the same error.
-    package static func readRecord(_ bytes: UnsafeRawBufferPointer) throws -> Value {
+    package static func readRecord(_ bytes: Span<UInt8>) throws -> Value {
         guard let members = rawMembers(ofObject: bytes) else { return try read(bytes) }
         return .object(try members.map { try member($0, in: bytes) })
     }
 
     /// A member found by `rawMembers` in `object`, read.
-    package static func member(_ raw: RawMember, in object: UnsafeRawBufferPointer) throws -> Value.Member {
-        Value.Member(name: try name(ofRawMember: UnsafeRawBufferPointer(rebasing: object[raw.name])),
-                     value: try value(ofRawMember: UnsafeRawBufferPointer(rebasing: object[raw.value])))
+    package static func member(_ raw: RawMember, in object: Span<UInt8>) throws -> Value.Member {
+        Value.Member(name: try name(ofRawMember: object.extracting(raw.name)),
+                     value: try value(ofRawMember: object.extracting(raw.value)))
     }
 
     /// A member's name from its bytes between the quotes (`rawMembers`):
     /// printable ASCII is its own text; anything else is read by yajl (escapes
     /// undone, UTF-8 checked).
-    package static func name(ofRawMember name: UnsafeRawBufferPointer) throws -> String {
-        if isPlainText(name) { return String(decoding: name, as: UTF8.self) }
+    package static func name(ofRawMember name: Span<UInt8>) throws -> String {
+        if isPlainText(name) { return name.decoded }
         // Read as the JSON string it is, quotes put back.
         var quoted: [UInt8] = [0x22]
-        quoted.append(contentsOf: name)
+        quoted.append(name)
         quoted.append(0x22)
-        guard case .string(let text) = try quoted.withUnsafeBytes({ try read($0) }) else {
+        guard case .string(let text) = try read(quoted.span) else {
             throw Failure(description: "a record could not be read again (did the file change while changeset ran?)")
         }
         return text
@@ -298,26 +319,34 @@ package enum JSONValueReader {
     /// mostly hold (numbers, `true`, `false`, `null`, strings of printable
     /// ASCII without escapes) are made directly, as yajl would read them;
     /// anything else is read by yajl.
-    package static func value(ofRawMember text: UnsafeRawBufferPointer) throws -> Value {
-        guard let first = text.first else { return try read(text) }
-        switch first {
+    package static func value(ofRawMember text: Span<UInt8>) throws -> Value {
+        guard !text.isEmpty else { return try read(text) }
+        switch text[0] {
         case 0x22:
-            let inner = UnsafeRawBufferPointer(rebasing: text.dropFirst().dropLast())
-            if text.count >= 2, text.last == 0x22, isPlainText(inner) {
-                return .string(String(decoding: inner, as: UTF8.self))
+            if text.count >= 2, text[text.count - 1] == 0x22 {
+                let inner = text.extracting(1..<(text.count - 1))
+                if isPlainText(inner) { return .string(inner.decoded) }
             }
         case 0x2D, 0x30...0x39:
-            if CanonicalNumber.isNumberLiteral(text) { return .number(String(decoding: text, as: UTF8.self)) }
-        case 0x74 where text.elementsEqual("true".utf8): return .bool(true)
-        case 0x66 where text.elementsEqual("false".utf8): return .bool(false)
-        case 0x6E where text.elementsEqual("null".utf8): return .null
+            if CanonicalNumber.isNumberLiteral(text) { return .number(text.decoded) }
+        case 0x74 where isWord(text, "true"): return .bool(true)
+        case 0x66 where isWord(text, "false"): return .bool(false)
+        case 0x6E where isWord(text, "null"): return .null
         default: break
         }
         return try read(text)
     }
 
+    private static func isWord(_ text: Span<UInt8>, _ word: StaticString) -> Bool {
+        String.withBytes(of: word) { text.sameBytes(as: $0) }
+    }
+
     /// Printable ASCII without a quote or a backslash: JSON string content that is its own text.
-    private static func isPlainText(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
+    private static func isPlainText(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices {
+            let byte = bytes[index]
+            if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
+        }
+        return true
     }
 }

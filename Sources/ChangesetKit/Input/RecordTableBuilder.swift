@@ -114,12 +114,11 @@ struct RecordTableBuilder {
     /// stored property, and a non-mutating call copied the whole builder,
     /// retaining and releasing each of its arrays, once a record.)
     mutating func hashPrefetchingSlot(key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { hashPrefetchingSlot(key: $0) }
+        key.withBytes { hashPrefetchingSlot(key: $0) }
     }
 
     /// `hashPrefetchingSlot(key:)` for a key given as its UTF-8 text.
-    mutating func hashPrefetchingSlot(key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    mutating func hashPrefetchingSlot(key: Span<UInt8>) -> UInt64 {
         let hash = RecordTable.keyHash(key)
         if indexesKeys { keyIndex.prefetch(hash: hash) }
         return hash
@@ -131,11 +130,11 @@ struct RecordTableBuilder {
         key: String?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> SourceLocation
     ) throws {
-        guard var key else {
+        guard let key else {
             return try append(keyText: nil, keyHash: keyHash, section: section, fingerprint: fingerprint, range: range, line: line,
                               location: location())
         }
-        try key.withUTF8 {
+        try key.withBytes {
             try append(keyText: $0, keyHash: keyHash, section: section, fingerprint: fingerprint, range: range, line: line,
                        location: location())
         }
@@ -147,7 +146,7 @@ struct RecordTableBuilder {
     @inline(never)
     private mutating func sectionPosition(_ section: String?) -> Int32 {
         // In text comparisons an empty cell and a null are one thing.
-        guard var text = section, !(options.mode == .text && text.isEmpty) else {
+        guard let text = section, !(options.mode == .text && text.isEmpty) else {
             if let nullSection { return nullSection }
             let position = addSection(nil)
             nullSection = position
@@ -155,17 +154,14 @@ struct RecordTableBuilder {
         }
         // Few sections, many records: a short scan of the first names seen
         // before hashing every record's section into a dictionary.
-        let found: Int32? = text.withUTF8 { utf8 in
-            let hash = StableHash.bytes(UnsafeRawBufferPointer(utf8), seed: 0x7365_6374)
-            for known in sectionBytes where known.hash == hash {
-                let same = known.bytes.withUnsafeBufferPointer { bytes in
-                    bytes.count == utf8.count && (bytes.isEmpty || memcmp(bytes.baseAddress!, utf8.baseAddress!, bytes.count) == 0)
-                }
-                if same { return known.position }
+        let found: Int32? = text.withBytes { utf8 in
+            let hash = StableHash.bytes(utf8, seed: 0x7365_6374)
+            for known in sectionBytes where known.hash == hash && known.bytes.span.sameBytes(as: utf8) {
+                return known.position
             }
             guard sectionBytes.count < 16 else { return nil }
             let position = addSection(section)
-            sectionBytes.append((hash, Array(utf8), position))
+            sectionBytes.append((hash, utf8.array, position))
             return position
         }
         if let found { return found }
@@ -184,7 +180,7 @@ struct RecordTableBuilder {
     /// `append(key:...)` for a key given as its UTF-8 text (a CSV reader's
     /// id cell as it lies in the chunk: no String made for it).
     mutating func append(
-        keyText utf8: UnsafeBufferPointer<UInt8>?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>,
+        keyText utf8: Span<UInt8>?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>,
         line: Int, location: @autoclosure () -> SourceLocation
     ) throws {
         let index = records.count
@@ -198,7 +194,7 @@ struct RecordTableBuilder {
                     if firstDuplicate == nil {
                         firstDuplicate = InputError(
                             source: source, location: location(),
-                            message: "duplicate id \"\(VisibleText.datum(RecordKey.display(String(decoding: utf8.prefix(4 * VisibleText.messageDatumLimit), as: UTF8.self))))\": the record at line \(records.line(first)) has it too")
+                            message: "duplicate id \"\(VisibleText.datum(RecordKey.display(utf8.extracting(0..<min(utf8.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(records.line(first)) has it too")
                     }
                     duplicateRecords += 1
                     repeatedIDs.insert(first)

@@ -24,12 +24,12 @@ struct SchemaCollector {
 
     /// A record's member at `position` (0-based) named `name`.
     @inline(__always)
-    mutating func member(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) {
+    mutating func member(at position: Int, nameHash: UInt64, name: Span<UInt8>) {
         if position < shapeCount && shape[position] == nameHash { return }
         unexpectedMember(at: position, nameHash: nameHash, name: name)
     }
 
-    private mutating func unexpectedMember(at position: Int, nameHash: UInt64, name: UnsafeRawBufferPointer) {
+    private mutating func unexpectedMember(at position: Int, nameHash: UInt64, name: Span<UInt8>) {
         if !irregular {
             // The records so far were shaped like `shape`: count them before it changes.
             flush()
@@ -37,7 +37,7 @@ struct SchemaCollector {
         }
         if indexByHash[nameHash] == nil {
             indexByHash[nameHash] = names.count
-            names.append(String(decoding: name, as: UTF8.self))
+            names.append(name.decoded)
             counts.append(0)
         }
         while shape.count <= position { shape.append(0) }

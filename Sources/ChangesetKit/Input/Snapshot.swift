@@ -50,7 +50,7 @@ package struct Snapshot: Sendable {
     }
 
     /// A record from its bytes (see `value(ofRecord:)`).
-    func value(parsing bytes: UnsafeRawBufferPointer) throws -> Value {
+    func value(parsing bytes: Span<UInt8>) throws -> Value {
         switch input.format {
         case .json, .ndjson:
             var value = try JSONValueReader.readRecord(bytes)
@@ -63,17 +63,17 @@ package struct Snapshot: Sendable {
                 throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
             }
             return .object(zip(names, cells).map { name, cell in
-                Value.Member(name: name, value: Snapshot.cellValue(UnsafeRawBufferPointer(rebasing: bytes[cell])))
+                Value.Member(name: name, value: Snapshot.cellValue(bytes.extracting(cell)))
             })
         }
     }
 
     /// A CSV cell read again, from its bytes in the row (quotes and all): a
     /// number literal is a number (its text unchanged), any other cell a string.
-    static func cellValue(_ rawCell: UnsafeRawBufferPointer) -> Value {
-        guard rawCell.first == 0x22 else {
+    static func cellValue(_ rawCell: Span<UInt8>) -> Value {
+        guard !rawCell.isEmpty, rawCell[0] == 0x22 else {
             // Unquoted: the bytes are the text, checked before any String is made.
-            let text = String(decoding: rawCell, as: UTF8.self)
+            let text = rawCell.decoded
             return CanonicalNumber.isNumberLiteral(rawCell) ? .number(text) : .string(text)
         }
         let text = CSVRecordReader.text(ofRawCell: rawCell)

@@ -96,9 +96,7 @@ package struct SnapshotWriter {
             let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + own.sample).filter { !$0.isEmpty }
             // A style guess: a row it cannot split says "no", never stops the write.
             quotesEveryField = !rows.isEmpty && rows.allSatisfy { row in
-                row.withUnsafeBytes { bytes in
-                    (try? CSVRecordReader.rawCells(of: bytes, delimiter: snapshot.delimiter).allSatisfy { bytes[$0].first == 0x22 }) ?? false
-                }
+                (try? CSVRecordReader.rawCells(of: row.span, delimiter: snapshot.delimiter).allSatisfy { row[$0].first == 0x22 }) ?? false
             }
         }
         let layouts = [own.layout] + learntFromOthers.map(\.layout)
@@ -309,10 +307,8 @@ package struct SnapshotWriter {
     /// The indentation of the closing line of a record's text (what its
     /// inner lines are indented from), or "" for a record on one line.
     static func depth(ofRecord text: [UInt8]) -> String {
-        text.withUnsafeBytes { bytes in
-            guard bytes.count > 1, let indentation = JSONStyle.indentation(ofLineAt: bytes.count - 1, in: bytes) else { return "" }
-            return String(decoding: indentation, as: UTF8.self)
-        }
+        guard text.count > 1, let indentation = JSONStyle.indentation(ofLineAt: text.count - 1, in: text) else { return "" }
+        return String(decoding: indentation, as: UTF8.self)
     }
 
     /// Writes `records` in the snapshot's place. `prefix`: what replaces the

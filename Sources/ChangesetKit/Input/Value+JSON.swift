@@ -6,9 +6,8 @@ extension Value {
     /// (source "JSON text") for anything else, and for arrays and objects
     /// nested past 1,000 levels, as the file readers do.
     public init(json: String) throws {
-        var text = json
         do {
-            self = try text.withUTF8 { try JSONValueReader.read(text: UnsafeRawBufferPointer($0)) }
+            self = try json.withBytes { try JSONValueReader.read(text: $0) }
         } catch let failure as JSONValueReader.Failure {
             throw InputError(source: "JSON text", location: nil, message: failure.description)
         }

@@ -15,7 +15,7 @@ package enum CanonicalNumber {
     /// common case (`42`, `-7`, `44.89`, `0.5`), decided in one pass without
     /// building anything. False means "not sure": use `canonicalize`.
     @inline(__always)
-    package static func isCanonicalLiteral(_ text: UnsafeRawBufferPointer) -> Bool {
+    package static func isCanonicalLiteral(_ text: Span<UInt8>) -> Bool {
         literalForm(text) == .canonical
     }
 
@@ -34,7 +34,7 @@ package enum CanonicalNumber {
     /// for `canonicalize`. Text cells that begin with digits, such as dates,
     /// are common in CSV files.
     @inline(__always)
-    package static func literalForm(_ text: UnsafeRawBufferPointer) -> LiteralForm {
+    package static func literalForm(_ text: Span<UInt8>) -> LiteralForm {
         let count = text.count
         guard count > 0 else { return .notANumber }
         var index = 0
@@ -76,7 +76,7 @@ package enum CanonicalNumber {
     /// Writes the canonical text of the number literal in `text` into `output`
     /// (replacing its contents). Returns false, leaving `output` untouched,
     /// when `text` is not a JSON number literal.
-    package static func canonicalize(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+    package static func canonicalize(_ text: Span<UInt8>, into output: inout [UInt8]) -> Bool {
         if canonicalizeDecimalWithTrailingZeros(text, into: &output) { return true }
         return canonicalizeAnyLiteral(text, into: &output)
     }
@@ -89,7 +89,7 @@ package enum CanonicalNumber {
     /// integer long enough for trailing-zero rules) returns false for
     /// `canonicalizeAnyLiteral`, which agrees with this on every literal
     /// handled here (tests compare the two).
-    static func canonicalizeDecimalWithTrailingZeros(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+    static func canonicalizeDecimalWithTrailingZeros(_ text: Span<UInt8>, into output: inout [UInt8]) -> Bool {
         let count = text.count
         var index = 0
         let negative = count > 0 && text[0] == UInt8(ascii: "-")
@@ -120,30 +120,30 @@ package enum CanonicalNumber {
             guard zeros <= 5 else { return false }
         }
         output.removeAll(keepingCapacity: true)
-        output.append(contentsOf: UnsafeRawBufferPointer(rebasing: text[0..<(hasFraction ? fractionEnd : point)]))
+        output.append(text.extracting(0..<(hasFraction ? fractionEnd : point)))
         return true
     }
 
     /// `canonicalize` for any literal, through its parts.
-    static func canonicalizeAnyLiteral(_ text: UnsafeRawBufferPointer, into output: inout [UInt8]) -> Bool {
+    static func canonicalizeAnyLiteral(_ text: Span<UInt8>, into output: inout [UInt8]) -> Bool {
         guard let parts = parse(text) else { return false }
         output.removeAll(keepingCapacity: true)
-        if parts.isPlainCanonicalInteger {
-            output.append(contentsOf: text)
+        if parts.isPlainCanonicalInteger(in: text) {
+            output.append(text)
             return true
         }
         guard let exponentValue = parts.exponent else {
             // Exponent too large to normalise: keep the source text, marked so
             // it can never equal a normalised number.
             output.append(UInt8(ascii: "~"))
-            output.append(contentsOf: text)
+            output.append(text)
             return true
         }
         // Significant digits: integer and fraction digits without leading or trailing zeros.
         var digits: [UInt8] = []
         digits.reserveCapacity(parts.integerDigits.count + parts.fractionDigits.count)
-        for d in parts.integerDigits where !(digits.isEmpty && d == UInt8(ascii: "0")) { digits.append(d) }
-        for d in parts.fractionDigits where !(digits.isEmpty && d == UInt8(ascii: "0")) { digits.append(d) }
+        for i in parts.integerDigits where !(digits.isEmpty && text[i] == UInt8(ascii: "0")) { digits.append(text[i]) }
+        for i in parts.fractionDigits where !(digits.isEmpty && text[i] == UInt8(ascii: "0")) { digits.append(text[i]) }
         var exponent = exponentValue - parts.fractionDigits.count
         while let last = digits.last, last == UInt8(ascii: "0") {
             digits.removeLast()
@@ -181,11 +181,10 @@ package enum CanonicalNumber {
     /// Is `text` a JSON number literal? (Makes no canonical text: a CSV cell
     /// read again asks this for every cell.)
     package static func isNumberLiteral(_ text: String) -> Bool {
-        var copy = text
-        return copy.withUTF8 { isNumberLiteral(UnsafeRawBufferPointer($0)) }
+        text.withBytes { isNumberLiteral($0) }
     }
 
-    package static func isNumberLiteral(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    package static func isNumberLiteral(_ bytes: Span<UInt8>) -> Bool {
         switch literalForm(bytes) {
         case .canonical: true
         case .notANumber: false
@@ -196,15 +195,14 @@ package enum CanonicalNumber {
     /// Canonical text of a number given as a string; nil when it is not a JSON number literal.
     package static func canonical(_ text: String) -> String? {
         var output: [UInt8] = []
-        var copy = text
-        let ok = copy.withUTF8 { canonicalize(UnsafeRawBufferPointer($0), into: &output) }
+        let ok = text.withBytes { canonicalize($0, into: &output) }
         return ok ? String(decoding: output, as: UTF8.self) : nil
     }
 
     private struct Parts {
         var negative: Bool
-        var integerDigits: UnsafeRawBufferPointer.SubSequence
-        var fractionDigits: UnsafeRawBufferPointer.SubSequence
+        var integerDigits: Range<Int>
+        var fractionDigits: Range<Int>
         /// nil when the written exponent does not fit the normalisation range.
         var exponent: Int?
         var hasFractionOrExponent: Bool
@@ -212,12 +210,12 @@ package enum CanonicalNumber {
         /// An integer literal such as `42` or `-7000` is already canonical
         /// (it has no leading zeros by the grammar); `-0` and long runs of
         /// trailing zeros are not.
-        var isPlainCanonicalInteger: Bool {
+        func isPlainCanonicalInteger(in text: Span<UInt8>) -> Bool {
             guard !hasFractionOrExponent else { return false }
-            if integerDigits.count == 1 && integerDigits.first == UInt8(ascii: "0") { return !negative }
+            if integerDigits.count == 1 && text[integerDigits.lowerBound] == UInt8(ascii: "0") { return !negative }
             var trailingZeros = 0
-            for d in integerDigits.reversed() {
-                guard d == UInt8(ascii: "0") else { break }
+            for i in integerDigits.reversed() {
+                guard text[i] == UInt8(ascii: "0") else { break }
                 trailingZeros += 1
             }
             return trailingZeros <= 20
@@ -226,7 +224,7 @@ package enum CanonicalNumber {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private static func parse(_ text: UnsafeRawBufferPointer) -> Parts? {
+    private static func parse(_ text: Span<UInt8>) -> Parts? {
         let end = text.count
         var i = 0
         var negative = false
@@ -238,8 +236,8 @@ package enum CanonicalNumber {
         } else {
             while i < end && isDigit(text[i]) { i += 1 }
         }
-        let integerDigits = text[integerStart..<i]
-        var fractionDigits = text[i..<i]
+        let integerDigits = integerStart..<i
+        var fractionDigits = i..<i
         var hasFractionOrExponent = false
         if i < end && text[i] == UInt8(ascii: ".") {
             hasFractionOrExponent = true
@@ -247,7 +245,7 @@ package enum CanonicalNumber {
             let start = i
             while i < end && isDigit(text[i]) { i += 1 }
             guard i > start else { return nil }
-            fractionDigits = text[start..<i]
+            fractionDigits = start..<i
         }
         var exponent: Int? = 0
         if i < end && (text[i] == UInt8(ascii: "e") || text[i] == UInt8(ascii: "E")) {

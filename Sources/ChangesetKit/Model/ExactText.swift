@@ -33,7 +33,6 @@ struct ExactTextKey: Hashable {
     }
 
     func hash(into hasher: inout Hasher) {
-        var text = self.text
-        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+        text.withBytes { hasher.combine(bytes: $0) }
     }
 }

@@ -125,30 +125,30 @@ package struct FieldRules: Sendable {
     }
 
     func child(of node: Int32, name: [UInt8]) -> Int32 {
-        name.withUnsafeBytes { child(of: node, name: $0) }
+        child(of: node, name: name.span)
     }
 
     /// The node of member `name` inside the object at `node`, or `none`:
     /// an exact name first, then the first pattern that matches.
     @inline(__always)
-    func child(of node: Int32, name: UnsafeRawBufferPointer) -> Int32 {
+    func child(of node: Int32, name: Span<UInt8>) -> Int32 {
         guard node >= 0 else { return FieldRules.none }
         let entry = nodes[Int(node)]
         for child in entry.children where child.name.count == name.count {
-            if child.name.withUnsafeBytes({ $0.elementsEqual(name) }) { return child.node }
+            if child.name.span.sameBytes(as: name) { return child.node }
         }
         if !entry.globs.isEmpty {
-            let text = String(decoding: name, as: UTF8.self)
+            let text = name.decoded
             for glob in entry.globs where glob.pattern.matches(text) { return glob.node }
         }
         return FieldRules.none
     }
 
     /// `--rename`: the old name a member named `name` of the object at `node` is read as, if any.
-    func renamedName(_ name: UnsafeRawBufferPointer, in node: Int32) -> [UInt8]? {
+    func renamedName(_ name: Span<UInt8>, in node: Int32) -> [UInt8]? {
         guard node >= 0 else { return nil }
         for rename in nodes[Int(node)].renames where rename.new.count == name.count {
-            if rename.new.withUnsafeBytes({ $0.elementsEqual(name) }) { return rename.old }
+            if rename.new.span.sameBytes(as: name) { return rename.old }
         }
         return nil
     }
@@ -208,9 +208,9 @@ package struct FieldRules: Sendable {
     func verdict(_ path: [String]) -> Verdict {
         var node = FieldRules.root
         var filtered = onlyMode
-        for (depth, var name) in path.enumerated() {
+        for (depth, name) in path.enumerated() {
             // The name's own UTF-8, not an Array of it: this runs for each field of each changed record.
-            let child = name.withUTF8 { self.child(of: node, name: UnsafeRawBufferPointer($0)) }
+            let child = name.withBytes { self.child(of: node, name: $0) }
             if depth == 0 && schemaOnly.contains(ExactTextKey(name)) { return .skip }
             let role = self.role(child)
             if let role, role.ignored || role.isSection { return .skip }

@@ -39,11 +39,7 @@ package struct KeyIndex: Sendable {
     /// and with 4 KiB pages each also missed the TLB once the table outgrew
     /// what the TLB maps (a few MB).
     private static func emptySlots(_ count: Int) -> [Slot] {
-        [Slot](unsafeUninitializedCapacity: count) { buffer, initialized in
-            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
-            buffer.initialize(repeating: Slot(tag: 0, row: 0))
-            initialized = count
-        }
+        .hugePageBacked(repeating: Slot(tag: 0, row: 0), count: count)
     }
 
     /// Slots for `count` keys: at most 70% full.
@@ -64,15 +60,14 @@ package struct KeyIndex: Sendable {
     /// lookups and inserts share.
     @inline(__always)
     private func slot(for tag: UInt32, rowHasKey: (Int) -> Bool) -> Int {
-        slots.withUnsafeBufferPointer { slots in
-            var position = KeyIndex.home(tag, slots.count)
-            while slots[position].row != 0 {
-                if slots[position].tag == tag && rowHasKey(Int(slots[position].row) - 1) { break }
-                position += 1
-                if position == slots.count { position = 0 }
-            }
-            return position
+        let slots = slots.span
+        var position = KeyIndex.home(tag, slots.count)
+        while slots[position].row != 0 {
+            if slots[position].tag == tag && rowHasKey(Int(slots[position].row) - 1) { break }
+            position += 1
+            if position == slots.count { position = 0 }
         }
+        return position
     }
 
     /// The first row whose key has hash `hash` and for which `rowHasKey`
@@ -93,9 +88,7 @@ package struct KeyIndex: Sendable {
     /// hint only; a resize in between just wastes it.
     @inline(__always)
     package func prefetch(hash: UInt64) {
-        slots.withUnsafeBufferPointer { slots in
-            changeset_prefetch_for_write(slots.baseAddress! + KeyIndex.home(KeyIndex.tag(hash), slots.count))
-        }
+        slots.prefetchForWrite(at: KeyIndex.home(KeyIndex.tag(hash), slots.count))
     }
 
     /// The next row after `row` with the same key, if any.

@@ -1,6 +1,9 @@
 import Foundation
 import Dispatch
 
+// Unsafe code here: results are written from several threads into slots the
+// compiler cannot see are disjoint (see below).
+
 /// Work done on every core and handed over in order: changed records read
 /// again, compared and rendered for the formatters (streams a batch at a
 /// time, so output stays streamed and memory bounded by a batch or two),

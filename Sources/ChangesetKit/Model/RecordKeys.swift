@@ -22,7 +22,7 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
     package var endIndex: Int { ends.count }
 
     package subscript(position: Int) -> String {
-        bytes.withUnsafeBufferPointer { String(decoding: $0[range(position)], as: UTF8.self) }
+        bytes.span.extracting(range(position)).decoded
     }
 
     @inline(__always)
@@ -32,25 +32,21 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
 
     /// Whether key `position` is `key`, byte for byte.
     package func key(_ position: Int, is key: String) -> Bool {
-        var key = key
-        return key.withUTF8 { self.key(position, is: $0) }
+        key.withBytes { self.key(position, is: $0) }
     }
 
     /// Whether key `position` is the UTF-8 text `key`, byte for byte.
     @inline(__always)
-    package func key(_ position: Int, is key: UnsafeBufferPointer<UInt8>) -> Bool {
+    package func key(_ position: Int, is key: Span<UInt8>) -> Bool {
         let range = range(position)
         guard key.count == range.count else { return false }
-        return key.count == 0 || bytes.withUnsafeBufferPointer { stored in
-            memcmp(stored.baseAddress! + range.lowerBound, key.baseAddress!, key.count) == 0
-        }
+        return bytes.span.extracting(range).sameBytes(as: key)
     }
 
     /// Calls `body` with key `position`'s UTF-8 bytes, without making a String.
     @inline(__always)
-    package func withKey<Result>(_ position: Int, _ body: (UnsafeBufferPointer<UInt8>) throws -> Result) rethrows -> Result {
-        let range = range(position)
-        return try bytes.withUnsafeBufferPointer { try body(UnsafeBufferPointer(rebasing: $0[range])) }
+    package func withKey<Result>(_ position: Int, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try body(bytes.span.extracting(range(position)))
     }
 
     /// The keys' bytes in all.
@@ -63,14 +59,13 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
 
     /// Appends a key.
     package mutating func append(_ key: String) {
-        var key = key
-        key.withUTF8 { append($0) }
+        key.withBytes { append($0) }
     }
 
     /// Appends a key given as UTF-8 bytes; the caller checks `wouldOverflow` first.
-    package mutating func append(_ key: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ key: Span<UInt8>) {
         precondition(!wouldOverflow(adding: key.count), "keys past 4 GiB")
-        bytes.append(contentsOf: key)
+        bytes.append(key)
         ends.append(UInt32(truncatingIfNeeded: bytes.count))
     }
 

@@ -165,21 +165,19 @@ package struct RecordTable: Sendable {
         // prefetch), then the group inserted while those lines arrive (see
         // `firstRows(withKeysOf:rows:_:)`); one at a time, every insert waited
         // for its cache miss, and this took as long as reading the parts.
-        let groupSize = 16
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
-            for groupStart in stride(from: 0, to: count, by: groupSize) {
-                let group = groupStart..<min(groupStart + groupSize, count)
-                for row in group {
-                    let hash = keys.withKey(row, RecordTable.keyHash)
-                    hashes[row - groupStart] = hash
-                    index.prefetch(hash: hash)
+        var hashes = InlineArray<16, UInt64>(repeating: 0)
+        for groupStart in stride(from: 0, to: count, by: hashes.count) {
+            let group = groupStart..<min(groupStart + hashes.count, count)
+            for row in group {
+                let hash = keys.withKey(row, RecordTable.keyHash)
+                hashes[row - groupStart] = hash
+                index.prefetch(hash: hash)
+            }
+            for row in group {
+                let first = keys.withKey(row) { key in
+                    index.insert(row: row, hash: hashes[row - groupStart], rowHasKey: { keys.key($0, is: key) })
                 }
-                for row in group {
-                    let first = keys.withKey(row) { key in
-                        index.insert(row: row, hash: hashes[row - groupStart], rowHasKey: { keys.key($0, is: key) })
-                    }
-                    if first != nil { repeats = true }
-                }
+                if first != nil { repeats = true }
             }
         }
         keyIndex = index
@@ -198,7 +196,7 @@ package struct RecordTable: Sendable {
 
     /// The first record whose key is the UTF-8 text `key`, if any.
     @inline(__always)
-    package func firstRow(withKey key: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func firstRow(withKey key: Span<UInt8>) -> Int? {
         keyIndex.firstRow(hash: RecordTable.keyHash(key)) { keys.key($0, is: key) }
     }
 
@@ -208,19 +206,17 @@ package struct RecordTable: Sendable {
     /// time: each key of a group is hashed and its slot asked for (a
     /// prefetch), then the group is looked up while those lines arrive.
     package func firstRows(withKeysOf other: RecordTable, rows: Range<Int>, _ found: (Int, Int) -> Void) {
-        let groupSize = 16
-        withUnsafeTemporaryAllocation(of: UInt64.self, capacity: groupSize) { hashes in
-            for groupStart in stride(from: rows.lowerBound, to: rows.upperBound, by: groupSize) {
-                let group = groupStart..<min(groupStart + groupSize, rows.upperBound)
-                for row in group {
-                    let hash = other.keys.withKey(row, RecordTable.keyHash)
-                    hashes[row - groupStart] = hash
-                    keyIndex.prefetch(hash: hash)
-                }
-                for row in group {
-                    let first = other.keys.withKey(row) { key in keyIndex.firstRow(hash: hashes[row - groupStart]) { keys.key($0, is: key) } }
-                    if let first { found(row, first) }
-                }
+        var hashes = InlineArray<16, UInt64>(repeating: 0)
+        for groupStart in stride(from: rows.lowerBound, to: rows.upperBound, by: hashes.count) {
+            let group = groupStart..<min(groupStart + hashes.count, rows.upperBound)
+            for row in group {
+                let hash = other.keys.withKey(row, RecordTable.keyHash)
+                hashes[row - groupStart] = hash
+                keyIndex.prefetch(hash: hash)
+            }
+            for row in group {
+                let first = other.keys.withKey(row) { key in keyIndex.firstRow(hash: hashes[row - groupStart]) { keys.key($0, is: key) } }
+                if let first { found(row, first) }
             }
         }
     }
@@ -230,8 +226,8 @@ package struct RecordTable: Sendable {
     }
 
     @inline(__always)
-    package static func keyHash(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        StableHash.bytes(UnsafeRawBufferPointer(key), seed: keyHashSeed)
+    package static func keyHash(_ key: Span<UInt8>) -> UInt64 {
+        StableHash.bytes(key, seed: keyHashSeed)
     }
 
     /// A computed constant, not a `static let`: a stored static is reached

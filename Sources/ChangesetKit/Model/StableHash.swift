@@ -27,49 +27,13 @@ package enum StableHash {
         avalanche(a ^ (b &* prime1 &+ 0x2545_F491_4F6C_DD1D) &+ (a << 6) &+ (a >> 2))
     }
 
-    /// Hash of `count` bytes at `base`, under a seed that separates kinds of value.
-    @inline(__always)
-    package static func bytes(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
-        var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: count) &* prime1
-        guard let base, count > 0 else { return avalanche(h) }
-        var offset = 0
-        while offset + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            h ^= (word &* prime2).rotated(31) &* prime1
-            h = h.rotated(27) &* prime1 &+ prime3
-            offset += 8
-        }
-        if offset < count {
-            // The 1-7 bytes left, as a little-endian number (the same value a
-            // byte-by-byte loop would build), read with at most two loads.
-            let left = count - offset
-            let tail: UInt64
-            if count >= 8 {
-                tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(64 - 8 * left)
-            } else if left >= 4 {
-                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-                tail = low | high << UInt64(8 * (left - 4))
-            } else {
-                var bytes: UInt64 = 0
-                for index in 0..<left {
-                    bytes |= UInt64(base.load(fromByteOffset: offset + index, as: UInt8.self)) << UInt64(8 * index)
-                }
-                tail = bytes
-            }
-            h ^= (tail &* prime2).rotated(31) &* prime1
-            h = h.rotated(27) &* prime1 &+ prime3
-        }
-        return avalanche(h)
-    }
-
-    package static func bytes(_ buffer: UnsafeRawBufferPointer, seed: UInt64) -> UInt64 {
-        bytes(buffer.baseAddress, count: buffer.count, seed: seed)
-    }
-
     package static func string(_ text: String, seed: UInt64) -> UInt64 {
-        var copy = text
-        return copy.withUTF8 { bytes(UnsafeRawBufferPointer($0), seed: seed) }
+        text.withBytes { bytes($0, seed: seed) }
+    }
+
+    /// The hash of no bytes.
+    package static func empty(seed: UInt64) -> UInt64 {
+        avalanche(seed &+ prime3)
     }
 }
 

@@ -68,11 +68,9 @@ public indirect enum Value: Sendable, Equatable {
         case .null: return hasher.null().hash
         case .bool(let value): return hasher.boolean(value).hash
         case .number(let text):
-            var copy = text
-            return copy.withUTF8 { hasher.number(UnsafeRawBufferPointer($0)) }.hash
+            return text.withBytes { hasher.number($0) }.hash
         case .string(let text):
-            var copy = text
-            return copy.withUTF8 { hasher.string(UnsafeRawBufferPointer($0)) }.hash
+            return text.withBytes { hasher.string($0) }.hash
         case .array(let elements):
             var accumulator = ValueHasher.arrayStart()
             for element in elements { accumulator = ValueHasher.arrayElement(accumulator, element.hash(&hasher)) }
@@ -82,8 +80,7 @@ public indirect enum Value: Sendable, Equatable {
             var count = 0
             for member in members {
                 if hasher.mode == .text && member.value.isEmptyText { continue }
-                var name = member.name
-                let nameHash = name.withUTF8 { ValueHasher.name(UnsafeRawBufferPointer($0)) }
+                let nameHash = member.name.withBytes { ValueHasher.name($0) }
                 sum &+= ValueHasher.member(name: nameHash, value: member.value.hash(&hasher))
                 count += 1
             }

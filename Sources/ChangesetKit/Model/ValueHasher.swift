@@ -35,11 +35,11 @@ struct ValueHasher {
         var isEmpty: Bool
     }
 
-    static let emptyText = StableHash.bytes(nil, count: 0, seed: Seed.text)
+    static let emptyText = StableHash.empty(seed: Seed.text)
 
     mutating func null() -> Scalar {
         switch mode {
-        case .typed: Scalar(hash: StableHash.bytes(nil, count: 0, seed: Seed.null), isEmpty: false)
+        case .typed: Scalar(hash: StableHash.empty(seed: Seed.null), isEmpty: false)
         case .text: Scalar(hash: ValueHasher.emptyText, isEmpty: true)
         }
     }
@@ -47,36 +47,36 @@ struct ValueHasher {
     mutating func boolean(_ value: Bool) -> Scalar {
         switch mode {
         case .typed:
-            return Scalar(hash: StableHash.bytes(nil, count: 0, seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
+            return Scalar(hash: StableHash.empty(seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
         case .text:
             let word: StaticString = value ? "true" : "false"
-            return Scalar(hash: StableHash.bytes(word.utf8Start, count: word.utf8CodeUnitCount, seed: Seed.text), isEmpty: false)
+            return Scalar(hash: String.withBytes(of: word) { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
         }
     }
 
-    mutating func number(_ literal: UnsafeRawBufferPointer) -> Scalar {
+    mutating func number(_ literal: Span<UInt8>) -> Scalar {
         let seed = mode == .typed ? Seed.number : Seed.text
         if CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
-            return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: seed) }, isEmpty: false)
+            return Scalar(hash: StableHash.bytes(scratch.span, seed: seed), isEmpty: false)
         }
         return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
     }
 
-    mutating func string(_ bytes: UnsafeRawBufferPointer) -> Scalar {
+    mutating func string(_ bytes: Span<UInt8>) -> Scalar {
         switch mode {
         case .typed:
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
         case .text:
             if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
             if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
-                return Scalar(hash: scratch.withUnsafeBytes { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
+                return Scalar(hash: StableHash.bytes(scratch.span, seed: Seed.text), isEmpty: false)
             }
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
         }
     }
 
     @inline(__always)
-    static func name(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+    static func name(_ bytes: Span<UInt8>) -> UInt64 {
         StableHash.bytes(bytes, seed: Seed.name)
     }
 
@@ -108,17 +108,17 @@ struct ValueHasher {
 /// The text form of a scalar, used for ids, section names and `.text` comparisons.
 enum ScalarText {
     /// A string or cell as key text: text that is a number literal is written canonically.
-    static func fromText(_ bytes: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
+    static func fromText(_ bytes: Span<UInt8>, scratch: inout [UInt8]) -> String {
         if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return bytes.decoded
     }
 
-    static func fromNumber(_ literal: UnsafeRawBufferPointer, scratch: inout [UInt8]) -> String {
+    static func fromNumber(_ literal: Span<UInt8>, scratch: inout [UInt8]) -> String {
         if CanonicalNumber.literalForm(literal) != .canonical, CanonicalNumber.canonicalize(literal, into: &scratch) {
             return String(decoding: scratch, as: UTF8.self)
         }
-        return String(decoding: literal, as: UTF8.self)
+        return literal.decoded
     }
 }

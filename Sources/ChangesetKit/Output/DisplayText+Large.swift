@@ -13,22 +13,22 @@ extension DisplayText {
         guard let value else { return "(absent)" }
         var json: [UInt8] = []
         value.writeJSON(into: &json)
-        return json.withUnsafeBytes { shownText($0, width: width) }
+        return shownText(json.span, width: width)
     }
 
     /// `cut(visible(text), width:)` for JSON text given as bytes.
-    static func shownText(_ json: UnsafeRawBufferPointer, width: Int) -> String {
-        guard width > 0 else { return visible(String(decoding: json, as: UTF8.self)) }
+    static func shownText(_ json: Span<UInt8>, width: Int) -> String {
+        guard width > 0 else { return visible(json.decoded) }
         let width = max(width, minimumWidth)
         var length = (width + 2) * 16
         while length < json.count {
             let end = scalarStart(json, atOrBefore: length)
-            let visibleStart = visible(String(decoding: UnsafeRawBufferPointer(rebasing: json[..<end]), as: UTF8.self))
+            let visibleStart = visible(json.extracting(0..<end).decoded)
             // One character more than shown, and one for a cluster the slice's end may have split.
             if visibleStart.count > width + 1 { return cut(visibleStart, width: width) }
             length *= 2
         }
-        return cut(visible(String(decoding: json, as: UTF8.self)), width: width)
+        return cut(visible(json.decoded), width: width)
     }
 
     /// `cutAround(value(old), value(new), width:)`, reading only the bytes
@@ -37,14 +37,14 @@ extension DisplayText {
         var oldJSON: [UInt8] = [], newJSON: [UInt8] = []
         if let old { old.writeJSON(into: &oldJSON) } else { oldJSON = Array("(absent)".utf8) }
         if let new { new.writeJSON(into: &newJSON) } else { newJSON = Array("(absent)".utf8) }
-        return oldJSON.withUnsafeBytes { old in newJSON.withUnsafeBytes { new in shownPair(old, new, width: width) } }
+        return shownPair(oldJSON.span, newJSON.span, width: width)
     }
 
     /// `cutAround(visible(old), visible(new), width:)` for JSON text given as
     /// bytes; two versions that would look the same but differ in their bytes
     /// (another Unicode normalisation) are shown with every character past
     /// ASCII escaped, so the difference can be seen.
-    static func shownPair(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, width: Int) -> (String, String) {
+    static func shownPair(_ old: Span<UInt8>, _ new: Span<UInt8>, width: Int) -> (String, String) {
         let shown = cutPair(old, new, width: width)
         guard shown.0 == shown.1, !ExactText.same(shown.0, shown.1) else { return shown }
         return (escapingNonASCII(shown.0), escapingNonASCII(shown.1))
@@ -63,11 +63,8 @@ extension DisplayText {
         return output
     }
 
-    private static func cutPair(_ old: UnsafeRawBufferPointer, _ new: UnsafeRawBufferPointer, width: Int) -> (String, String) {
-        func whole() -> (String, String) {
-            cutAround(visible(String(decoding: old, as: UTF8.self)), visible(String(decoding: new, as: UTF8.self)), width: width)
-        }
-        guard width > 0 else { return whole() }
+    private static func cutPair(_ old: Span<UInt8>, _ new: Span<UInt8>, width: Int) -> (String, String) {
+        guard width > 0 else { return cutAround(visible(old.decoded), visible(new.decoded), width: width) }
         let width = max(width, minimumWidth)
         var common = 0
         let shorter = min(old.count, new.count)
@@ -78,15 +75,15 @@ extension DisplayText {
             let from = common > reach ? scalarStart(old, atOrBefore: common - reach) : 0
             let oldEnd = scalarStart(old, atOrBefore: min(old.count, common + reach))
             let newEnd = scalarStart(new, atOrBefore: min(new.count, common + reach))
-            let oldText = visible(String(decoding: UnsafeRawBufferPointer(rebasing: old[from..<oldEnd]), as: UTF8.self))
-            let newText = visible(String(decoding: UnsafeRawBufferPointer(rebasing: new[from..<newEnd]), as: UTF8.self))
+            let oldText = visible(old.extracting(from..<oldEnd).decoded)
+            let newText = visible(new.extracting(from..<newEnd).decoded)
             if let shown = window(oldText, newText, width: width, cutBefore: from > 0,
                                   cutAfter: (oldEnd < old.count, newEnd < new.count)) {
                 return shown
             }
             reach *= 2
         }
-        return whole()
+        return cutAround(visible(old.decoded), visible(new.decoded), width: width)
     }
 
     /// `cutAround`'s window over slices of the two texts, or nil when a slice
@@ -125,7 +122,7 @@ extension DisplayText {
     }
 
     /// The start of the UTF-8 sequence at or before `offset` (so a cut never splits one).
-    private static func scalarStart(_ bytes: UnsafeRawBufferPointer, atOrBefore offset: Int) -> Int {
+    private static func scalarStart(_ bytes: Span<UInt8>, atOrBefore offset: Int) -> Int {
         var index = min(offset, bytes.count)
         while index > 0 && index < bytes.count && bytes[index] & 0xC0 == 0x80 { index -= 1 }
         return index

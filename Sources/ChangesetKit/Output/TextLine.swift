@@ -22,12 +22,11 @@ struct TextLine {
     var text: String { String(decoding: bytes, as: UTF8.self) }
 
     mutating func add(_ literal: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount))
+        String.withBytes(of: literal) { bytes.append($0) }
     }
 
     mutating func add(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes.append(contentsOf: $0) }
+        text.withBytes { bytes.append($0) }
     }
 
     /// A label, coloured when colour is on.
@@ -42,10 +41,9 @@ struct TextLine {
 
     /// `text` as `DisplayText.visible` shows it.
     mutating func addVisible(_ text: String) {
-        var text = text
-        let plain = text.withUTF8 { utf8 in
-            guard TextLine.isPrintableASCII(UnsafeRawBufferPointer(utf8)) else { return false }
-            bytes.append(contentsOf: utf8)
+        let plain = text.withBytes { utf8 in
+            guard TextLine.isPrintableASCII(utf8) else { return false }
+            bytes.append(utf8)
             return true
         }
         if !plain { add(DisplayText.visible(text)) }
@@ -63,7 +61,7 @@ struct TextLine {
             bytes.removeLast(shown - (limit - 1))
             add("…")
         } else {
-            let text = bytes.withUnsafeBytes { DisplayText.shownText(UnsafeRawBufferPointer(rebasing: $0[start...]), width: width) }
+            let text = DisplayText.shownText(bytes.span.extracting(start..<bytes.count), width: width)
             bytes.removeLast(shown)
             add(text)
         }
@@ -84,9 +82,8 @@ struct TextLine {
            isPrintableASCII(from: start, count: oldEnd - start), isPrintableASCII(from: newStart, count: bytes.count - newStart) {
             return
         }
-        let (shownOld, shownNew) = bytes.withUnsafeBytes {
-            DisplayText.shownPair(UnsafeRawBufferPointer(rebasing: $0[start..<oldEnd]), UnsafeRawBufferPointer(rebasing: $0[newStart...]), width: width)
-        }
+        let (shownOld, shownNew) = DisplayText.shownPair(
+            bytes.span.extracting(start..<oldEnd), bytes.span.extracting(newStart..<bytes.count), width: width)
         bytes.removeLast(bytes.count - start)
         add(shownOld)
         add(" -> ")
@@ -100,11 +97,11 @@ struct TextLine {
     }
 
     private func isPrintableASCII(from start: Int, count: Int) -> Bool {
-        bytes.withUnsafeBytes { TextLine.isPrintableASCII(UnsafeRawBufferPointer(rebasing: $0[start..<(start + count)])) }
+        TextLine.isPrintableASCII(bytes.span.extracting(start..<(start + count)))
     }
 
     /// Every byte a character a reader sees as it is: space to `~`.
-    static func isPrintableASCII(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    static func isPrintableASCII(_ bytes: Span<UInt8>) -> Bool {
         // Eight bytes at a time: a byte is outside 0x20...0x7E when adding
         // 0x01 sets its high bit (0x7F and up) or it is below 0x20.
         var index = 0
@@ -112,7 +109,7 @@ struct TextLine {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         while index + 8 <= count {
-            let word = bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            let word = bytes.word(at: index)
             // High bit set in the input, or (word + 0x01) sets it (0x7F), or (word - 0x20) borrows (below 0x20).
             if (word | (word &+ ones) | (word &- ones &* 0x20)) & highs != 0 { return false }
             index += 8
@@ -131,15 +128,13 @@ extension [UInt8] {
     mutating func appendDecimal(_ number: Int) {
         if number < 0 { append(UInt8(ascii: "-")) }
         var magnitude = number.magnitude
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)  // room for 20 digits, filled from the end
+        var digits = InlineArray<20, UInt8>(repeating: 0)  // filled from the end
         var count = 0
-        Swift.withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                count += 1
-                buffer[24 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            append(contentsOf: buffer[(24 - count)...])
-        }
+        repeat {
+            count += 1
+            digits[20 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+        } while magnitude > 0
+        for index in (20 - count)..<20 { append(digits[index]) }
     }
 }

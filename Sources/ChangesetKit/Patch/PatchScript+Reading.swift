@@ -9,18 +9,18 @@ extension PatchScript {
         var whole: [UInt8] = []
         var lead = PatchLead()
         try bytes.forEachChunk { chunk in
-            if chunk.contains(0) {
+            if chunk.firstIndex(of: 0) != nil {
                 throw InputError(source: source, location: nil, message: "not a changeset patch: it holds a NUL byte")
             }
-            whole.append(contentsOf: chunk)
+            whole.append(chunk)
             if !lead.sawHeader, let line = lead.check(whole) {
                 // The parser says what is wrong, as it would of the whole file.
-                _ = try whole.withUnsafeBytes { try parse($0, source: source) }
+                _ = try parse(whole, source: source)
                 throw InputError(source: source, location: SourceLocation(line: line, column: 1),
                                  message: "not a changeset patch: a patch starts with a \"changeset-patch\" line (made by --format patch)")
             }
         }
-        return try whole.withUnsafeBytes { try parse($0, source: source) }
+        return try parse(whole, source: source)
     }
 }
 

@@ -110,7 +110,7 @@ package struct PatchScript: Equatable, Sendable {
     // MARK: Parsing
 
     /// Reads a patch; errors name the patch file, line and column.
-    package static func parse(_ bytes: UnsafeRawBufferPointer, source: String) throws -> PatchScript {
+    package static func parse(_ bytes: [UInt8], source: String) throws -> PatchScript {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw InputError(source: source, location: nil, message: "not a changeset patch: the file is not UTF-8 text")
         }
@@ -310,7 +310,7 @@ private struct PatchFields {
     mutating func json(_ what: String) throws -> Value {
         let range = try restBytes(what)
         do {
-            return try bytes.withUnsafeBytes { try JSONValueReader.read(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            return try JSONValueReader.read(bytes.span.extracting(range))
         } catch {
             throw failure(at: lastStart, "expected \(what)")
         }
@@ -327,7 +327,7 @@ private struct PatchFields {
         let reader = JSONRecordReader(source: source, layout: .lines, options: RecordOptions())
         let table: RecordTable
         do {
-            try bytes.withUnsafeBytes { try reader.feed(UnsafeRawBufferPointer(rebasing: $0[range])) }
+            try reader.feed(bytes.span.extracting(range))
             table = try reader.finish()
         } catch let problem as InputError {
             let column = lastStart - 1 + (problem.location?.column ?? 1)

@@ -2,6 +2,12 @@ import ArgumentParser
 import ChangesetKit
 import Foundation
 
+// The command's exchanges with its process: the raw command line, writes
+// to descriptors, temporary files removed by a signal handler.
+// Unsafe code here: the system calls take and give C memory (argv, write(2)'s
+// buffer, realpath's result, mkstemp's template), and the signal handler may
+// only walk fixed C strings, not Swift values.
+
 /// Where the command writes its result: standard output, or a file that
 /// appears whole or not at all (a temporary file beside it, renamed over it
 /// once everything is written).
@@ -79,9 +85,8 @@ final class OutputSink: TextOutputStream {
             return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
         }
         var target = path
-        if let resolved = realpath(FileSystemPath.bytes(path), nil) {
-            target = FileSystemPath.string(cString: resolved)
-            free(resolved)
+        if let resolved = realPath(path) {
+            target = resolved
             var status = stat()
             if stat(FileSystemPath.bytes(target), &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
                 let descriptor = open(FileSystemPath.bytes(target), O_WRONLY | O_TRUNC | O_CLOEXEC)
@@ -100,7 +105,7 @@ final class OutputSink: TextOutputStream {
         guard descriptor >= 0 else {
             throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        let temporary = template.withUnsafeBufferPointer { FileSystemPath.string(cString: $0.baseAddress!) }
+        let temporary = FileSystemPath.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         TemporaryFiles.register(temporary)
         return OutputSink(descriptor: descriptor, destination: target, temporaryPath: temporary)
     }
@@ -245,7 +250,7 @@ enum TemporaryFiles {
     /// another thread may be reading it, and a run registers a few at most.
     static func unregister(_ path: String) {
         for index in 0..<slotCount {
-            if let held = slots[index], FileSystemPath.string(cString: held) == path {
+            if let held = slots[index], string(cString: held) == path {
                 slots[index] = nil
             }
         }
@@ -268,4 +273,23 @@ extension Diagnostics {
             }
         }
     }
+}
+
+/// The command line as the process got it, from its raw bytes, so a file
+/// name that is not UTF-8 can still be opened (see FileSystemPath).
+/// `CommandLine.arguments` would repair such a name into one that names no file.
+func rawCommandLineArguments() -> [String] {
+    (1..<Int(CommandLine.argc)).compactMap { index in CommandLine.unsafeArgv[index].map { string(cString: $0) } }
+}
+
+/// `path` with links and `.`/`..` resolved (realpath(3)), or nil when it names nothing.
+func realPath(_ path: String) -> String? {
+    guard let resolved = realpath(FileSystemPath.bytes(path), nil) else { return nil }
+    defer { free(resolved) }
+    return string(cString: resolved)
+}
+
+/// A C string the system gave, as a name (see FileSystemPath).
+private func string(cString: UnsafePointer<CChar>) -> String {
+    FileSystemPath.string(UnsafeBufferPointer(start: cString, count: strlen(cString)).map { UInt8(bitPattern: $0) })
 }

@@ -1,0 +1,318 @@
+// Unsafe code here: the few places ChangesetKit touches memory by address,
+// outside the C libraries' glue, the file reading and the CSV reader's loop.
+// Everything else reads bytes as `Span<UInt8>` (bounds and lifetime checked by
+// the compiler) and calls these helpers for what a span cannot do itself:
+// make a String, compare, copy out, hash eight bytes at a time, find a byte
+// with SWAR words. Measured reasons are next to each piece.
+internal import CPrefetch
+import Foundation
+
+extension Span where Element == UInt8 {
+    /// The bytes as text; invalid UTF-8 is repaired, as `String(decoding:as:)` does.
+    var decoded: String {
+        withUnsafeBufferPointer { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The bytes in an array of their own.
+    var array: [UInt8] {
+        withUnsafeBufferPointer { Array($0) }
+    }
+
+    /// Whether both hold the same bytes: short runs word by word, long ones with memcmp.
+    @inline(__always)
+    func sameBytes(as other: Span<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        guard count > 0 else { return true }
+        return withUnsafeBytes { a in
+            other.withUnsafeBytes { b in
+                a.count <= 32 ? Self.equal(a.baseAddress!, b.baseAddress!, count: a.count) : memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0
+            }
+        }
+    }
+
+    /// Are the `count` bytes at `a` and `b` the same? Short runs (member names): eight
+    /// bytes at a time, then at most two overlapping loads, beats a call to
+    /// `memcmp` and a byte loop alike. Never reads outside either run.
+    @inline(__always)
+    fileprivate static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        var index = 0
+        while index + 8 <= count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) {
+                return false
+            }
+            index += 8
+        }
+        let left = count - index
+        if left == 0 { return true }
+        if count >= 8 {
+            return a.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self)
+        }
+        if left >= 4 {
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self) == b.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self)
+        }
+        for offset in 0..<left where a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) {
+            return false
+        }
+        return true
+    }
+
+
+    /// The eight bytes at `index` as one native-order word, for scans that
+    /// test eight bytes at a time (SWAR); they must lie inside the span.
+    @inline(__always)
+    func word(at index: Int) -> UInt64 {
+        precondition(index >= 0 && index + 8 <= count, "a word past the end of a span")
+        return withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
+    }
+
+    /// Hands `body` the whole eight-byte words from `start` to `end`, in
+    /// order, with the offset of each, while it returns true; returns the
+    /// offset where it stopped (the first word refused, or where fewer than
+    /// eight bytes are left). One bounds check for the run, not one a word:
+    /// the JSON scanner crosses most of a file this way.
+    @inline(__always)
+    func forEachWord(from start: Int, upTo end: Int, _ body: (UInt64, Int) -> Bool) -> Int {
+        precondition(start >= 0 && start <= end && end <= count, "words past the end of a span")
+        return withUnsafeBytes { bytes in
+            var index = start
+            while index + 8 <= end {
+                if !body(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self), index) { break }
+                index += 8
+            }
+            return index
+        }
+    }
+
+    /// The first position at or after `start` holding `byte` (memchr), or nil.
+    func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
+        guard start < count else { return nil }
+        return withUnsafeBytes { bytes in
+            memchr(bytes.baseAddress! + start, Int32(byte), bytes.count - start).map { UnsafeRawPointer($0) - bytes.baseAddress! }
+        }
+    }
+}
+
+extension UnsafeRawBufferPointer {
+    /// `body` with these bytes as a span (valid while the memory is).
+    @inline(__always)
+    func withSpan<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        let bytes = assumingMemoryBound(to: UInt8.self)
+        return try body(bytes.span)
+    }
+}
+
+extension Hasher {
+    /// Feeds the bytes of `span` to the hasher.
+    mutating func combine(bytes span: Span<UInt8>) {
+        span.withUnsafeBytes { combine(bytes: $0) }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Whether the bytes from `start` on begin with `other`'s (false when
+    /// they would run past the end): the JSON reader's test of a member
+    /// name against the name the records before had at its place.
+    @inline(__always)
+    func holds(_ other: Span<UInt8>, at start: Int) -> Bool {
+        guard start >= 0, start + other.count <= count else { return false }
+        guard !other.isEmpty else { return true }
+        return withUnsafeBytes { stored in
+            other.withUnsafeBytes { Span<UInt8>.equal(stored.baseAddress! + start, $0.baseAddress!, count: $0.count) }
+        }
+    }
+
+    /// Appends the bytes of `span` (one copy, no per-byte loop).
+    @inline(__always)
+    mutating func append(_ span: Span<UInt8>) {
+        span.withUnsafeBufferPointer { append(contentsOf: $0) }
+    }
+}
+
+extension String {
+    /// The string's UTF-8 bytes as a span, made contiguous first if they are not.
+    @inline(__always)
+    func withBytes<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        var copy = self
+        return try copy.withUTF8 { try body($0.span) }
+    }
+
+    /// A string literal's bytes as a span, without a copy.
+    @inline(__always)
+    static func withBytes<Result>(of literal: StaticString, _ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        try body(UnsafeBufferPointer(start: literal.utf8Start, count: literal.utf8CodeUnitCount).span)
+    }
+}
+
+extension StableHash {
+    /// Hash of `count` bytes at `base`, under a seed that separates kinds of value.
+    @inline(__always)
+    static func bytes(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
+        var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: count) &* prime1
+        guard let base, count > 0 else { return avalanche(h) }
+        var offset = 0
+        while offset + 8 <= count {
+            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+            h ^= (word &* prime2).rotated(31) &* prime1
+            h = h.rotated(27) &* prime1 &+ prime3
+            offset += 8
+        }
+        if offset < count {
+            // The 1-7 bytes left, as a little-endian number (the same value a
+            // byte-by-byte loop would build), read with at most two loads.
+            let left = count - offset
+            let tail: UInt64
+            if count >= 8 {
+                tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(64 - 8 * left)
+            } else if left >= 4 {
+                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                tail = low | high << UInt64(8 * (left - 4))
+            } else {
+                var bytes: UInt64 = 0
+                for index in 0..<left {
+                    bytes |= UInt64(base.load(fromByteOffset: offset + index, as: UInt8.self)) << UInt64(8 * index)
+                }
+                tail = bytes
+            }
+            h ^= (tail &* prime2).rotated(31) &* prime1
+            h = h.rotated(27) &* prime1 &+ prime3
+        }
+        return avalanche(h)
+    }
+
+    @inline(__always)
+    package static func bytes(_ span: Span<UInt8>, seed: UInt64) -> UInt64 {
+        span.withUnsafeBytes { bytes($0.baseAddress, count: $0.count, seed: seed) }
+    }
+
+}
+
+// MARK: - Arrays of the key index
+
+extension Array {
+    /// Asks the processor to bring the element at `index` into cache for a
+    /// write, without waiting for it (a hint; see KeyIndex.prefetch).
+    @inline(__always)
+    func prefetchForWrite(at index: Int) {
+        withUnsafeBufferPointer { changeset_prefetch_for_write($0.baseAddress! + index) }
+    }
+}
+
+extension Array where Element: BitwiseCopyable {
+    /// `count` copies of `value`, in memory marked for huge pages before it is
+    /// first written (see HugePages): the key index's slots.
+    static func hugePageBacked(repeating value: Element, count: Int) -> [Element] {
+        [Element](unsafeUninitializedCapacity: count) { buffer, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
+            buffer.initialize(repeating: value)
+            initialized = count
+        }
+    }
+}
+
+/// Transparent huge pages for big tables read and written at random places.
+enum HugePages {
+    /// The huge page size on x86-64 and arm64 Linux.
+    static let size = 2 << 20
+
+    /// Asks the kernel to back the whole 2 MiB pages inside `memory` with
+    /// huge pages (`madvise(MADV_HUGEPAGE)`), before they are first written.
+    /// Only for memory of 8 MiB or more, where a table's random accesses
+    /// outrun the TLB; a hint, so a system without transparent huge pages
+    /// (or with them turned off) just goes on with small pages.
+    static func advise(_ memory: UnsafeMutableRawBufferPointer) {
+        #if os(Linux)
+        guard memory.count >= 8 << 20, let base = memory.baseAddress else { return }
+        let start = (Int(bitPattern: base) + size - 1) & ~(size - 1)
+        let end = (Int(bitPattern: base) + memory.count) & ~(size - 1)
+        guard end > start, let aligned = UnsafeMutableRawPointer(bitPattern: start) else { return }
+        _ = madvise(aligned, end - start, Int32(MADV_HUGEPAGE))
+        #endif
+    }
+}
+
+// MARK: - Scratch space
+
+/// A growable run of plain values a reader owns as scratch space: the CSV
+/// reader's cells of the row being read (their bytes, and where each ends),
+/// the JSON reader's stack of open arrays and objects.
+///
+/// Written by hand rather than as an Array: appending to an Array held in a
+/// class's stored property costs a uniqueness check per append and, for a
+/// run of bytes, a generic copy (about 90 instructions a call on the
+/// benchmark; the CSV reader appends once a field and once a byte of quoted
+/// text). Here an append is a capacity check and a store or a `memcpy`.
+/// Noncopyable, so the memory has one owner and is freed once.
+struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
+    private var base: UnsafeMutablePointer<Element>
+    private(set) var count = 0
+    private var capacity: Int
+
+    init(capacity: Int = 256) {
+        self.capacity = max(capacity, 16)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    var isEmpty: Bool { count == 0 }
+    var indices: Range<Int> { 0..<count }
+
+    /// Read and written in place (a frame's fields, one at a time).
+    @inline(__always)
+    subscript(position: Int) -> Element {
+        unsafeAddress {
+            precondition(position >= 0 && position < count, "scratch index out of range")
+            return UnsafePointer(base + position)
+        }
+        nonmutating unsafeMutableAddress {
+            precondition(position >= 0 && position < count, "scratch index out of range")
+            return base + position
+        }
+    }
+
+    var last: Element? { count > 0 ? base[count - 1] : nil }
+
+    @inline(__always)
+    mutating func removeLast() -> Element {
+        precondition(count > 0, "removeLast of an empty scratch buffer")
+        count -= 1
+        return base[count]
+    }
+
+    /// The values so far; valid until the next append.
+    var elements: UnsafeBufferPointer<Element> { UnsafeBufferPointer(start: base, count: count) }
+
+    @inline(__always)
+    mutating func append(_ element: Element) {
+        if count == capacity { grow(toHold: count + 1) }
+        base[count] = element
+        count += 1
+    }
+
+    @inline(__always)
+    mutating func append(_ elements: UnsafePointer<Element>, count added: Int) {
+        if count + added > capacity { grow(toHold: count + added) }
+        (base + count).update(from: elements, count: added)
+        count += added
+    }
+
+    /// Empties the buffer, keeping its memory.
+    mutating func removeAll() { count = 0 }
+
+    private mutating func grow(toHold needed: Int) {
+        var newCapacity = capacity * 2
+        while newCapacity < needed { newCapacity *= 2 }
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: newCapacity)
+        grown.update(from: base, count: count)
+        base.deallocate()
+        base = grown
+        capacity = newCapacity
+    }
+}
+
+extension ScratchBuffer where Element == UInt8 {
+    /// The bytes so far; valid until the next append.
+    var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(elements) }
+}
