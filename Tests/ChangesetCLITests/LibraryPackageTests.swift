@@ -92,7 +92,7 @@ import Testing
             let summary = try comparison.write(OutputSettings(format: .markdown), to: &markdown)
             print("updated \\(summary.updated) markdown \\(markdown.contains("price"))")
             var text = ""
-            try TextFormatter().write(try comparison.report(), to: &text)
+            try comparison.report().write(OutputSettings(format: .text), to: &text)
             print(text, terminator: "")
             """, in: scratch)
         #expect(build.status == 0, "\(build)")

@@ -312,9 +312,9 @@ struct JSONTextScanner {
         // The byte before the current one was a CR (a CR LF is one line break).
         var previousCR = afterCR
         // Offsets in `chunk` from here to the end of the loop.
-        let end = end - chunkBase
+        let chunkEnd = end - chunkBase
         var refused = false
-        var index = chunk.forEachWord(from: offset - chunkBase, upTo: end) { word, index in
+        var index = chunk.forEachWord(from: offset - chunkBase, upTo: chunkEnd) { word, index in
             // The same borrow test as `skipPlainStringBytes`: exact for "is any byte flagged".
             let backslash = word ^ (ones &* 0x5C)
             let backslashOrHigh = (((backslash &- ones) & ~backslash) | word) & highs
@@ -341,7 +341,7 @@ struct JSONTextScanner {
             return true
         }
         if refused { return false }
-        while index < end {
+        while index < chunkEnd {
             let byte = chunk[index]
             if byte >= 0x80 || byte == 0x5C || byte == 0x0B || byte == 0x0C { return false }
             if byte == 0x0A || byte == 0x0D {
@@ -354,9 +354,9 @@ struct JSONTextScanner {
         line += breaks
         if lastBreak >= 0 { lineStart = chunkBase + lastBreak + 1 }
         afterCR = false
-        offset = chunkBase + end - 1
+        offset = end - 1
         token(last)
-        offset = chunkBase + end
+        offset = end
         return true
     }
 
@@ -369,11 +369,11 @@ struct JSONTextScanner {
     private mutating func scanOutside(_ bytes: Span<UInt8>, _ chunkBase: Int, upTo end: Int) {
         // Offsets in `bytes` inside the loop, in the input outside it.
         var index = offset - chunkBase
-        let end = end - chunkBase
+        let chunkEnd = end - chunkBase
         var inWord = self.inWord
         let classes = Self.outsideClass.span
         let stringStops = Self.stringStop.span
-        loop: while index < end {
+        loop: while index < chunkEnd {
             let byte = bytes[index]
             switch classes[Int(byte)] {
             case ByteClass.word:
@@ -407,8 +407,8 @@ struct JSONTextScanner {
                 token(byte)
                 // Most strings are plain and short: read to the closing
                 // quote here, without a trip through `scan`'s states.
-                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: end, stops: stringStops)
-                if close < end && bytes[close] == 0x22 {
+                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: chunkEnd, stops: stringStops)
+                if close < chunkEnd && bytes[close] == 0x22 {
                     index = close + 1
                     continue loop
                 }

@@ -96,7 +96,7 @@ extension Comparison {
     }
 
     /// A report written as `settings` say (not a replay format).
-    static func write(_ report: Report, _ settings: OutputSettings, to output: inout some TextOutputStream) throws {
+    package static func write(_ report: Report, _ settings: OutputSettings, to output: inout some TextOutputStream) throws {
         if settings.countsOnly {
             switch settings.format {
             case .json, .ndjson:
@@ -123,5 +123,18 @@ extension Comparison {
         case .ndjson: try NDJSONFormatter().write(report, to: &output)
         case .patch, .jsonpatch, .batch: preconditionFailure("a replay format is written from the comparison")
         }
+    }
+}
+
+extension Report {
+    /// The report in one of the report formats (`text`, `json`, `ndjson`,
+    /// `markdown`, `html`), as `settings` say: what `Comparison.write` writes
+    /// for a report, here for one built by hand. The replay formats
+    /// (`patch`, `jsonpatch`, `batch`) need the comparison and are refused.
+    public func write(_ settings: OutputSettings, to output: inout some TextOutputStream) throws {
+        guard !settings.format.isReplay else {
+            throw OptionError("--format \(settings.format.rawValue) replays a comparison; write it with Comparison.write")
+        }
+        try Comparison.write(self, settings, to: &output)
     }
 }

@@ -14,27 +14,27 @@
 /// (`inserted`, `deleted`, `updated`, `moved`, `unchanged`), every change is
 /// a `tr.change` with `data-kind` and `data-id`, and `#shown` says how many
 /// rows the filters show (`12 of 12 changes shown`).
-public struct HTMLFormatter: ReportFormatter {
-    public var limit: Int
-    public var width: Int
+package struct HTMLFormatter: ReportFormatter {
+    package var limit: Int
+    package var width: Int
     package static let defaultLimit = 1000
     package static let defaultWidth = 200
 
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 1000 and 200).
-    public init(limit: Int? = nil, width: Int? = nil) {
+    package init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
         self.width = width ?? Self.defaultWidth
     }
 
-    public var showsEveryChange: Bool { false }
+    package var showsEveryChange: Bool { false }
 
     /// The per-kind limit's count, and the kinds it cut with how many.
-    public struct Progress {
+    package struct Progress {
         var cap: PerKindLimit
         var cuts: [(kind: Change.Kind, count: Int)] = []
     }
 
-    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
+    package func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = report.summary
         let title = "changeset: \(report.old.name) → \(report.new.name)"
         output.write("""
@@ -123,7 +123,7 @@ public struct HTMLFormatter: ReportFormatter {
         return Progress(cap: PerKindLimit(limit: limit))
     }
 
-    public func render(_ change: Change, in report: Report) -> String {
+    package func render(_ change: Change, in report: Report) -> String {
         row(change, report: report)
     }
 
@@ -167,13 +167,13 @@ public struct HTMLFormatter: ReportFormatter {
         return text
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         let step = progress.cap.next(change.kind)
         if let ended = step.ended { progress.cuts.append(ended) }
         if step.show { output.write(rendered()) }
     }
 
-    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+    package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cuts = progress.cuts
         var cap = progress.cap
         if let ended = cap.finish() { cuts.append(ended) }

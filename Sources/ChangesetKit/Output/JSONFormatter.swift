@@ -24,15 +24,15 @@
 /// added and removed between the schemas (see `SchemaChanges`) and the
 /// renames that matched. The change objects are those of `ChangeJSON`, one
 /// per line.
-public struct JSONFormatter: ReportFormatter {
+package struct JSONFormatter: ReportFormatter {
     package static let formatVersion = "changeset/1"
 
-    public init() {}
+    package init() {}
 
-    public var showsEveryChange: Bool { true }
+    package var showsEveryChange: Bool { true }
 
     /// The report's fields, up to the opening of `changes`; the progress is whether no change was written yet.
-    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Bool {
+    package func begin(_ report: Report, to output: inout some TextOutputStream) -> Bool {
         output.write("{\n")
         output.write("  \"format\": \"\(JSONFormatter.formatVersion)\",\n")
         output.write("  \"old\": \(JSONFormatter.inputJSON(report.old)),\n")
@@ -49,17 +49,17 @@ public struct JSONFormatter: ReportFormatter {
         return true
     }
 
-    public func render(_ change: Change, in report: Report) -> String {
+    package func render(_ change: Change, in report: Report) -> String {
         ChangeJSON.object(change, sectioned: report.sectioned)
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress first: inout Bool, to output: inout some TextOutputStream) {
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress first: inout Bool, to output: inout some TextOutputStream) {
         output.write(first ? "\n    " : ",\n    ")
         output.write(rendered())
         first = false
     }
 
-    public func finish(_ report: Report, progress first: Bool, to output: inout some TextOutputStream) {
+    package func finish(_ report: Report, progress first: Bool, to output: inout some TextOutputStream) {
         output.write(first ? "]\n}\n" : "\n  ]\n}\n")
     }
 
@@ -153,26 +153,26 @@ public struct JSONFormatter: ReportFormatter {
 /// very large deltas and `jq -c`: first a `{"kind": "schema", "added": [...],
 /// "removed": [...], "renamed": [...]}` object when the schemas differ or a
 /// rename matched, then one change object per line (see `ChangeJSON`).
-public struct NDJSONFormatter: ReportFormatter {
-    public init() {}
+package struct NDJSONFormatter: ReportFormatter {
+    package init() {}
 
-    public var showsEveryChange: Bool { true }
+    package var showsEveryChange: Bool { true }
 
-    public func begin(_ report: Report, to output: inout some TextOutputStream) {
+    package func begin(_ report: Report, to output: inout some TextOutputStream) {
         if report.schema.isWorthListing {
             output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
         }
     }
 
-    public func render(_ change: Change, in report: Report) -> String {
+    package func render(_ change: Change, in report: Report) -> String {
         ChangeJSON.object(change, sectioned: report.sectioned) + "\n"
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
         output.write(rendered())
     }
 
-    public func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
+    package func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
 }
 
 extension NumericChanges {

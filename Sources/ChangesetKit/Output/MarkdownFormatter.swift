@@ -12,9 +12,9 @@
 /// limit of a job summary and of a comment), cutting rows and saying so.
 /// Values are code spans, invisible characters escaped and long values cut
 /// to `width` around the part that changed; `|` is escaped for the tables.
-public struct MarkdownFormatter: ReportFormatter {
-    public var limit: Int
-    public var width: Int
+package struct MarkdownFormatter: ReportFormatter {
+    package var limit: Int
+    package var width: Int
     package static let defaultLimit = 50
     package static let defaultWidth = 80
     /// GitHub's limit for a job summary and a comment.
@@ -24,18 +24,18 @@ public struct MarkdownFormatter: ReportFormatter {
     package var assertions: [Assertion] = []
     /// `--group`: updated records that changed the same fields the same way
     /// are one row group (how many, their first ids); the limit counts groups.
-    public var group = false
+    package var group = false
 
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
-    public init(limit: Int? = nil, width: Int? = nil) {
+    package init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
         self.width = width ?? Self.defaultWidth
     }
 
-    public var showsEveryChange: Bool { false }
+    package var showsEveryChange: Bool { false }
 
     /// The page being filled, and the per-kind limit's count.
-    public struct Progress {
+    package struct Progress {
         var page: MarkdownPage
         var cap: PerKindLimit
         /// The assertions' list, its room kept out of the page's budget.
@@ -44,7 +44,7 @@ public struct MarkdownFormatter: ReportFormatter {
         var groups = UpdateGroups()
     }
 
-    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
+    package func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let appendix = Self.assertionSection(assertions, summary: report.summary)
         var page = MarkdownPage(budget: MarkdownFormatter.maximumLength - appendix.utf8.count)
         let summary = report.summary
@@ -88,11 +88,11 @@ public struct MarkdownFormatter: ReportFormatter {
         return Progress(page: page, cap: PerKindLimit(limit: limit), appendix: appendix)
     }
 
-    public func render(_ change: Change, in report: Report) -> String {
+    package func render(_ change: Change, in report: Report) -> String {
         row(change, report: report)
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
             // Held until the end (updates come last): a group is one row group, where its first record stands.
             return progress.groups.add(change)
@@ -106,7 +106,7 @@ public struct MarkdownFormatter: ReportFormatter {
         if step.show { progress.page.add(rendered()) }
     }
 
-    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+    package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var progress = progress
         var groupsLeft = 0
         for group in progress.groups.groups {

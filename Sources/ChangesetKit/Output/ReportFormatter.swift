@@ -9,7 +9,7 @@
 /// (`showsEveryChange`) has its changes rendered on every core ahead of the
 /// writing; one that shows some (a per-kind limit) renders only those it
 /// writes, in order.
-public protocol ReportFormatter {
+package protocol ReportFormatter {
     /// What the ordered writing carries from change to change (a count, a
     /// page being filled); `Void` when nothing.
     associatedtype Progress
@@ -34,7 +34,7 @@ public protocol ReportFormatter {
 
 extension ReportFormatter {
     /// The report in this format.
-    public func write(_ report: Report, to output: inout some TextOutputStream) throws {
+    package func write(_ report: Report, to output: inout some TextOutputStream) throws {
         var progress = begin(report, to: &output)
         if showsEveryChange {
             try report.changes.forEach(rendering: { ($0, render($0, in: report)) }) { change, text in

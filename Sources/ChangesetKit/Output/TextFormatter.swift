@@ -22,21 +22,21 @@
 /// shown by their content, never by a hash. Values are JSON, numbers as
 /// written in the input, invisible characters escaped (`\u200F`), and cut to
 /// `width` characters around the part that changed (0: whole).
-public struct TextFormatter: ReportFormatter {
-    public var color: Bool
-    public var width: Int
+package struct TextFormatter: ReportFormatter {
+    package var color: Bool
+    package var width: Int
     /// At most this many changes of each kind, then `… and N more KIND`
     /// (nil: every change).
-    public var limit: Int?
+    package var limit: Int?
     /// `--group`: updated records whose field changes are the same are
     /// written once, with how many and their first ids.
-    public var group = false
+    package var group = false
 
     package static let defaultWidth = 120
 
     /// Values cut to `width` characters around the change (nil: the default,
     /// 120; 0: whole); at most `limit` changes of each kind (nil: all).
-    public init(color: Bool = false, width: Int? = nil, limit: Int? = nil) {
+    package init(color: Bool = false, width: Int? = nil, limit: Int? = nil) {
         self.color = color
         self.width = width ?? Self.defaultWidth
         self.limit = limit
@@ -101,16 +101,16 @@ public struct TextFormatter: ReportFormatter {
     }
 
     /// With a limit, only the changes shown are rendered, in order.
-    public var showsEveryChange: Bool { limit == nil && !group }
+    package var showsEveryChange: Bool { limit == nil && !group }
 
     /// The per-kind limit's count, when there is a limit.
-    public struct Progress {
+    package struct Progress {
         var cap: PerKindLimit?
         /// `--group`: the updates so far, by their field changes.
         var groups = UpdateGroups()
     }
 
-    public func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
+    package func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
         output.write(color ? "\(Paint.bold.code)\(summary)\u{1B}[0m\n" : summary + "\n")
         for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
@@ -118,11 +118,11 @@ public struct TextFormatter: ReportFormatter {
         return Progress(cap: limit.map { PerKindLimit(limit: $0) })
     }
 
-    public func render(_ change: Change, in report: Report) -> String {
+    package func render(_ change: Change, in report: Report) -> String {
         text(of: change, sectioned: report.sectioned)
     }
 
-    public func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
             // Held until the end: a group is written once, where its first record stands.
             progress.groups.add(change)
@@ -134,7 +134,7 @@ public struct TextFormatter: ReportFormatter {
         if step.show { output.write(rendered()) }
     }
 
-    public func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+    package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cap = progress.cap
         var groupsLeft = 0
         for group in progress.groups.groups {
