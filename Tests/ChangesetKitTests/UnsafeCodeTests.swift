@@ -18,9 +18,11 @@ import Testing
     ]
 
     /// What counts as unsafe: raw pointers and buffers, the `withUnsafe...`
-    /// and `unsafe...` APIs, and the attributes that switch a check off.
+    /// and `unsafe...` APIs, `String.withUTF8` (it lends a raw buffer), a
+    /// buffer's `baseAddress`, `Unmanaged`, manual allocation, the C memory
+    /// functions, and the attributes that switch a check off.
     nonisolated(unsafe) static let unsafeConstruct = try! Regex(
-        #"Unsafe[A-Z]\w*|withUnsafe|\bunsafe[A-Z]\w*|OpaquePointer|assumingMemoryBound|bindMemory|withMemoryRebound|@exclusivity\(unchecked\)|@unchecked\s+Sendable|nonisolated\(unsafe\)"#
+        #"Unsafe[A-Z]\w*|withUnsafe|\bunsafe[A-Z]\w*|\bwithUTF8\b|\bbaseAddress\b|\butf8Start\b|\bUnmanaged\b|\.allocate\(|\bmem(cmp|cpy|move)\(|OpaquePointer|assumingMemoryBound|bindMemory|withMemoryRebound|@exclusivity\(unchecked\)|@unchecked\s+Sendable|nonisolated\(unsafe\)"#
     )
 
     static var sources: URL {

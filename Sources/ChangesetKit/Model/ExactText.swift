@@ -13,10 +13,7 @@ package enum ExactText {
         // One memcmp over the two strings' UTF-8 (a native string holds it
         // contiguously: nothing is copied); `==` would compare them the
         // Unicode way first, and `elementsEqual` byte by byte.
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
-        }
+        a.withBytes { x in b.withBytes { y in x.sameBytes(as: y) } }
     }
 }
 

@@ -76,8 +76,8 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     /// and an empty name as `""`.
     public var description: String {
         // The usual path, one plain name, is its own text (reports ask for it once per changed field).
-        if components.count == 1, var name = components.first, !name.isEmpty, name != "\"\"",
-            name.withUTF8({ !$0.contains { $0 == 0x2E || $0 == 0x2C || $0 == 0x5C } && $0.first != 0x20 && $0.last != 0x20 }) {
+        if components.count == 1, let name = components.first, !name.isEmpty, name != "\"\"",
+            name.withBytes({ !$0.containsByte { $0 == 0x2E || $0 == 0x2C || $0 == 0x5C } && $0[0] != 0x20 && $0[$0.count - 1] != 0x20 }) {
             return name
         }
         let text = components.map { name in

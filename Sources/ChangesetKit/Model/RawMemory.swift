@@ -84,6 +84,13 @@ extension Span where Element == UInt8 {
         }
     }
 
+    /// Whether some byte passes `predicate` (a loop over the bytes' address:
+    /// a span's checked subscript costs a comparison a byte).
+    @inline(__always)
+    func containsByte(where predicate: (UInt8) -> Bool) -> Bool {
+        withUnsafeBufferPointer { $0.contains(where: predicate) }
+    }
+
     /// The first position at or after `start` holding `byte` (memchr), or nil.
     func firstIndex(of byte: UInt8, from start: Int = 0) -> Int? {
         guard start < count else { return nil }

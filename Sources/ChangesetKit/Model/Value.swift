@@ -162,12 +162,11 @@ public indirect enum Value: Sendable, Equatable {
 
     /// `writeJSONString(_:to:)`'s text as UTF-8 bytes.
     static func writeJSONString(_ text: String, into output: inout [UInt8]) {
-        var text = text
-        let plain = text.withUTF8 { bytes in
+        let plain = text.withBytes { bytes in
             // Most strings need no escape: append them whole.
-            guard !bytes.contains(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else { return false }
+            guard !bytes.containsByte(where: { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }) else { return false }
             output.append(UInt8(ascii: "\""))
-            output.append(contentsOf: bytes)
+            output.append(bytes)
             output.append(UInt8(ascii: "\""))
             return true
         }

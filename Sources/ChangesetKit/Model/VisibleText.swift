@@ -13,8 +13,7 @@ package enum VisibleText {
     package static func escaped(_ text: String) -> String {
         // Printable ASCII (the usual case) is checked byte by byte, without decoding,
         // over the contiguous UTF-8 (the String's own index walk costs several times more).
-        var copy = text
-        if copy.withUTF8({ !$0.contains { $0 < 0x20 || $0 >= 0x7F } }) { return text }
+        if text.withBytes({ !$0.containsByte { $0 < 0x20 || $0 >= 0x7F } }) { return text }
         guard text.unicodeScalars.contains(where: isInvisible) else { return text }
         var output = ""
         for scalar in text.unicodeScalars {

@@ -26,10 +26,9 @@ package enum DisplayText {
         // No more bytes than the width: no more characters either (and no need to count them).
         guard width > 0, text.utf8.count > width else { return text }
         // Printable ASCII up to the cut: bytes are characters (CR LF would be one).
-        var copy = text
-        if let cut = copy.withUTF8({ bytes -> String? in
-            guard !bytes.prefix(width + 1).contains(where: { $0 >= 0x80 || $0 < 0x20 }) else { return nil }
-            return String(decoding: bytes.prefix(width - 1), as: UTF8.self) + "…"
+        if let cut = text.withBytes({ bytes -> String? in
+            guard !bytes.extracting(0..<min(bytes.count, width + 1)).containsByte(where: { $0 >= 0x80 || $0 < 0x20 }) else { return nil }
+            return bytes.extracting(0..<(width - 1)).decoded + "…"
         }) {
             return cut
         }
