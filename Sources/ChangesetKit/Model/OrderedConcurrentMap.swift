@@ -180,7 +180,7 @@ private final class Slots<Result>: @unchecked Sendable {
     }
 }
 
-enum System {
+package enum System {
     /// The cores this process may use.
     static var coreCount: Int {
         var count = 0
@@ -193,5 +193,5 @@ enum System {
     /// How many threads a step that splits its work between the cores uses:
     /// one per core, at most 8 (the cap the report's steps have always had;
     /// this project's machines have 2 cores, so no more was ever measured).
-    static var workerCount: Int { min(8, coreCount) }
+    package static var workerCount: Int { min(8, coreCount) }
 }
