@@ -12,6 +12,19 @@ import Testing
         #expect(text.stdout.hasSuffix(".x.x: 1 -> 2\n"))
     }
 
+    /// Found by review: a width past what any text holds overflowed the
+    /// arithmetic on widths (a trap, killed by a signal) where values are cut.
+    @Test func aHugeWidthShowsValuesWholeInEveryReportFormat() throws {
+        for format in ["text", "markdown", "html"] {
+            let huge = try changeset(["catalog/old.json", "catalog/new.json", "--id", "id", "--format", format, "--width", "1000000000000000000"])
+            let whole = try changeset(["catalog/old.json", "catalog/new.json", "--id", "id", "--format", format, "--width", "0"])
+            #expect(huge.status == 1 && huge.stderr.isEmpty, "\(huge)")
+            #expect(huge.stdout == whole.stdout, "\(format)")
+        }
+        let max = try changeset(["edge/deep-old.json", "edge/deep-new.json", "--id", "id", "--width", String(Int.max)])
+        #expect(max.status == 1 && max.stderr.isEmpty, "\(max)")
+    }
+
     @Test func emptyArraysAndHeaderOnlyFilesAreNoRecords() throws {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -38,6 +38,45 @@ import Testing
         return output
     }
 
+    /// `Report.write` is what a library user has in place of the formatters:
+    /// each report format's own text, and a refusal for what it cannot honour.
+    @Test func reportWriteGivesEachFormatsTextAndRefusesWhatItCannotHonour() throws {
+        let report = Self.report()
+        func written(_ settings: OutputSettings) throws -> String {
+            var output = ""
+            try report.write(settings, to: &output)
+            return output
+        }
+        func direct(_ formatter: some ReportFormatter) throws -> String {
+            var output = ""
+            try formatter.write(report, to: &output)
+            return output
+        }
+        #expect(try written(OutputSettings(format: .text)) == direct(TextFormatter()))
+        #expect(try written(OutputSettings(format: .json)) == direct(JSONFormatter()))
+        #expect(try written(OutputSettings(format: .ndjson)) == direct(NDJSONFormatter()))
+        #expect(try written(OutputSettings(format: .markdown)) == direct(MarkdownFormatter()))
+        #expect(try written(OutputSettings(format: .html)) == direct(HTMLFormatter()))
+        #expect(try written(OutputSettings(format: .text, width: 0)) == direct(TextFormatter(width: 0)))
+        #expect(try written(OutputSettings(format: .text, countsOnly: true)) == "1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged\nfields: price 1\n")
+        for refused in [OutputSettings(format: .patch), OutputSettings(format: .jsonpatch), OutputSettings(format: .batch),
+                        OutputSettings(format: .text, kinds: [.deleted]), OutputSettings(format: .text, show: [FieldPath(["name"])]),
+                        OutputSettings(format: .markdown, countsOnly: true), OutputSettings(format: .html, countsOnly: true)] {
+            #expect(throws: OptionError.self, "\(refused.format)") { try written(refused) }
+        }
+    }
+
+    /// Found by review: widths near `Int.max` overflowed where values are cut.
+    @Test func aWidthPastAnyTextShowsValuesWhole() throws {
+        for format in [OutputFormat.text, .markdown, .html] {
+            var huge = "", whole = ""
+            try Self.report().write(OutputSettings(format: format, width: Int.max), to: &huge)
+            try Self.report().write(OutputSettings(format: format, width: 0), to: &whole)
+            #expect(huge == whole, "\(format)")
+        }
+        #expect(DisplayText.shownPair(.string(String(repeating: "é", count: 300)), .string("x"), width: Int.max).0.count == 302)
+    }
+
     @Test func textShowsPlacesLinesContentAndInvisibleCharacters() throws {
         #expect(try Self.text(Self.report()) == """
             1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged

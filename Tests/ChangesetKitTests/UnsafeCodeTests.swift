@@ -22,7 +22,7 @@ import Testing
     /// buffer's `baseAddress`, `Unmanaged`, manual allocation, the C memory
     /// functions, and the attributes that switch a check off.
     nonisolated(unsafe) static let unsafeConstruct = try! Regex(
-        #"Unsafe[A-Z]\w*|withUnsafe|\bunsafe[A-Z]\w*|\bwithUTF8\b|\bbaseAddress\b|\butf8Start\b|\bUnmanaged\b|\.allocate\(|\bmem(cmp|cpy|move)\(|OpaquePointer|assumingMemoryBound|bindMemory|withMemoryRebound|@exclusivity\(unchecked\)|@unchecked\s+Sendable|nonisolated\(unsafe\)"#
+        #"Unsafe[A-Z]\w*|withUnsafe|\bunsafe[A-Z]\w*|\bwithUTF8(Buffer)?\b|withContiguous(Mutable)?StorageIfAvailable|\bwithCString\b|\bbaseAddress\b|\butf8Start\b|\bUnmanaged\b|\.allocate\(|\bmem(cmp|cpy|move)\(|OpaquePointer|assumingMemoryBound|bindMemory|withMemoryRebound|@exclusivity\(unchecked\)|@unchecked\s+Sendable|nonisolated\(unsafe\)"#
     )
 
     static var sources: URL {

@@ -1,6 +1,7 @@
-/// A comparison resolved for output: what the formatters take. Everything in
-/// it is data (counts, names, resolved changes); formatters are functions from
-/// a report to text and never read the inputs.
+/// A comparison resolved for output: what `write(_:to:)` and
+/// `Comparison.write` turn into text. Everything in it is data (counts,
+/// names, resolved changes); the changes of `Comparison.report()` are read
+/// again from the inputs, a batch at a time, as they are written.
 public struct Report: Sendable {
     public var old: InputSummary
     public var new: InputSummary

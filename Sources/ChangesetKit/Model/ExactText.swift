@@ -10,9 +10,9 @@ package enum ExactText {
     /// Whether `a` and `b` are the same bytes.
     @inline(__always)
     package static func same(_ a: String, _ b: String) -> Bool {
-        // One memcmp over the two strings' UTF-8 (a native string holds it
-        // contiguously: nothing is copied); `==` would compare them the
-        // Unicode way first, and `elementsEqual` byte by byte.
+        // The two strings' UTF-8 compared as bytes (a native string holds it
+        // contiguously: nothing is copied; a word at a time, memcmp when
+        // long); `==` would compare them the Unicode way first.
         a.withBytes { x in b.withBytes { y in x.sameBytes(as: y) } }
     }
 }

@@ -72,6 +72,7 @@ extension Comparison {
     /// nothing, but refusing what the format cannot carry as a run that
     /// writes would.
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false) throws -> Summary {
+        try Self.checkCounts(settings)
         if settings.format == .jsonpatch { try JSONPatchFormatter.check(old: old.summary, new: new.summary) }
         if settings.kinds != nil && settings.format.isReplay {
             throw OptionError("--format \(settings.format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
@@ -93,6 +94,13 @@ extension Comparison {
                                 recordsPerKind: settings.countsOnly ? nil : settings.recordsShownPerKind)
         try Self.write(report, settings, to: &output)
         return report.summary
+    }
+
+    /// Counts alone come in the formats that carry them (text, json, ndjson).
+    static func checkCounts(_ settings: OutputSettings) throws {
+        if settings.countsOnly && !settings.format.carriesCounts {
+            throw OptionError("the \(settings.format.rawValue) format carries no counts alone; use text, json or ndjson")
+        }
     }
 
     /// A report written as `settings` say (not a replay format).
@@ -129,12 +137,19 @@ extension Comparison {
 extension Report {
     /// The report in one of the report formats (`text`, `json`, `ndjson`,
     /// `markdown`, `html`), as `settings` say: what `Comparison.write` writes
-    /// for a report, here for one built by hand. The replay formats
-    /// (`patch`, `jsonpatch`, `batch`) need the comparison and are refused.
+    /// for a report, here for one built by hand or by `Comparison.report`.
+    /// Refused (`OptionError`): the replay formats (`patch`, `jsonpatch`,
+    /// `batch`), which need the comparison; `kinds` and `show`, which choose
+    /// what a report holds (`Comparison.report(showing:context:)` does); and
+    /// `countsOnly` in a format that carries no counts.
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream) throws {
         guard !settings.format.isReplay else {
-            throw OptionError("--format \(settings.format.rawValue) replays a comparison; write it with Comparison.write")
+            throw OptionError("the \(settings.format.rawValue) format replays a comparison: write it with Comparison.write")
         }
+        guard settings.kinds == nil && settings.show.isEmpty else {
+            throw OptionError("kinds and show choose what a report holds: pass them to Comparison.report(showing:context:)")
+        }
+        try Comparison.checkCounts(settings)
         try Comparison.write(self, settings, to: &output)
     }
 }

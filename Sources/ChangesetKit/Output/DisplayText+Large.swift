@@ -19,7 +19,7 @@ extension DisplayText {
     /// `cut(visible(text), width:)` for JSON text given as bytes.
     static func shownText(_ json: Span<UInt8>, width: Int) -> String {
         guard width > 0 else { return visible(json.decoded) }
-        let width = max(width, minimumWidth)
+        let width = bounded(max(width, minimumWidth))
         var length = (width + 2) * 16
         while length < json.count {
             let end = scalarStart(json, atOrBefore: length)
@@ -65,7 +65,7 @@ extension DisplayText {
 
     private static func cutPair(_ old: Span<UInt8>, _ new: Span<UInt8>, width: Int) -> (String, String) {
         guard width > 0 else { return cutAround(visible(old.decoded), visible(new.decoded), width: width) }
-        let width = max(width, minimumWidth)
+        let width = bounded(max(width, minimumWidth))
         var common = 0
         let shorter = min(old.count, new.count)
         while common < shorter && old[common] == new[common] { common += 1 }

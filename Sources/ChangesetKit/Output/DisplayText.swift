@@ -19,6 +19,13 @@ package enum DisplayText {
     /// The narrowest cut: room for two `…` and a few characters between them.
     package static let minimumWidth = 8
 
+    /// The widest: longer than any text, so a wider width changes nothing,
+    /// and small enough that the arithmetic on widths cannot overflow.
+    package static let maximumWidth = 1 << 40
+
+    /// `width` as the formatters hold it: at most `maximumWidth`.
+    package static func bounded(_ width: Int) -> Int { min(width, maximumWidth) }
+
     /// `text` cut to at most `width` characters (at least `minimumWidth`),
     /// ending in `…` when cut. A width of 0 means no limit.
     package static func cut(_ text: String, width: Int) -> String {

@@ -23,7 +23,7 @@ package struct HTMLFormatter: ReportFormatter {
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 1000 and 200).
     package init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
-        self.width = width ?? Self.defaultWidth
+        self.width = DisplayText.bounded(width ?? Self.defaultWidth)
     }
 
     package var showsEveryChange: Bool { false }

@@ -38,7 +38,7 @@ package struct TextFormatter: ReportFormatter {
     /// 120; 0: whole); at most `limit` changes of each kind (nil: all).
     package init(color: Bool = false, width: Int? = nil, limit: Int? = nil) {
         self.color = color
-        self.width = width ?? Self.defaultWidth
+        self.width = DisplayText.bounded(width ?? Self.defaultWidth)
         self.limit = limit
     }
 
