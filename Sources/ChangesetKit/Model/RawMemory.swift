@@ -57,7 +57,6 @@ extension Span where Element == UInt8 {
         return true
     }
 
-
     /// The eight bytes at `index` as one native-order word, for scans that
     /// test eight bytes at a time (SWAR); they must lie inside the span.
     @inline(__always)
