@@ -109,6 +109,9 @@ public struct Comparison: Sendable {
         self.options = options
         oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
         newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
+        // Each section lists its records now: which section a row is in is not asked again.
+        old.removeSectionColumn()
+        new.removeSectionColumn()
         // Records matched by id first: NEW's ids are checked for repeats on the
         // way, and a repeat is an input error, said before any about the options.
         var matching: [Int32]?

@@ -25,6 +25,12 @@ package struct Snapshot: Sendable {
         records.keyIndex.removeLookups()
     }
 
+    /// Frees the section of each record (`RecordTable.sections`), once a
+    /// comparison has grouped the records by it: 4 bytes a record.
+    package mutating func removeSectionColumn() {
+        records.sections = []
+    }
+
     /// The error a reader that indexes ids as it reads gives for this
     /// input's first repeated id (read again; `options` as it was read with).
     package func repeatedIDError(_ options: RecordOptions) -> Error {

@@ -10,7 +10,9 @@ package struct RecordTable: Sendable {
     /// the table is read (`indexKeys`), for the side others are looked up in;
     /// empty until then, and on a side read without one (a comparison's NEW).
     package var keyIndex = KeyIndex()
-    /// Index into `sectionNames` per record; empty when no `--section` was given.
+    /// Index into `sectionNames` per record; empty when no `--section` was
+    /// given, and emptied by a comparison once it has grouped the records
+    /// (its `oldSections`/`newSections` say where each record is).
     package var sections: [Int32] = []
     /// Section values in order of first appearance; nil is the section of
     /// records whose section field is missing or null.
