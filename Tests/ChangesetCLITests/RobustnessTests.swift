@@ -1,3 +1,4 @@
+import ChangesetKit
 import Foundation
 import Testing
 
@@ -63,6 +64,27 @@ import Testing
 
 /// Cases the fuzzers found, run through the command as a user would.
 @Suite struct FuzzRegressionTests {
+    /// Found by the patch-parser fuzz target: a records-at path whose name
+    /// ended in CRs lost one on the way through a patch (the last CR and the
+    /// line feed read as one line end), so its text parsed to another script.
+    /// A patch cannot carry such a name: the parser and `--format patch` refuse it.
+    @Test func aRecordsAtPathWithAControlCharacterIsRefusedByPatches() throws {
+        let patch = "changeset-patch 2\nbase json 4 f4b0bcf463e099e2\nrecords-at d.tms\r\r\r\nresult 4 a5da8b5146023152\ndelete 1\nend\n"
+        #expect(throws: InputError.self) { try PatchScript.parse(Array(patch.utf8), source: "p.patch") }
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data(#"{"d":{"a\rb":[{"id":1}]}}"#.utf8).write(to: scratch.appendingPathComponent("old.json"))
+        try Data(#"{"d":{"a\rb":[{"id":2}]}}"#.utf8).write(to: scratch.appendingPathComponent("new.json"))
+        let path = "d.a\rb"
+        let text = try changeset(["old.json", "new.json", "--id", "id", "--records-at", path], in: scratch)
+        #expect(text.status == 1, "\(text)")
+        for format in ["patch", "jsonpatch"] {
+            let result = try changeset(["old.json", "new.json", "--id", "id", "--records-at", path, "--format", format], in: scratch)
+            #expect(format == "patch" ? result.status == 2 && result.stdout.isEmpty && result.stderr.contains("control character")
+                                      : result.status == 1, "\(result)")
+        }
+    }
+
     /// diff, patch, apply and compare: the rebuilt file has no differences from NEW.
     func roundTrip(old: [UInt8], new: [UInt8], ext: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
         let scratch = try scratchDirectory()

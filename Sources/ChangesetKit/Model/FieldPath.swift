@@ -105,6 +105,14 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A field matched under another name (`--rename OLD=NEW`).
+extension FieldPath {
+    /// Whether a name holds a control character (below U+0020, or U+007F):
+    /// such a path cannot stand on a line of a patch as text.
+    package var holdsControlCharacter: Bool {
+        components.contains { $0.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } }
+    }
+}
+
 public struct Rename: Equatable, Sendable {
     public var old: FieldPath
     public var new: FieldPath

@@ -73,6 +73,10 @@ extension Comparison {
     /// writes would.
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false) throws -> Summary {
         try Self.checkCounts(settings)
+        if settings.format == .patch, let path = options.records.recordsAt, path.holdsControlCharacter {
+            // A patch writes the path as text on its own line, which such a name would not survive (a CR before the LF ends the line).
+            throw OptionError("--format patch cannot carry a --records-at path with a control character in a name")
+        }
         if settings.format == .jsonpatch { try JSONPatchFormatter.check(old: old.summary, new: new.summary) }
         if settings.kinds != nil && settings.format.isReplay {
             throw OptionError("--format \(settings.format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")

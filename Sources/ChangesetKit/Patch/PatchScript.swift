@@ -103,6 +103,9 @@ package struct PatchScript: Equatable, Sendable {
         }
     }
 
+    /// The text of the script, as `--format patch` writes it. A records-at
+    /// path with a control character in a name has no text that reads back
+    /// (see `Comparison.write`, which refuses it).
     package var text: String {
         operations.reduce(headerText) { $0 + PatchScript.line($1) } + PatchScript.trailerText
     }
@@ -164,6 +167,10 @@ package struct PatchScript: Equatable, Sendable {
             case "records-at":
                 let text = try fields.rest("a path")
                 do { recordsAt = try FieldPath(parsing: text) } catch { throw fields.failure(at: fields.lastStart, "\(error)") }
+                if recordsAt!.holdsControlCharacter {
+                    // Written as it stands on its line, such a name would not read back as itself (a CR before the LF is a line end).
+                    throw fields.failure(at: fields.lastStart, "a records-at path with a control character in a name cannot be carried by a patch")
+                }
             case "delimiter":
                 let value = try fields.json("a delimiter as a JSON string")
                 guard case .string(let character) = value, character.utf8.count == 1 else {
