@@ -57,14 +57,6 @@ extension Span where Element == UInt8 {
         return true
     }
 
-    /// The eight bytes at `index` as one native-order word, for scans that
-    /// test eight bytes at a time (SWAR); they must lie inside the span.
-    @inline(__always)
-    func word(at index: Int) -> UInt64 {
-        precondition(index >= 0 && index + 8 <= count, "a word past the end of a span")
-        return withUnsafeBytes { $0.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
-    }
-
     /// Hands `body` the whole eight-byte words from `start` to `end`, in
     /// order, with the offset of each, while it returns true; returns the
     /// offset where it stopped (the first word refused, or where fewer than

@@ -104,16 +104,16 @@ struct TextLine {
     static func isPrintableASCII(_ bytes: Span<UInt8>) -> Bool {
         // Eight bytes at a time: a byte is outside 0x20...0x7E when adding
         // 0x01 sets its high bit (0x7F and up) or it is below 0x20.
-        var index = 0
         let count = bytes.count
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= count {
-            let word = bytes.word(at: index)
+        var printable = true
+        var index = bytes.forEachWord(from: 0, upTo: count) { word, _ in
             // High bit set in the input, or (word + 0x01) sets it (0x7F), or (word - 0x20) borrows (below 0x20).
-            if (word | (word &+ ones) | (word &- ones &* 0x20)) & highs != 0 { return false }
-            index += 8
+            printable = (word | (word &+ ones) | (word &- ones &* 0x20)) & highs == 0
+            return printable
         }
+        guard printable else { return false }
         while index < count {
             let byte = bytes[index]
             if byte < 0x20 || byte > 0x7E { return false }
