@@ -107,11 +107,11 @@ public struct SectionedChangeset<SectionID: Hashable, Element> {
     /// The moves a report shows: all of them, or with `ignoringOrder` only
     /// those between sections (a changed section field is a change of data,
     /// not of order). Replay formats always carry every move.
-    public func reportedMoves(ignoringOrder: Bool) -> [Move] {
+    package func reportedMoves(ignoringOrder: Bool) -> [Move] {
         ignoringOrder ? moves.filter(\.isAcrossSections) : moves
     }
 
-    public func reportedSectionMoves(ignoringOrder: Bool) -> [SectionMove] {
+    package func reportedSectionMoves(ignoringOrder: Bool) -> [SectionMove] {
         ignoringOrder ? [] : movedSections
     }
 

@@ -4,14 +4,14 @@
 /// unique and non-empty in both inputs, it is very likely the key the user
 /// would have given. With an `--id` that repeats, a field that makes it
 /// unique in both inputs is the composite key to try.
-public struct KeyHint: Equatable, Sendable {
+package struct KeyHint: Equatable, Sendable {
     /// The keys found, best first (at most three), each one field or two.
-    public var keys: [[String]]
+    package var keys: [[String]]
     /// False when only the first `Comparison.keyHintSample` records of a side were looked at.
-    public var checkedAll: Bool
+    package var checkedAll: Bool
 
     /// What the command says on standard error, after `hint: `.
-    public var message: String {
+    package var message: String {
         let names = keys.map { Self.argument($0) }
         let pairs = keys.contains { $0.count > 1 }
         return "\(pairs ? (names.count == 1 ? "the pair " : "the pairs ") : "")\(VisibleText.sentence(names)) \(names.count == 1 ? "is" : "are") unique in both files"
