@@ -243,16 +243,33 @@ public enum Differ {
     /// element less at the peak.
     @inlinable
     static func longestIncreasingSubsequence<Value: Comparable>(count: Int, _ value: (Int) -> Value?) -> [Bool] {
+        var links = PredecessorArray(capacity: count)
+        var onSubsequence = [Bool](repeating: false, count: count)
+        // An array's links cannot fail to be read back.
+        try! longestIncreasingSubsequence(count: count, links: &links, value) { onSubsequence[$0] = true }
+        return onSubsequence
+    }
+
+    /// The subsequence of `longestIncreasingSubsequence(count:_:)`, the same
+    /// one, with each position's predecessor kept in `links` (an array, or a
+    /// file for a comparison larger than memory): `marks` is called with the
+    /// positions on it, last first.
+    @inlinable
+    public static func longestIncreasingSubsequence<Value: Comparable, Links: PredecessorLinks>(
+        count: Int, links: inout Links, _ value: (Int) -> Value?, marks: (Int) -> Void
+    ) throws {
         // tails[k]: position of the smallest tail of an increasing run of length k+1.
         // (Its value is read through `value`: a copy beside it cost 4 bytes an
         // element for no measurable speed.)
         var tails: [Int32] = []
-        var previous = [Int32](repeating: -1, count: count)
         for position in 0..<count {
-            guard let current = value(position) else { continue }
+            guard let current = value(position) else {
+                try links.append(-1)
+                continue
+            }
             // Appending is the common case (elements that kept their order).
             if let last = tails.last, value(Int(last))! < current {
-                previous[position] = last
+                try links.append(last)
                 tails.append(Int32(position))
                 continue
             }
@@ -262,20 +279,19 @@ public enum Differ {
                 let middle = (low + high) / 2
                 if value(Int(tails[middle]))! < current { low = middle + 1 } else { high = middle }
             }
-            if low > 0 { previous[position] = tails[low - 1] }
+            try links.append(low > 0 ? tails[low - 1] : -1)
             if low == tails.count {
                 tails.append(Int32(position))
             } else {
                 tails[low] = Int32(position)
             }
         }
-        var onSubsequence = [Bool](repeating: false, count: count)
         var position = Int(tails.last ?? -1)
+        tails = []
         while position >= 0 {
-            onSubsequence[position] = true
-            position = Int(previous[position])
+            marks(position)
+            position = Int(try links.predecessor(of: position))
         }
-        return onSubsequence
     }
 
     /// The batch-update invariant and the totals, checked before a changeset

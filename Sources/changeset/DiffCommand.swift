@@ -54,6 +54,9 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
     var arrays: ArrayComparison = .elements
 
+    @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the physical memory).", valueName: "size"))
+    var memoryLimit: String?
+
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
@@ -126,6 +129,22 @@ struct DiffCommand: ParsableCommand {
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
     }
 
+    /// `--memory-limit`: a size in bytes, with an optional K, M, G or T (powers of 1024).
+    static func byteCount(_ text: String) throws -> Int {
+        let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
+        var number = text.trimmingCharacters(in: .whitespaces).uppercased()
+        if number.hasSuffix("B") && number.count > 1 { number.removeLast() }
+        var unit = 1.0
+        if let last = number.last, let scale = units[last] {
+            unit = scale
+            number.removeLast()
+        }
+        guard let value = Double(number), value.isFinite, value >= 0, value * unit < 9e18, !number.contains("e"), !number.contains("E") else {
+            throw ValidationError("--memory-limit \"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)")
+        }
+        return Int(value * unit)
+    }
+
     /// `--kinds`: a comma list of kinds of change, each named once.
     func chosenKinds() throws -> [Change.Kind]? {
         guard let kinds else { return nil }
@@ -155,6 +174,7 @@ struct DiffCommand: ParsableCommand {
         options.ignoreOrder = ignoreOrder
         options.looseTypes = looseTypes
         options.arrays = arrays
+        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
         return options
     }
 

@@ -148,6 +148,63 @@ func checkedDiff(items old: [Item], _ new: [Item], sourceLocation: Testing.Sourc
             #expect(values.indices.allSatisfy { values[$0] != nil || !throughHoles[$0] })
         }
     }
+
+    /// The flat diff from a matching alone (a comparison past memory's) is the
+    /// section diff's change for change: random partial matchings (orders
+    /// kept, shuffled, reversed; none matched, all matched), random updates,
+    /// links in a store that counts how it is read.
+    @Test func flatDiffFromAMatchingIsTheSectionDiff() throws {
+        /// Links as the file store keeps them: each read must come at a lower position than the one before.
+        struct CheckedLinks: PredecessorLinks {
+            var links: [Int32] = []
+            var lastRead = Int.max
+            mutating func append(_ predecessor: Int32) { links.append(predecessor) }
+            mutating func predecessor(of position: Int) throws -> Int32 {
+                #expect(position < lastRead, "links read out of order")
+                lastRead = position
+                return links[position]
+            }
+        }
+        var random = SplitMix(seed: 0x464C_4154)
+        for round in 0..<600 {
+            let oldCount = random.next(upTo: 40)
+            let newCount = random.next(upTo: 40)
+            var oldIndices = Array(0..<oldCount)
+            switch round % 4 {
+            case 0: oldIndices.shuffle(using: &random)
+            case 1: oldIndices.reverse()
+            default: for _ in 0..<random.next(upTo: 4) where oldCount > 1 { oldIndices.swapAt(random.next(upTo: oldCount), random.next(upTo: oldCount)) }
+            }
+            let share = round % 7 == 0 ? 0 : round % 7 == 1 ? 100 : random.next(upTo: 101)
+            var matching = [Int32](repeating: -1, count: newCount)
+            var next = 0
+            for item in 0..<newCount where next < oldIndices.count && random.next(upTo: 100) < share {
+                matching[item] = Int32(oldIndices[next])
+                next += 1
+            }
+            let updated = (0..<newCount).map { _ in random.next(upTo: 3) == 0 }
+            let old = (0..<oldCount).map { Item(id: "o\($0)") }
+            let new = (0..<newCount).map { item in
+                matching[item] < 0 ? Item(id: "n\(item)") : Item(id: "o\(matching[item])", value: updated[item] ? 1 : 0)
+            }
+            let expected = try Differ.diff(from: [ListSection(id: "", elements: old)], to: [ListSection(id: "", elements: new)], matching: matching)
+            var links = CheckedLinks()
+            let flat: SectionedChangeset<String, Item> = try Differ.flatDiff(
+                oldCount: oldCount, matching: matching, links: &links, isUpdated: { updated[$0] }, element: { new[$0] })
+            #expect(flat.insertions.map(\.at) == expected.insertions.map(\.at) && flat.insertions.map(\.element) == expected.insertions.map(\.element), "round \(round)")
+            #expect(flat.deletions == expected.deletions, "round \(round)")
+            #expect(flat.updates.map { [$0.old, $0.new] } == expected.updates.map { [$0.old, $0.new] }, "round \(round)")
+            #expect(flat.updates.map(\.element) == expected.updates.map(\.element), "round \(round)")
+            #expect(flat.moves.map { [$0.from, $0.to] } == expected.moves.map { [$0.from, $0.to] }, "round \(round)")
+            #expect(flat.moves.map(\.element) == expected.moves.map(\.element), "round \(round)")
+            #expect(flat.unchangedCount == expected.unchangedCount && flat.oldCount == expected.oldCount && flat.newCount == expected.newCount)
+            #expect(flat.oldSectionCount == 1 && flat.newSectionCount == 1 && flat.movedSections.isEmpty)
+        }
+        var links = PredecessorArray(capacity: 0)
+        #expect(throws: InvariantViolation.self) {
+            let _: SectionedChangeset<String, Int> = try Differ.flatDiff(oldCount: 2, matching: [1, 1], links: &links, isUpdated: { _ in false }, element: { $0 })
+        }
+    }
 }
 
 /// Random data sets: every round trip holds, and on small inputs the move

@@ -19,8 +19,8 @@ extension Comparison {
         var compared = [[Int]](repeating: [Int](repeating: 0, count: added.count), count: removed.count)
         var equal = compared
         for update in changeset.updates.prefix(Self.renameSample) {
-            let oldRow = oldSections[update.old.section].elements[update.old.item].row
-            let newRow = newSections[update.new.section].elements[update.new.item].row
+            let oldRow = ref(update.old, .old).row
+            let newRow = ref(update.new, .new).row
             let oldValue = try old.value(ofRecord: oldRow), newValue = try new.value(ofRecord: newRow)
             for (r, removedPath) in removed.enumerated() {
                 guard let before = oldValue.member(at: removedPath.components) else { continue }

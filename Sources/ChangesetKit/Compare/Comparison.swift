@@ -24,6 +24,15 @@ public struct ComparisonOptions: Sendable {
     /// smallest part of a file worth a core of its own (tests make it small).
     package var readingWorkers: Int?
     package var minimumPartSize = InputFile.minimumPartSize
+    /// `--memory-limit`: when comparing the inputs in memory would take this
+    /// many bytes or more (an estimate from their sizes; 0: always), and the options
+    /// allow it (`--id`, no `--section`, `--duplicates error`), records go to
+    /// temporary files and are matched a partition at a time; the result is
+    /// the same. Nil: always in memory.
+    public var memoryLimit: Int?
+    /// How many partitions a comparison past the limit uses (nil: from the
+    /// inputs' sizes and the limit; tests choose).
+    package var partitions: Int?
 
     public init() {}
 }
@@ -45,6 +54,12 @@ public struct Comparison: Sendable {
     public let schema: SchemaChanges
     /// Reads an updated record's members that differ, for `fieldChanges`.
     let differingMembers: DifferingMembers
+    /// A comparison in partitions: the positions of the records its tables
+    /// hold (the changed ones and the first 1000 a side); nil: all of them.
+    let held: HeldPositions?
+
+    /// Whether the records were matched in partitions, past `memoryLimit`.
+    package var isPartitioned: Bool { held != nil }
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
@@ -72,6 +87,13 @@ public struct Comparison: Sendable {
         options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
                                               uniquingKeysWith: { first, _ in first })
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
+        if let limit = options.memoryLimit, canPartition(options) {
+            if try estimatedMemory([oldInput, newInput]) >= limit {
+                let bytes = [oldInput, newInput].reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
+                let partitions = options.partitions ?? partitionCount(bytes: bytes, limit: limit)
+                return try runPartitioned(oldInput, newInput, options: options, partitions: partitions)
+            }
+        }
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
         // Handed over, not copied: the comparison frees OLD's key index once the records are matched.
         return try Comparison(old: consume old, new: consume new, options: options)
@@ -106,9 +128,8 @@ public struct Comparison: Sendable {
     }
 
     package init(old: consuming Snapshot, new: consuming Snapshot, options: ComparisonOptions) throws {
-        self.options = options
-        oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
-        newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
+        let oldSections = Comparison.sections(of: old.records, sorted: options.sortSections)
+        let newSections = Comparison.sections(of: new.records, sorted: options.sortSections)
         // Each section lists its records now: which section a row is in is not asked again.
         old.removeSectionColumn()
         new.removeSectionColumn()
@@ -127,6 +148,33 @@ public struct Comparison: Sendable {
             // OLD has no records: NEW's ids are checked on their own.
             throw new.repeatedIDError(newSide)
         }
+        let sections = (oldSections, newSections)
+        try self.init(old: old, new: new, options: options, sections: sections, held: nil) {
+            if let matching {
+                return try Differ.diff(from: sections.0, to: sections.1, matching: matching)
+            }
+            // Identity by content: the engine matches fingerprints itself.
+            return try Differ.diff(from: sections.0, to: sections.1)
+        }
+    }
+
+    /// A comparison in partitions (see `runPartitioned`): its tables hold the
+    /// records at `held`, and the changeset is the files'.
+    init(old: Snapshot, new: Snapshot, options: ComparisonOptions, held: HeldPositions,
+         changeset: SectionedChangeset<SectionName, RecordRef>) throws {
+        let sections = [old, new].map { [ListSection<SectionName, RecordRef>(id: nil, elements: $0.records.refs)] }
+        try self.init(old: old, new: new, options: options, sections: (sections[0], sections[1]), held: held) { changeset }
+    }
+
+    /// What follows the key join: the field checks, the schema, the changeset.
+    private init(
+        old: Snapshot, new: Snapshot, options: ComparisonOptions,
+        sections: ([ListSection<SectionName, RecordRef>], [ListSection<SectionName, RecordRef>]), held: HeldPositions?,
+        changeset: () throws -> SectionedChangeset<SectionName, RecordRef>
+    ) throws {
+        self.options = options
+        (oldSections, newSections) = sections
+        self.held = held
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         try FieldCheck.check(options.records, old: old, new: new)
         var schema = Comparison.schemaChanges(old.records, new.records)
@@ -144,13 +192,18 @@ public struct Comparison: Sendable {
         self.reportRules = reportRules
         self.old = old
         self.new = new
-        if let matching {
-            changeset = try Differ.diff(from: oldSections, to: newSections, matching: matching)
-        } else {
-            // Identity by content: the engine matches fingerprints itself.
-            changeset = try Differ.diff(from: oldSections, to: newSections)
-        }
+        self.changeset = try changeset()
         differingMembers = DifferingMembers(old: self.old, new: self.new)
+    }
+
+    /// The record at `path` on one side: its fingerprint and its row in that side's table.
+    func ref(_ path: ItemPath, _ side: Side) -> RecordRef {
+        switch (side, held) {
+        case (.old, nil): oldSections[path.section].elements[path.item]
+        case (.new, nil): newSections[path.section].elements[path.item]
+        case (.old, let held?): oldSections[0].elements[HeldPositions.row(of: path.item, in: held.old)]
+        case (.new, let held?): newSections[0].elements[HeldPositions.row(of: path.item, in: held.new)]
+        }
     }
 
     package var reportedMoves: [SectionedChangeset<SectionName, RecordRef>.Move] {
@@ -163,8 +216,8 @@ public struct Comparison: Sendable {
 
     /// The fields that differ between the two versions of an updated record.
     package func fieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
-        let oldRow = oldSections[update.old.section].elements[update.old.item].row
-        let newRow = newSections[update.new.section].elements[update.new.item].row
+        let oldRow = ref(update.old, .old).row
+        let newRow = ref(update.new, .new).row
         let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)
             ?? (old.value(ofRecord: oldRow), new.value(ofRecord: newRow))
         return changes(between: oldRecord, newRecord)

@@ -246,7 +246,7 @@ extension Comparison {
             }
             try numbered(shows(.deleted) ? changeset.deletions : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { position, deletion in
-                    let ref = oldSections[deletion.at.section].elements[deletion.at.item]
+                    let ref = comparison.ref(deletion.at, .old)
                     guard position < recordsPerKind else {
                         return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old))
                     }
@@ -308,15 +308,17 @@ extension Comparison {
         // sections and dataset (`side == .old ? old : new`) retained and
         // released a dozen shared objects a call, and the report's threads
         // took turns at their reference counts.
+        let ref = ref(path, side)
         switch side {
-        case .old: Self.place(path, in: oldSections, records: old.records, sectioned: options.records.section != nil)
-        case .new: Self.place(path, in: newSections, records: new.records, sectioned: options.records.section != nil)
+        case .old: return Self.place(path, ref, in: oldSections, records: old.records, sectioned: options.records.section != nil)
+        case .new: return Self.place(path, ref, in: newSections, records: new.records, sectioned: options.records.section != nil)
         }
     }
 
-    private static func place(_ path: ItemPath, in sections: [ListSection<SectionName, RecordRef>], records: RecordTable, sectioned: Bool) -> Place {
-        let ref = sections[path.section].elements[path.item]
-        return Place(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
+    private static func place(
+        _ path: ItemPath, _ ref: RecordRef, in sections: [ListSection<SectionName, RecordRef>], records: RecordTable, sectioned: Bool
+    ) -> Place {
+        Place(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
     }
 
     /// A record's id parts, or nil when records are matched by content.

@@ -208,6 +208,6 @@ extension Summary {
 extension Snapshot {
     /// The input as a report names it.
     package var summary: InputSummary {
-        InputSummary(name: input.name, format: input.format, records: records.count)
+        InputSummary(name: input.name, format: input.format, records: recordCount)
     }
 }

@@ -151,6 +151,14 @@ package final class CSVRecordReader {
         try feed(bytes.span)
     }
 
+    /// The records read since the last call, moved out: a file larger than
+    /// memory is handed on a batch at a time (see `RecordTable.takeRows`);
+    /// `finish` returns the rest, with what holds for the whole input.
+    package func takeRecords() -> RecordTable { builder.takeRecords() }
+
+    /// Records read and not taken yet.
+    package var heldRecords: Int { builder.heldCount }
+
     package func finish() throws -> RecordTable {
         if let failure { throw failure }
         do {

@@ -587,7 +587,15 @@ package struct InputFile: Sendable {
 
     /// The records, read by one reader (with `indexesKeys`, one that indexes
     /// ids as it reads and says where an id first repeats).
-    package func readWhole(_ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool) throws -> RecordTable {
+    ///
+    /// With `batches`, an input larger than memory: the records are handed
+    /// to it `batchSize` or more at a time as they are read (each batch's
+    /// rows count from 0), and the table returned holds the last of them
+    /// beside what holds for the whole input (names, schema, fields found).
+    package func readWhole(
+        _ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool,
+        batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil
+    ) throws -> RecordTable {
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout
@@ -600,14 +608,28 @@ package struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys)
-            reader.expectedInputSize = bytes.knownCount
-            try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
+            guard let batches else {
+                reader.expectedInputSize = bytes.knownCount
+                try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
+                return try reader.finish()
+            }
+            try bytes.forEachChunk({ chunk in
+                try reader.feed(chunk)
+                if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
+            }, wantsMore: { reader.endsInsideLongToken })
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: format.delimiter(delimiter), options: options, indexesKeys: indexesKeys)
-            reader.expectedInputSize = bytes.knownCount
-            try bytes.forEachChunk(reader.feed)
+            guard let batches else {
+                reader.expectedInputSize = bytes.knownCount
+                try bytes.forEachChunk(reader.feed)
+                return try reader.finish()
+            }
+            try bytes.forEachChunk { chunk in
+                try reader.feed(chunk)
+                if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
+            }
             return try reader.finish()
         }
     }

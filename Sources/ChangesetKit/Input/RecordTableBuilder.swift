@@ -10,7 +10,20 @@ struct RecordTableBuilder {
     /// text in `records` does not overlap the index's own update.
     private var keyIndex = KeyIndex()
 
-    var count: Int { records.count }
+    /// Records read, including those handed on by `takeRecords`.
+    var count: Int { taken + records.count }
+    /// Records handed on by `takeRecords`.
+    private var taken = 0
+
+    /// The records read since the last call, moved out (see `RecordTable.takeRows`).
+    mutating func takeRecords() -> RecordTable {
+        precondition(!indexesKeys, "a key index needs every record")
+        taken += records.count
+        return records.takeRows()
+    }
+
+    /// Records read and not taken yet.
+    var heldCount: Int { records.count }
 
     var table: RecordTable {
         var table = records
@@ -32,7 +45,7 @@ struct RecordTableBuilder {
             let ids = repeatedIDs.count
             error.message += ids == 1 && duplicateRecords == 1
                 ? "; it is the only repeated id"
-                : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records.count) records"
+                : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(count) records"
             error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
             error.repeatsID = true
             throw error
@@ -84,7 +97,7 @@ struct RecordTableBuilder {
     /// (10% over) instead of growing by doubling.
     @inline(__always)
     mutating func sizeAfterFirstRecords(endingAt end: Int, inputSize: Int?) {
-        guard records.count == 1024, let inputSize, end > 0 else { return }
+        guard records.count == 1024, taken == 0, let inputSize, end > 0 else { return }
         // From the first record's start: a part of a file starts far from offset 0.
         let first = records.byteRange(0).lowerBound
         reserve(inputSize / max(1, (end - first) / 1024) * 11 / 10)

@@ -11,9 +11,14 @@ package struct Snapshot: Sendable {
     /// dotted names (`{"meta":{"key":1}}` as `{"meta.key":1}`), the CSV
     /// side's column names for the same fields.
     package var flattensObjects = false
+    /// How many records the input holds: `records.count`, but for a
+    /// comparison in partitions, whose table holds only the records it shows.
+    package let recordCount: Int
 
-    package init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false) {
+    package init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false,
+                 recordCount: Int? = nil) {
         self.input = input
+        self.recordCount = recordCount ?? records.count
         self.records = records
         self.delimiter = delimiter
         self.renames = renames

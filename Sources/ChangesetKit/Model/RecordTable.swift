@@ -109,6 +109,25 @@ package struct RecordTable: Sendable {
         lineNumbers.reserveCapacity(count)
     }
 
+    /// Moves the records read so far out, leaving what holds for the whole
+    /// input (names, schema, sections found): a reader streaming a file larger
+    /// than memory hands its records on a batch at a time. The rows read next
+    /// count from 0 again; their offsets keep their high bits.
+    package mutating func takeRows() -> RecordTable {
+        var taken = RecordTable()
+        swap(&taken.refs, &refs)
+        swap(&taken.startLows, &startLows)
+        taken.startWraps = startWraps
+        // Every row to come starts past the 4 GiB multiples passed so far.
+        startWraps = [UInt32](repeating: 0, count: startWraps.count)
+        swap(&taken.lengths, &lengths)
+        swap(&taken.longLengths, &longLengths)
+        swap(&taken.lineNumbers, &lineNumbers)
+        swap(&taken.keys, &keys)
+        swap(&taken.sections, &sections)
+        return taken
+    }
+
     /// The line of record `index`'s first byte.
     package func line(_ index: Int) -> Int { lineNumbers[index] }
 

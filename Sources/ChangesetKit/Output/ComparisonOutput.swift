@@ -85,6 +85,11 @@ extension Comparison {
             throw OptionError("--format \(settings.format.rawValue) replays the change; --show adds context to a report")
         }
         if showingNothing { return try counts() }
+        if isPartitioned && (settings.format == .patch || settings.format == .jsonpatch) {
+            // A replay carries every record's place in NEW: the tables must hold them all.
+            throw OptionError("--format \(settings.format.rawValue) holds every record in memory, and these inputs are larger than "
+                              + "--memory-limit \(options.memoryLimit ?? 0) bytes: give a larger --memory-limit to write it")
+        }
         if settings.format.isReplay {
             let summary = try counts()
             switch settings.format {

@@ -1,0 +1,363 @@
+/// Comparing inputs larger than memory (`--memory-limit`): the records go to
+/// temporary files as they are read, split by a hash of their id into
+/// partitions; each partition pair is matched on its own, into one 4-byte
+/// old position per new record; the engine's flat diff finds the moves with
+/// its predecessor links in a file. Then only the records a report can show
+/// (the changed ones and the first 1000 of each side, which the field checks
+/// sample) are read back from the files into small tables, and the
+/// comparison goes on as in memory: the same changeset (positions are the
+/// files'), the same report, byte for byte.
+///
+/// What it takes: `--id` (records matched by content need every fingerprint
+/// at once), no `--section`, `--duplicates error`. Memory: the matching (4
+/// bytes a new record), a few bits a record, the subsequence's tails (4
+/// bytes a record on it), one partition pair at a time, and the changes.
+extension Comparison {
+    /// Bytes of memory a record of each side takes in a comparison in memory,
+    /// about (10M against 10M records took 765 MB), for `estimatedMemory`.
+    static let bytesPerRecordInMemory = 48
+
+    /// Whether `options` allow a comparison in partitions (see above).
+    static func canPartition(_ options: ComparisonOptions) -> Bool {
+        !options.records.id.isEmpty && options.records.section == nil && options.records.duplicates == .error
+    }
+
+    /// About how much memory comparing the inputs in memory takes: their
+    /// record counts, from their sizes and the line breaks in their first
+    /// 64 KiB, at `bytesPerRecordInMemory`. An input whose size is not known
+    /// before it is read (a stream, a compressed file) counts for nothing.
+    static func estimatedMemory(_ inputs: [InputFile]) throws -> Int {
+        var total = 0
+        for input in inputs {
+            guard let size = input.bytes.knownCount else { continue }
+            let head = try input.bytes.leading(1 << 16)
+            let lines = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            // A record a line at least as short as the head's; one line: records of 64 bytes.
+            let bytesPerRecord = lines == 0 ? 64 : max(1, head.count / lines)
+            total += size / bytesPerRecord * bytesPerRecordInMemory
+        }
+        return total
+    }
+
+    /// The number of partitions for inputs of about `bytes` under `limit`:
+    /// a partition pair held at once takes about an eighth of the limit.
+    static func partitionCount(bytes: Int, limit: Int) -> Int {
+        return min(128, max(1, bytes / max(1, limit / 8) + 1))
+    }
+
+    /// One input read past memory: its records in temporary files.
+    struct SpilledSide: Sendable {
+        var count = 0
+        /// Per partition, per record: row (32 bits), fingerprint (64), key
+        /// length (32), key bytes.
+        var partitions: [SpillFile]
+        /// Per row, `rowEntrySize` bytes: start (64 bits), length (32), line
+        /// (32), fingerprint (64), key offset in `keys` (64), key length (32).
+        var rows: SpillFile
+        var keys: SpillFile
+        /// What holds for the whole input (names, schema, fields found): a table of no rows.
+        var whole = RecordTable()
+
+        static let rowEntrySize = 36
+
+        init(partitions: Int) throws {
+            self.partitions = try (0..<partitions).map { _ in try SpillFile(bufferSize: 1 << 16) }
+            rows = try SpillFile()
+            keys = try SpillFile()
+        }
+
+        /// Writes a batch of records away; their rows follow the ones before.
+        mutating func add(_ batch: RecordTable) throws {
+            let lines = batch.lines
+            guard count + batch.count < Int(UInt32.max) else {
+                throw InputError(source: SpillFile.directory, location: nil, message: "more than 4G records is more than changeset supports")
+            }
+            for row in 0..<batch.count {
+                let position = UInt32(count + row)
+                let fingerprint = batch.fingerprint(row)
+                let range = batch.byteRange(row)
+                try batch.keys.withKey(row) { key in
+                    let partition = Int(RecordTable.keyHash(key) % UInt64(partitions.count))
+                    try partitions[partition].append(position)
+                    try partitions[partition].append(fingerprint)
+                    try partitions[partition].append(UInt32(key.count))
+                    try partitions[partition].append(key)
+                    try rows.append(UInt64(range.lowerBound))
+                    try rows.append(UInt32(range.count))
+                    try rows.append(UInt32(truncatingIfNeeded: lines[row]))
+                    try rows.append(fingerprint)
+                    try rows.append(UInt64(keys.size))
+                    try rows.append(UInt32(key.count))
+                    try keys.append(key)
+                }
+            }
+            count += batch.count
+        }
+
+        mutating func finishWriting() throws {
+            for index in partitions.indices { try partitions[index].finishWriting() }
+            try rows.finishWriting()
+            try keys.finishWriting()
+        }
+
+        /// The table of the records at `held` (positions, ascending), read
+        /// back: row k of it is the record at `held[k]`.
+        func heldTable(_ held: [Int32]) throws -> RecordTable {
+            var table = whole
+            table.reserveCapacity(held.count)
+            var rowWindow = Window(file: rows)
+            var keyWindow = Window(file: keys)
+            for position in held {
+                let entry = try rowWindow.load(Int(position) * Self.rowEntrySize, count: Self.rowEntrySize)
+                let row = rowWindow.bytes
+                let start = Int(row.uint64(at: entry))
+                let range = start..<(start + Int(row.uint32(at: entry + 8)))
+                let keyLength = Int(row.uint32(at: entry + 32))
+                let key = try keyWindow.load(Int(row.uint64(at: entry + 24)), count: keyLength)
+                table.keys.append(keyWindow.bytes.span.extracting(key..<(key + keyLength)))
+                table.append(fingerprint: row.uint64(at: entry + 16), range: range, line: Int(row.uint32(at: entry + 12)))
+            }
+            return table
+        }
+    }
+
+    /// Reads a spill file forward through a window of 1 MiB (or one entry,
+    /// if larger): sparse reads cost a read each, dense ones a read a window.
+    struct Window {
+        let file: SpillFile
+        var start = 0
+        var bytes: [UInt8] = []
+
+        init(file: SpillFile) { self.file = file }
+
+        /// Makes `bytes` hold the file's `count` bytes at `offset`; returns where they start in it.
+        mutating func load(_ offset: Int, count: Int) throws -> Int {
+            if offset < start || offset + count > start + bytes.count {
+                start = offset
+                bytes = try file.read(at: offset, count: max(count, 1 << 20))
+                guard bytes.count >= count else {
+                    throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                }
+            }
+            return offset - start
+        }
+    }
+
+    /// Predecessor links in a temporary file: 4 bytes a new record, written in
+    /// order, read back from the end through a window (see `PredecessorLinks`).
+    struct SpilledPredecessors: PredecessorLinks {
+        var file: SpillFile
+        var window: [UInt8] = []
+        var windowStart = 0
+        var flushed = false
+
+        mutating func append(_ predecessor: Int32) throws {
+            try file.append(UInt32(bitPattern: predecessor))
+        }
+
+        mutating func predecessor(of position: Int) throws -> Int32 {
+            if !flushed {
+                try file.finishWriting()
+                flushed = true
+            }
+            let offset = position * 4
+            if offset < windowStart || offset + 4 > windowStart + window.count {
+                // Positions come in decreasing order: the window ends at this one.
+                windowStart = max(0, offset + 4 - (1 << 20))
+                window = try file.read(at: windowStart, count: offset + 4 - windowStart)
+            }
+            return Int32(bitPattern: window.uint32(at: offset - windowStart))
+        }
+    }
+
+    /// Compares two inputs in partitions (see above); `partitions` of them.
+    static func runPartitioned(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, partitions: Int) throws -> Comparison {
+        let inputs = [oldInput, newInput]
+        let spilled = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+            var records = options.records
+            records.appliesRenames = side == 1
+            var spilled = try SpilledSide(partitions: partitions)
+            var last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
+                try spilled.add($0)
+            }
+            try spilled.add(last.takeRows())
+            spilled.whole = last
+            try spilled.finishWriting()
+            return spilled
+        }
+        let (old, new) = (spilled[0], spilled[1])
+        // The changes carry positions for now; their rows in the held tables come below.
+        // (The matching is the closure's, freed when the engine is done with it.)
+        var changeset: SectionedChangeset<SectionName, RecordRef> = try {
+            let matching = try match(old, new, oldInput: oldInput, newInput: newInput, options: options)
+            var links = SpilledPredecessors(file: try SpillFile())
+            return try Differ.flatDiff(
+                oldCount: old.count, matching: matching.oldOfNew, links: &links,
+                isUpdated: { matching.updated[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 },
+                element: { RecordRef(fingerprint: 0, row: $0) })
+        }()
+
+        // The records a report may read: the changed ones, and the first 1000 a side.
+        var oldHeld = Bitmap(count: old.count)
+        var newHeld = Bitmap(count: new.count)
+        for position in 0..<min(old.count, 1000) { oldHeld.insert(position) }
+        for position in 0..<min(new.count, 1000) { newHeld.insert(position) }
+        for deletion in changeset.deletions { oldHeld.insert(deletion.at.item) }
+        for insertion in changeset.insertions { newHeld.insert(insertion.at.item) }
+        for update in changeset.updates {
+            oldHeld.insert(update.old.item)
+            newHeld.insert(update.new.item)
+        }
+        for move in changeset.moves {
+            oldHeld.insert(move.from.item)
+            newHeld.insert(move.to.item)
+        }
+        let oldPositions = oldHeld.members
+        let newPositions = newHeld.members
+        let oldTable = try old.heldTable(oldPositions)
+        let newTable = try new.heldTable(newPositions)
+        // The changes' records by their rows in the held tables.
+        func newRef(_ position: Int) -> RecordRef {
+            let row = HeldPositions.row(of: position, in: newPositions)
+            return RecordRef(fingerprint: newTable.fingerprint(row), row: row)
+        }
+        for index in changeset.insertions.indices { changeset.insertions[index].element = newRef(changeset.insertions[index].at.item) }
+        for index in changeset.updates.indices { changeset.updates[index].element = newRef(changeset.updates[index].new.item) }
+        for index in changeset.moves.indices { changeset.moves[index].element = newRef(changeset.moves[index].to.item) }
+
+        let delimiters = inputs.map { $0.format.delimiter(options.delimiter) }
+        let mixed = oldInput.format.isJSON != newInput.format.isJSON
+        let oldSnapshot = Snapshot(input: oldInput, records: oldTable, delimiter: delimiters[0], flattensObjects: mixed && oldInput.format.isJSON,
+                                   recordCount: old.count)
+        let newSnapshot = Snapshot(input: newInput, records: newTable, delimiter: delimiters[1],
+                                   renames: newInput.format.isJSON ? options.records.renames : [],
+                                   flattensObjects: mixed && newInput.format.isJSON, recordCount: new.count)
+        return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
+                              held: HeldPositions(old: oldPositions, new: newPositions), changeset: changeset)
+    }
+
+    /// Each new record's old position (-1: none) and whether it was updated
+    /// (a bit a new record), partition pair by partition pair. A repeated id
+    /// is the error a comparison in memory gives (each input read again by a
+    /// reader that indexes ids, OLD first).
+    private static func match(
+        _ old: SpilledSide, _ new: SpilledSide, oldInput: InputFile, newInput: InputFile, options: ComparisonOptions
+    ) throws -> (oldOfNew: [Int32], updated: [UInt64]) {
+        var oldOfNew = [Int32](repeating: -1, count: new.count)
+        var updated = [UInt64](repeating: 0, count: (new.count + 63) / 64)
+        var taken = Bitmap(count: old.count)
+        var oldRepeats = false
+        var newRepeats = false
+        for partition in old.partitions.indices {
+            let oldEntries = try old.partitions[partition].read(at: 0, count: old.partitions[partition].size)
+            var oldKeys = RecordKeys()
+            var oldRows: [UInt32] = []
+            var oldFingerprints: [UInt64] = []
+            var entries = 0
+            try forEachEntry(oldEntries) { _, _, _ in entries += 1 }
+            var index = KeyIndex(capacity: entries)
+            try forEachEntry(oldEntries) { row, fingerprint, key in
+                let local = oldRows.count
+                oldRows.append(row)
+                oldFingerprints.append(fingerprint)
+                oldKeys.append(key)
+                if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { oldKeys.key($0, is: key) }) != nil { oldRepeats = true }
+            }
+            let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
+            // New ids OLD does not have, kept to find one that repeats.
+            var unmatchedKeys = RecordKeys()
+            var unmatched = KeyIndex(capacity: 16)
+            try forEachEntry(newEntries) { row, fingerprint, key in
+                let hash = RecordTable.keyHash(key)
+                if let local = index.firstRow(hash: hash, rowHasKey: { oldKeys.key($0, is: key) }) {
+                    let oldRow = Int(oldRows[local])
+                    if taken.contains(oldRow) { newRepeats = true }
+                    taken.insert(oldRow)
+                    oldOfNew[Int(row)] = Int32(oldRow)
+                    if oldFingerprints[local] != fingerprint { updated[Int(row) >> 6] |= 1 << UInt64(row & 63) }
+                } else {
+                    let position = unmatchedKeys.count
+                    unmatchedKeys.append(key)
+                    if unmatched.insert(row: position, hash: hash, rowHasKey: { unmatchedKeys.key($0, is: key) }) != nil { newRepeats = true }
+                }
+            }
+        }
+        if oldRepeats || newRepeats {
+            for (input, repeats, side) in [(oldInput, oldRepeats, 0), (newInput, newRepeats, 1)] where repeats {
+                var records = options.records
+                records.appliesRenames = side == 1
+                do {
+                    _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: true)
+                } catch var error as InputError {
+                    // No key is looked for: that is a comparison in memory.
+                    error.repeatsID = false
+                    throw error
+                }
+            }
+            throw InputFile.changed(newRepeats ? newInput.name : oldInput.name)
+        }
+        return (oldOfNew, updated)
+    }
+
+    /// Calls `body` with each entry of a partition file (see `SpilledSide`).
+    private static func forEachEntry(_ bytes: [UInt8], _ body: (UInt32, UInt64, Span<UInt8>) throws -> Void) throws {
+        var offset = 0
+        let span = bytes.span
+        while offset < bytes.count {
+            guard offset + 16 <= bytes.count else { throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early") }
+            let length = Int(bytes.uint32(at: offset + 12))
+            guard offset + 16 + length <= bytes.count else {
+                throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+            }
+            try body(bytes.uint32(at: offset), bytes.uint64(at: offset + 4), span.extracting((offset + 16)..<(offset + 16 + length)))
+            offset += 16 + length
+        }
+    }
+}
+
+/// In a comparison in partitions, the positions (ascending) of the records
+/// each side's table holds: row k of OLD's table is the record at `old[k]`.
+package struct HeldPositions: Sendable {
+    let old: [Int32]
+    let new: [Int32]
+
+    /// The row of the record at `position` in a table holding `positions`.
+    static func row(of position: Int, in positions: [Int32]) -> Int {
+        var low = 0
+        var high = positions.count
+        while low < high {
+            let middle = (low + high) / 2
+            if Int(positions[middle]) < position { low = middle + 1 } else { high = middle }
+        }
+        precondition(low < positions.count && Int(positions[low]) == position, "a record the comparison did not keep")
+        return low
+    }
+}
+
+/// A set of positions below a count, a bit each.
+struct Bitmap {
+    private var words: [UInt64]
+    private let count: Int
+
+    init(count: Int) {
+        self.count = count
+        words = [UInt64](repeating: 0, count: (count + 63) / 64)
+    }
+
+    mutating func insert(_ position: Int) { words[position >> 6] |= 1 << UInt64(position & 63) }
+
+    func contains(_ position: Int) -> Bool { words[position >> 6] & (1 << UInt64(position & 63)) != 0 }
+
+    /// The positions in the set, ascending.
+    var members: [Int32] {
+        var members: [Int32] = []
+        for (index, word) in words.enumerated() where word != 0 {
+            var rest = word
+            while rest != 0 {
+                members.append(Int32(index << 6 + rest.trailingZeroBitCount))
+                rest &= rest - 1
+            }
+        }
+        return members
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+
+/// A temporary file that a comparison larger than memory writes once and
+/// reads back (`Comparison+Partitioned.swift`). It is unlinked the moment it
+/// is made, so whatever ends the run (an error, a signal, a kill) leaves
+/// nothing behind: the kernel frees it with the last descriptor. Writes go
+/// through a buffer of `bufferSize`; a write that fails (a full disk) is an
+/// `InputError` naming the directory.
+package struct SpillFile: Sendable {
+    private let handle: FileHandle
+    private let directory: String
+    private var buffer: [UInt8] = []
+    private let bufferSize: Int
+    /// Bytes written, buffered ones included.
+    package private(set) var size = 0
+
+    /// The directory temporary files go in: `TMPDIR`, or /tmp.
+    package static var directory: String {
+        ProcessInfo.processInfo.environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
+    }
+
+    package init(in directory: String = SpillFile.directory, bufferSize: Int = 1 << 18) throws {
+        self.directory = directory
+        self.bufferSize = bufferSize
+        var descriptor: Int32 = -1
+        // O_EXCL on a fresh random name: never a file someone else made (mkstemp's guarantee).
+        for _ in 0..<16 where descriptor < 0 {
+            let path = "\(directory)/changeset-spill-\(UInt64.random(in: 0...UInt64.max))"
+            descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            if descriptor >= 0 { unlink(path) }
+            if descriptor < 0 && errno != EEXIST { break }
+        }
+        guard descriptor >= 0 else { throw SpillFile.failure(directory, "cannot make a temporary file", errno) }
+        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        buffer.reserveCapacity(bufferSize)
+    }
+
+    @inline(__always)
+    package mutating func append(_ value: UInt32) throws {
+        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
+        size += 4
+        if buffer.count >= bufferSize { try flush() }
+    }
+
+    @inline(__always)
+    package mutating func append(_ value: UInt64) throws {
+        for shift in stride(from: 0, to: 64, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        size += 8
+        if buffer.count >= bufferSize { try flush() }
+    }
+
+    package mutating func append(_ bytes: Span<UInt8>) throws {
+        for index in bytes.indices { buffer.append(bytes[index]) }
+        size += bytes.count
+        if buffer.count >= bufferSize { try flush() }
+    }
+
+    /// Writes what the buffer holds.
+    package mutating func flush() throws {
+        guard !buffer.isEmpty else { return }
+        do {
+            try handle.seekToEnd()
+            try handle.write(contentsOf: buffer)
+        } catch {
+            throw SpillFile.failure(directory, "cannot write a temporary file", SpillFile.code(of: error))
+        }
+        buffer.removeAll(keepingCapacity: true)
+    }
+
+    /// `count` bytes from `offset` (fewer at the end of the file), once
+    /// everything before them was written and flushed.
+    package func read(at offset: Int, count: Int) throws -> [UInt8] {
+        do {
+            try handle.seek(toOffset: UInt64(offset))
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(count)
+            while bytes.count < count {
+                guard let data = try handle.read(upToCount: count - bytes.count), !data.isEmpty else { break }
+                bytes.append(contentsOf: data)
+            }
+            return bytes
+        } catch {
+            throw SpillFile.failure(directory, "cannot read a temporary file back", SpillFile.code(of: error))
+        }
+    }
+
+    /// Frees the buffer once the file is written (it is read by `read`).
+    package mutating func finishWriting() throws {
+        try flush()
+        buffer = []
+    }
+
+    private static func code(of error: Error) -> Int32 {
+        let error = error as NSError
+        if error.domain == NSPOSIXErrorDomain { return Int32(error.code) }
+        if let underlying = error.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return Int32(underlying.code)
+        }
+        if error.domain == NSCocoaErrorDomain && error.code == CocoaError.fileWriteOutOfSpace.rawValue { return ENOSPC }
+        return EIO
+    }
+
+    private static func failure(_ directory: String, _ what: String, _ code: Int32) -> InputError {
+        InputError(source: directory, location: nil, message: "\(what) for a comparison larger than memory: \(String(cString: strerror(code)))"
+                   + (code == ENOSPC ? " (TMPDIR names another directory; --memory-limit sets when files are used)" : ""))
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// The little-endian integer at `offset` (as `SpillFile.append` writes it).
+    @inline(__always)
+    package func uint32(at offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for byte in 0..<4 { value |= UInt32(self[offset + byte]) << UInt32(8 * byte) }
+        return value
+    }
+
+    @inline(__always)
+    package func uint64(at offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for byte in 0..<8 { value |= UInt64(self[offset + byte]) << UInt64(8 * byte) }
+        return value
+    }
+}

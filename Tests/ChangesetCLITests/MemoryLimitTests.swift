@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+
+/// `--memory-limit`: past it, a comparison goes through temporary files (a
+/// partition of the records at a time), and the command's output and exit
+/// status are the ones it has in memory; the files never outlive the run,
+/// and a temporary directory that cannot take them is an error, exit 2.
+@Suite struct MemoryLimitTests {
+    /// A pair of each format with every kind of change.
+    func pair(in directory: URL) throws {
+        var old: [(Int, String, Int)] = (0..<400).map { ($0, "n\($0 % 17)", $0 % 10) }
+        var new = old.filter { $0.0 % 23 != 0 }.map { $0.0 % 11 == 0 ? ($0.0, $0.1, $0.2 + 100) : $0 }
+        new.insert(contentsOf: (0..<5).map { (1000 + $0, "added", 1) }, at: 40)
+        new.insert(new.remove(at: 10), at: 300)
+        old.swapAt(0, 399)
+        func json(_ rows: [(Int, String, Int)]) -> String {
+            "[\n" + rows.map { "  {\"id\": \($0.0), \"name\": \"\($0.1)\", \"v\": \($0.2)}" }.joined(separator: ",\n") + "\n]\n"
+        }
+        func csv(_ rows: [(Int, String, Int)]) -> String { "id,name,v\n" + rows.map { "\($0.0),\($0.1),\($0.2)\n" }.joined() }
+        try Data(json(old).utf8).write(to: directory.appendingPathComponent("old.json"))
+        try Data(json(new).utf8).write(to: directory.appendingPathComponent("new.json"))
+        try Data(csv(old).utf8).write(to: directory.appendingPathComponent("old.csv"))
+        try Data(csv(new).utf8).write(to: directory.appendingPathComponent("new.csv"))
+    }
+
+    @Test func everyOutputPastTheLimitIsTheOutputInMemory() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try pair(in: scratch)
+        let spill = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: spill, withIntermediateDirectories: true)
+        for input in ["json", "csv"] {
+            for options in [["--format", "text"], ["--format", "json"], ["--format", "ndjson"], ["--format", "markdown"], ["--format", "html"],
+                            ["--format", "batch"], ["--stat"], ["-q"], ["--show", "name", "--limit", "3"], ["--ignore-order", "--format", "json"],
+                            ["--assert", "deleted <= 5"]] {
+                let arguments = ["old.\(input)", "new.\(input)", "--id", "id"] + options
+                let inMemory = try changeset(arguments, in: scratch)
+                let partitioned = try changeset(arguments + ["--memory-limit", "1"], in: scratch, environment: ["TMPDIR": spill.path])
+                #expect(partitioned.status == inMemory.status && partitioned.stdout == inMemory.stdout && partitioned.stderr == inMemory.stderr,
+                        "\(arguments): \(inMemory) / \(partitioned)")
+                #expect(inMemory.status == 1 || (options.first == "--assert" && inMemory.status == 3), "\(inMemory)")
+                // Unlinked as soon as made: nothing is left behind.
+                #expect(try FileManager.default.contentsOfDirectory(atPath: spill.path) == [])
+            }
+        }
+        // A limit the inputs fit under: in memory, as without one.
+        let roomy = try changeset(["old.json", "new.json", "--id", "id", "--memory-limit", "1.5G"], in: scratch)
+        #expect(roomy.stdout == (try changeset(["old.json", "new.json", "--id", "id"], in: scratch)).stdout)
+    }
+
+    @Test func aReplayPastTheLimitIsRefusedAndSaysWhatToDo() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try pair(in: scratch)
+        for format in ["patch", "jsonpatch"] {
+            let result = try changeset(["old.json", "new.json", "--id", "id", "--format", format, "--memory-limit", "1k", "-o", "out.patch"], in: scratch)
+            #expect(result.status == 2 && result.stderr.contains("--memory-limit"), "\(result)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("out.patch").path))
+        }
+    }
+
+    @Test func aLimitThatIsNotASizeIsAnError() throws {
+        for limit in ["lots", "-1", "1e9", "1Q", ""] {
+            let result = try changeset(["old.json", "new.json", "--id", "id", "--memory-limit", limit])
+            #expect(result.status == 2 && result.stderr.contains("--memory-limit"), "\(limit): \(result)")
+        }
+    }
+
+    /// No room for the temporary files (a directory that is not there, a
+    /// file size limit standing in for a full disk): exit 2, the directory
+    /// named, no output.
+    @Test func temporaryFilesThatCannotBeWrittenAreAnError() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try pair(in: scratch)
+        let missing = try changeset(["old.json", "new.json", "--id", "id", "--memory-limit", "1"], in: scratch,
+                                    environment: ["TMPDIR": scratch.appendingPathComponent("absent").path])
+        #expect(missing.status == 2 && missing.stdout.isEmpty && missing.stderr.contains("absent"), "\(missing)")
+        #expect(missing.stderr.contains("No such file or directory"), "\(missing)")
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHANGESET"] = changesetBinary.path
+        environment["TMPDIR"] = scratch.path
+        // SIGXFSZ ignored, a write past the limit fails with EFBIG, as a write to a full disk fails with ENOSPC.
+        let full = try runProcess(URL(fileURLWithPath: "/bin/bash"),
+                                  ["-c", "trap '' XFSZ; ulimit -f 8; \"$CHANGESET\" old.csv new.csv --id id --memory-limit 1"],
+                                  in: scratch, environment: environment)
+        #expect(full.status == 2 && full.stdout.isEmpty && full.stderr.contains("cannot write a temporary file"), "\(full)")
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import ChangesetKit
+
+/// A comparison past `memoryLimit` (records in temporary files, matched a
+/// partition at a time, `Comparison+Partitioned.swift`) must give what the
+/// comparison in memory gives: every report format byte for byte, the
+/// counts, and the same errors, on random pairs cut into random numbers of
+/// partitions.
+@Suite struct PartitionedComparisonTests {
+    /// A random pair of `format`: unique ids (numbers or text), OLD's records
+    /// deleted, updated (a field, a nested value, an array element), moved
+    /// and joined by new ones in NEW.
+    static func randomPair(_ format: InputFormat, _ random: inout SplitMix, records: Int) -> (old: String, new: String) {
+        struct Record { var id: String; var name: String; var price: String; var tags: [String] }
+        let textIDs = random.next(upTo: 2) == 0
+        func id(_ number: Int) -> String { textIDs ? "\"k\(number)\"" : "\(number)" }
+        var old = (0..<records).map { number in
+            Record(id: id(number * 3), name: "n\(random.next(upTo: 20))", price: "\(random.next(upTo: 100)).5",
+                   tags: (0..<random.next(upTo: 3)).map { "t\($0)" })
+        }
+        var new: [Record] = []
+        for record in old where random.next(upTo: 10) != 0 {
+            var record = record
+            switch random.next(upTo: 8) {
+            case 0: record.name += "x"
+            case 1: record.price = "\(random.next(upTo: 100))"
+            case 2: record.tags.append("new")
+            default: break
+            }
+            new.append(record)
+        }
+        for extra in 0..<random.next(upTo: records / 5 + 2) {
+            new.insert(Record(id: id(records * 3 + extra * 3 + 1), name: "added", price: "1", tags: []), at: random.next(upTo: new.count + 1))
+        }
+        for _ in 0..<random.next(upTo: 6) where new.count > 1 {
+            let moved = new.remove(at: random.next(upTo: new.count))
+            new.insert(moved, at: random.next(upTo: new.count + 1))
+        }
+        if random.next(upTo: 3) == 0 { old.shuffle(using: &random) }
+        func text(_ records: [Record]) -> String {
+            switch format {
+            case .csv:
+                return "id,name,price,tags\n" + records.map { "\($0.id.replacingOccurrences(of: "\"", with: "")),\($0.name),\($0.price),\($0.tags.joined(separator: ";"))\n" }.joined()
+            case .ndjson:
+                return records.map { "{\"id\": \($0.id), \"name\": \"\($0.name)\", \"price\": \($0.price), \"tags\": [\($0.tags.map { "\"\($0)\"" }.joined(separator: ","))]}\n" }.joined()
+            default:
+                return "[\n" + records.map { "  {\n    \"id\": \($0.id),\n    \"name\": \"\($0.name)\",\n    \"price\": \($0.price),\n    \"tags\": [\($0.tags.map { "\"\($0)\"" }.joined(separator: ", "))]\n  }" }
+                    .joined(separator: ",\n") + "\n]\n"
+            }
+        }
+        return (text(old), text(new))
+    }
+
+    static func input(_ name: String, _ text: String, _ format: InputFormat) -> InputFile {
+        InputFile(name: name, bytes: InputBytes(copying: Array(text.utf8)), format: format)
+    }
+
+    /// Every output of one comparison: the report formats, the counts alone and `--quiet`'s counts.
+    static func outputs(_ old: InputFile, _ new: InputFile, _ options: ComparisonOptions) throws -> (outputs: [String], partitioned: Bool) {
+        let comparison = try Comparison.run(old, new, options: options)
+        var outputs: [String] = []
+        for format in [OutputFormat.text, .json, .ndjson, .markdown, .html, .batch] {
+            var output = ""
+            let summary = try comparison.write(OutputSettings(format: format, width: 0), to: &output)
+            outputs.append(output + "\(summary)")
+        }
+        var counts = ""
+        _ = try comparison.write(OutputSettings(format: .text, countsOnly: true), to: &counts)
+        outputs.append(counts)
+        outputs.append("\(try comparison.counts())")
+        var shown = ""
+        _ = try comparison.write(OutputSettings(format: .text, limit: 3, kinds: [.deleted, .updated], show: [FieldPath(["name"])]), to: &shown)
+        outputs.append(shown)
+        return (outputs, comparison.isPartitioned)
+    }
+
+    @Test(arguments: [InputFormat.json, .ndjson, .csv])
+    func aComparisonInPartitionsIsTheComparisonInMemory(format: InputFormat) throws {
+        var random = SplitMix(seed: 0x5041_5254 &+ UInt64(format.rawValue.count))
+        for round in 0..<30 {
+            let (oldText, newText) = Self.randomPair(format, &random, records: round == 0 ? 1500 : random.next(upTo: 80))
+            var options = ComparisonOptions()
+            options.records.id = [FieldPath(["id"])]
+            options.ignoreOrder = random.next(upTo: 4) == 0
+            if random.next(upTo: 4) == 0 { options.records.ignore = [FieldPath(["tags"])] }
+            let inMemory = try Self.outputs(Self.input("old", oldText, format), Self.input("new", newText, format), options)
+            options.memoryLimit = 0
+            options.partitions = 1 + random.next(upTo: 8)
+            let partitioned = try Self.outputs(Self.input("old", oldText, format), Self.input("new", newText, format), options)
+            #expect(!inMemory.partitioned && partitioned.partitioned)
+            for (index, (expected, actual)) in zip(inMemory.outputs, partitioned.outputs).enumerated() where expected != actual {
+                Issue.record("round \(round), output \(index), \(options.partitions!) partitions:\n\(expected)\n---\n\(actual)")
+            }
+        }
+    }
+
+    /// JSON against CSV, and NEW empty or OLD empty: the same in partitions.
+    @Test func mixedAndEmptyInputsInPartitions() throws {
+        var random = SplitMix(seed: 0x4D49_5844)
+        let (oldJSON, newJSON) = Self.randomPair(.json, &random, records: 40)
+        let (_, newCSV) = Self.randomPair(.csv, &random, records: 40)
+        let pairs: [(InputFile, InputFile)] = [
+            (Self.input("old", oldJSON, .json), Self.input("new", newCSV, .csv)),
+            (Self.input("old", oldJSON, .json), Self.input("new", "[]", .json)),
+            (Self.input("old", "", .ndjson), Self.input("new", newJSON, .json)),
+        ]
+        for (old, new) in pairs {
+            var options = ComparisonOptions()
+            options.records.id = [FieldPath(["id"])]
+            let inMemory = try Self.outputs(old, new, options)
+            options.memoryLimit = 0
+            options.partitions = 3
+            let partitioned = try Self.outputs(old, new, options)
+            #expect(partitioned.partitioned)
+            #expect(partitioned.outputs == inMemory.outputs)
+        }
+    }
+
+    /// Errors are the ones a comparison in memory gives: a repeated id in
+    /// OLD or in NEW (where it first repeats, how many), a syntax error, a
+    /// field no record has.
+    @Test func errorsInPartitionsAreTheErrorsInMemory() throws {
+        let good = "{\"id\": 1, \"a\": 1}\n{\"id\": 2, \"a\": 2}\n{\"id\": 3, \"a\": 3}\n"
+        let repeated = "{\"id\": 1, \"a\": 1}\n{\"id\": 2, \"a\": 2}\n{\"id\": 1, \"a\": 3}\n"
+        let broken = "{\"id\": 1, \"a\": 1}\n{\"id\": 2, \"a\": }\n"
+        var options = ComparisonOptions()
+        options.records.id = [FieldPath(["id"])]
+        var typo = options
+        typo.records.ignore = [FieldPath(["b"])]
+        for (old, new, options) in [(repeated, good, options), (good, repeated, options), (repeated, repeated, options),
+                                    (broken, good, options), (good, broken, options), (good, good, typo)] {
+            func error(_ options: ComparisonOptions) -> String {
+                do {
+                    _ = try Comparison.run(Self.input("old", old, .ndjson), Self.input("new", new, .ndjson), options: options)
+                    return "no error"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            var partitioned = options
+            partitioned.memoryLimit = 0
+            partitioned.partitions = 2
+            let expected = error(options)
+            #expect(expected != "no error")
+            #expect(error(partitioned) == expected)
+        }
+    }
+
+    /// A replay needs every record's place: refused in partitions, with a way out.
+    @Test func replayFormatsAreRefusedInPartitions() throws {
+        var options = ComparisonOptions()
+        options.records.id = [FieldPath(["id"])]
+        options.memoryLimit = 0
+        let comparison = try Comparison.run(Self.input("old", "[{\"id\": 1}]", .json), Self.input("new", "[{\"id\": 2}]", .json), options: options)
+        for format in [OutputFormat.patch, .jsonpatch] {
+            var output = ""
+            #expect(throws: OptionError.self) { try comparison.write(OutputSettings(format: format), to: &output) }
+            #expect(output.isEmpty)
+        }
+    }
+
+    /// Only comparisons by id without sections go to partitions; the
+    /// limit's estimate leaves small inputs in memory.
+    @Test func whatGoesToPartitions() throws {
+        let text = "{\"id\": 1, \"s\": \"a\"}\n"
+        func partitioned(_ change: (inout ComparisonOptions) -> Void) throws -> Bool {
+            var options = ComparisonOptions()
+            options.records.id = [FieldPath(["id"])]
+            options.memoryLimit = 0
+            change(&options)
+            return try Comparison.run(Self.input("old", text, .ndjson), Self.input("new", text, .ndjson), options: options).isPartitioned
+        }
+        #expect(try partitioned { _ in })
+        #expect(try !partitioned { $0.records.id = [] })
+        #expect(try !partitioned { $0.records.section = FieldPath(["s"]) })
+        #expect(try !partitioned { $0.records.duplicates = .occurrence })
+        #expect(try !partitioned { $0.memoryLimit = nil })
+        #expect(try !partitioned { $0.memoryLimit = 1 << 30 })
+        #expect(Comparison.partitionCount(bytes: 16 << 30, limit: 1 << 30) == 128)
+        #expect(Comparison.partitionCount(bytes: 100, limit: 1 << 30) == 1)
+    }
+}
