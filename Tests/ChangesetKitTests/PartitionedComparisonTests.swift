@@ -147,6 +147,35 @@ import Testing
         }
     }
 
+    /// Offsets past 4 GiB survive batches and the read back: a table read
+    /// back must not count its offsets from the 4 GiB multiples the file
+    /// passed before (a 100M-record CSV file failed so, "a record could not
+    /// be read again").
+    @Test func recordsPast4GiBAreReadBackWhereTheyAre() throws {
+        var reading = RecordTable()
+        var side = try Comparison.SpilledSide(partitions: 3)
+        var expected: [(Range<Int>, Int, String)] = []
+        let starts = [0, 100, 3 << 30, (4 << 30) + 5, (4 << 30) + 900, (9 << 30) + 1, (9 << 30) + 2, (13 << 30) + 7]
+        for (row, start) in starts.enumerated() {
+            let range = start..<(start + 10 + row * 7000 + (row == 5 ? 70_000 : 0))
+            reading.keys.append("k\(row)")
+            reading.append(fingerprint: UInt64(row), range: range, line: row + 1)
+            expected.append((range, row + 1, "k\(row)"))
+            if row % 3 == 1 { try side.add(reading.takeRows()) }
+        }
+        try side.finish(reading)
+        #expect(side.count == starts.count)
+        for held in [Array(0..<starts.count), [0, 4, 7], [3], [5, 6]] {
+            let table = try side.heldTable(held.map(Int32.init))
+            #expect(table.count == held.count)
+            for (row, position) in held.enumerated() {
+                #expect(table.byteRange(row) == expected[position].0, "position \(position) of \(held)")
+                #expect(table.line(row) == expected[position].1 && table.fingerprint(row) == UInt64(position))
+                #expect(table.keys[row] == expected[position].2)
+            }
+        }
+    }
+
     /// A replay needs every record's place: refused in partitions, with a way out.
     @Test func replayFormatsAreRefusedInPartitions() throws {
         var options = ComparisonOptions()

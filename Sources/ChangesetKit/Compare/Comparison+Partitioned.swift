@@ -94,7 +94,13 @@ extension Comparison {
             count += batch.count
         }
 
-        mutating func finishWriting() throws {
+        /// Writes the reader's last records away and keeps what it knows of
+        /// the whole input (not the table itself: a table read back would
+        /// count its offsets from the 4 GiB multiples the file passed).
+        mutating func finish(_ last: RecordTable) throws {
+            var last = last
+            try add(last.takeRows())
+            whole = last.withoutRows
             for index in partitions.indices { try partitions[index].finishWriting() }
             try rows.finishWriting()
             try keys.finishWriting()
@@ -177,12 +183,10 @@ extension Comparison {
             var records = options.records
             records.appliesRenames = side == 1
             var spilled = try SpilledSide(partitions: partitions)
-            var last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
+            let last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
                 try spilled.add($0)
             }
-            try spilled.add(last.takeRows())
-            spilled.whole = last
-            try spilled.finishWriting()
+            try spilled.finish(last)
             return spilled
         }
         let (old, new) = (spilled[0], spilled[1])

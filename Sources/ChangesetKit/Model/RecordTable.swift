@@ -128,6 +128,19 @@ package struct RecordTable: Sendable {
         return taken
     }
 
+    /// What this table knows of the whole input (field names, schema,
+    /// fields found, sections found, the records' container), with no rows.
+    package var withoutRows: RecordTable {
+        var table = RecordTable()
+        table.sectionNames = sectionNames
+        table.fieldNames = fieldNames
+        table.schema = schema
+        table.schemaValueCounts = schemaValueCounts
+        table.fieldsFound = fieldsFound
+        table.containerRange = containerRange
+        return table
+    }
+
     /// The line of record `index`'s first byte.
     package func line(_ index: Int) -> Int { lineNumbers[index] }
 
