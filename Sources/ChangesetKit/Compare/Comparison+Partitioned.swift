@@ -69,8 +69,9 @@ extension Comparison {
         /// Writes a batch of records away; their rows follow the ones before.
         mutating func add(_ batch: RecordTable) throws {
             let lines = batch.lines
-            guard count + batch.count < Int(UInt32.max) else {
-                throw InputError(source: SpillFile.directory, location: nil, message: "more than 4G records is more than changeset supports")
+            // (A matched old row travels with a flag in its top bit: 31 bits a row.)
+            guard count + batch.count < Int(Int32.max) else {
+                throw InputError(source: SpillFile.directory, location: nil, message: "more than 2G records past --memory-limit is more than changeset supports")
             }
             for row in 0..<batch.count {
                 let position = UInt32(count + row)
@@ -179,7 +180,7 @@ extension Comparison {
     /// Compares two inputs in partitions (see above); `partitions` of them.
     static func runPartitioned(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, partitions: Int) throws -> Comparison {
         let inputs = [oldInput, newInput]
-        let spilled = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+        var spilled = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
             var records = options.records
             records.appliesRenames = side == 1
             var spilled = try SpilledSide(partitions: partitions)
@@ -189,23 +190,26 @@ extension Comparison {
             try spilled.finish(last)
             return spilled
         }
-        let (old, new) = (spilled[0], spilled[1])
+        let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
         // The changes carry positions for now; their rows in the held tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
         var changeset: SectionedChangeset<SectionName, RecordRef> = try {
-            let matching = try match(old, new, oldInput: oldInput, newInput: newInput, options: options)
+            let matching = try match(spilled[0], spilled[1], oldInput: oldInput, newInput: newInput, options: options)
+            // The partition files have done their work: their disk (and the
+            // page cache they hold) go before the inputs are read again.
+            for side in spilled.indices { spilled[side].partitions = [] }
             var links = SpilledPredecessors(file: try SpillFile())
             return try Differ.flatDiff(
-                oldCount: old.count, matching: matching.oldOfNew, links: &links,
+                oldCount: oldCount, matching: matching.oldOfNew, links: &links,
                 isUpdated: { matching.updated[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 },
                 element: { RecordRef(fingerprint: 0, row: $0) })
         }()
 
         // The records a report may read: the changed ones, and the first 1000 a side.
-        var oldHeld = Bitmap(count: old.count)
-        var newHeld = Bitmap(count: new.count)
-        for position in 0..<min(old.count, 1000) { oldHeld.insert(position) }
-        for position in 0..<min(new.count, 1000) { newHeld.insert(position) }
+        var oldHeld = Bitmap(count: oldCount)
+        var newHeld = Bitmap(count: newCount)
+        for position in 0..<min(oldCount, 1000) { oldHeld.insert(position) }
+        for position in 0..<min(newCount, 1000) { newHeld.insert(position) }
         for deletion in changeset.deletions { oldHeld.insert(deletion.at.item) }
         for insertion in changeset.insertions { newHeld.insert(insertion.at.item) }
         for update in changeset.updates {
@@ -218,8 +222,9 @@ extension Comparison {
         }
         let oldPositions = oldHeld.members
         let newPositions = newHeld.members
-        let oldTable = try old.heldTable(oldPositions)
-        let newTable = try new.heldTable(newPositions)
+        let oldTable = try spilled[0].heldTable(oldPositions)
+        let newTable = try spilled[1].heldTable(newPositions)
+        spilled = []
         // The changes' records by their rows in the held tables.
         func newRef(_ position: Int) -> RecordRef {
             let row = HeldPositions.row(of: position, in: newPositions)
@@ -232,57 +237,35 @@ extension Comparison {
         let delimiters = inputs.map { $0.format.delimiter(options.delimiter) }
         let mixed = oldInput.format.isJSON != newInput.format.isJSON
         let oldSnapshot = Snapshot(input: oldInput, records: oldTable, delimiter: delimiters[0], flattensObjects: mixed && oldInput.format.isJSON,
-                                   recordCount: old.count)
+                                   recordCount: oldCount)
         let newSnapshot = Snapshot(input: newInput, records: newTable, delimiter: delimiters[1],
                                    renames: newInput.format.isJSON ? options.records.renames : [],
-                                   flattensObjects: mixed && newInput.format.isJSON, recordCount: new.count)
+                                   flattensObjects: mixed && newInput.format.isJSON, recordCount: newCount)
         return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
                               held: HeldPositions(old: oldPositions, new: newPositions), changeset: changeset)
     }
 
     /// Each new record's old position (-1: none) and whether it was updated
-    /// (a bit a new record), partition pair by partition pair. A repeated id
-    /// is the error a comparison in memory gives (each input read again by a
-    /// reader that indexes ids, OLD first).
+    /// (a bit a new record), partition pair by partition pair, a pair a core.
+    /// A repeated id is the error a comparison in memory gives (each input
+    /// read again by a reader that indexes ids, OLD first).
     private static func match(
         _ old: SpilledSide, _ new: SpilledSide, oldInput: InputFile, newInput: InputFile, options: ComparisonOptions
     ) throws -> (oldOfNew: [Int32], updated: [UInt64]) {
         var oldOfNew = [Int32](repeating: -1, count: new.count)
         var updated = [UInt64](repeating: 0, count: (new.count + 63) / 64)
-        var taken = Bitmap(count: old.count)
         var oldRepeats = false
         var newRepeats = false
-        for partition in old.partitions.indices {
-            let oldEntries = try old.partitions[partition].read(at: 0, count: old.partitions[partition].size)
-            var oldKeys = RecordKeys()
-            var oldRows: [UInt32] = []
-            var oldFingerprints: [UInt64] = []
-            var entries = 0
-            try forEachEntry(oldEntries) { _, _, _ in entries += 1 }
-            var index = KeyIndex(capacity: entries)
-            try forEachEntry(oldEntries) { row, fingerprint, key in
-                let local = oldRows.count
-                oldRows.append(row)
-                oldFingerprints.append(fingerprint)
-                oldKeys.append(key)
-                if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { oldKeys.key($0, is: key) }) != nil { oldRepeats = true }
-            }
-            let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
-            // New ids OLD does not have, kept to find one that repeats.
-            var unmatchedKeys = RecordKeys()
-            var unmatched = KeyIndex(capacity: 16)
-            try forEachEntry(newEntries) { row, fingerprint, key in
-                let hash = RecordTable.keyHash(key)
-                if let local = index.firstRow(hash: hash, rowHasKey: { oldKeys.key($0, is: key) }) {
-                    let oldRow = Int(oldRows[local])
-                    if taken.contains(oldRow) { newRepeats = true }
-                    taken.insert(oldRow)
-                    oldOfNew[Int(row)] = Int32(oldRow)
-                    if oldFingerprints[local] != fingerprint { updated[Int(row) >> 6] |= 1 << UInt64(row & 63) }
-                } else {
-                    let position = unmatchedKeys.count
-                    unmatchedKeys.append(key)
-                    if unmatched.insert(row: position, hash: hash, rowHasKey: { unmatchedKeys.key($0, is: key) }) != nil { newRepeats = true }
+        // A group of pairs at once, one a core: each pair's matches (a few MB) are held until scattered.
+        for group in stride(from: 0, to: old.partitions.count, by: System.workerCount) {
+            let pairs = Array(group..<min(group + System.workerCount, old.partitions.count))
+            for result in try OrderedConcurrentMap.map(pairs, { try matchPartition($0, old, new) }) {
+                oldRepeats = oldRepeats || result.oldRepeats
+                newRepeats = newRepeats || result.newRepeats
+                for (newRow, oldRow) in result.matches {
+                    // The old row's top bit says the pair differs.
+                    oldOfNew[Int(newRow)] = Int32(bitPattern: oldRow & 0x7FFF_FFFF)
+                    if oldRow & 0x8000_0000 != 0 { updated[Int(newRow) >> 6] |= 1 << UInt64(newRow & 63) }
                 }
             }
         }
@@ -301,6 +284,51 @@ extension Comparison {
             throw InputFile.changed(newRepeats ? newInput.name : oldInput.name)
         }
         return (oldOfNew, updated)
+    }
+
+    /// One partition pair matched: (new row, old row with the top bit set
+    /// when the two differ) per match, and whether an id repeats on a side.
+    private static func matchPartition(
+        _ partition: Int, _ old: SpilledSide, _ new: SpilledSide
+    ) throws -> (matches: [(UInt32, UInt32)], oldRepeats: Bool, newRepeats: Bool) {
+        let oldEntries = try old.partitions[partition].read(at: 0, count: old.partitions[partition].size)
+        var entries = 0
+        try forEachEntry(oldEntries) { _, _, _ in entries += 1 }
+        var oldKeys = RecordKeys()
+        var oldRows: [UInt32] = []
+        var oldFingerprints: [UInt64] = []
+        oldRows.reserveCapacity(entries)
+        oldFingerprints.reserveCapacity(entries)
+        var index = KeyIndex(capacity: entries)
+        var oldRepeats = false
+        var newRepeats = false
+        try forEachEntry(oldEntries) { row, fingerprint, key in
+            let local = oldRows.count
+            oldRows.append(row)
+            oldFingerprints.append(fingerprint)
+            oldKeys.append(key)
+            if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { oldKeys.key($0, is: key) }) != nil { oldRepeats = true }
+        }
+        let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
+        var taken = Bitmap(count: entries)
+        var matches: [(UInt32, UInt32)] = []
+        matches.reserveCapacity(entries)
+        // New ids OLD does not have, kept to find one that repeats.
+        var unmatchedKeys = RecordKeys()
+        var unmatched = KeyIndex(capacity: 16)
+        try forEachEntry(newEntries) { row, fingerprint, key in
+            let hash = RecordTable.keyHash(key)
+            if let local = index.firstRow(hash: hash, rowHasKey: { oldKeys.key($0, is: key) }) {
+                if taken.contains(local) { newRepeats = true }
+                taken.insert(local)
+                matches.append((row, oldRows[local] | (oldFingerprints[local] != fingerprint ? 0x8000_0000 : 0)))
+            } else {
+                let position = unmatchedKeys.count
+                unmatchedKeys.append(key)
+                if unmatched.insert(row: position, hash: hash, rowHasKey: { unmatchedKeys.key($0, is: key) }) != nil { newRepeats = true }
+            }
+        }
+        return (matches, oldRepeats, newRepeats)
     }
 
     /// Calls `body` with each entry of a partition file (see `SpilledSide`).
