@@ -21,6 +21,17 @@ extension Differ {
         changeset.oldSectionCount = 1
         changeset.newSectionCount = 1
         var oldMatched = [UInt64](repeating: 0, count: (oldCount + 63) / 64)
+        // Each list reserved at its size (a pass to count), not grown by
+        // doubling: a copy of each at every step was the diff's peak.
+        var inserted = 0
+        var updated = 0
+        for (item, oldIndex) in oldIndexOfNew.enumerated() {
+            if oldIndex < 0 { inserted += 1 } else if isUpdated(item) { updated += 1 }
+        }
+        let matched = oldIndexOfNew.count - inserted
+        changeset.insertions.reserveCapacity(inserted)
+        changeset.updates.reserveCapacity(updated)
+        changeset.deletions.reserveCapacity(max(0, oldCount - matched))
         for (item, oldIndex) in oldIndexOfNew.enumerated() {
             guard oldIndex >= 0 else {
                 changeset.insertions.append(.init(at: ItemPath(section: 0, item: item), element: element(item)))
@@ -40,9 +51,12 @@ extension Differ {
         }
         // The stayers on one longest increasing subsequence, a bit each; the others moved.
         var onSubsequence = [UInt64](repeating: 0, count: (oldIndexOfNew.count + 63) / 64)
+        var staying = 0
         try longestIncreasingSubsequence(count: oldIndexOfNew.count, links: &links, { oldIndexOfNew[$0] >= 0 ? oldIndexOfNew[$0] : nil }) {
             onSubsequence[$0 >> 6] |= 1 << UInt64($0 & 63)
+            staying += 1
         }
+        changeset.moves.reserveCapacity(matched - staying)
         for (item, oldIndex) in oldIndexOfNew.enumerated()
         where oldIndex >= 0 && onSubsequence[item >> 6] & (1 << UInt64(item & 63)) == 0 {
             changeset.moves.append(.init(from: ItemPath(section: 0, item: Int(oldIndex)), to: ItemPath(section: 0, item: item),
@@ -57,9 +71,9 @@ extension Differ {
             changeset.updates.sort { $0.old < $1.old }
         }
         // What `verify` checks of one section a side, by construction above but for the totals.
-        let matched = changeset.unchangedCount + changeset.updates.count
-        guard oldCount == matched + changeset.deletions.count, oldIndexOfNew.count == matched + changeset.insertions.count else {
-            throw InvariantViolation(detail: "\(oldCount) old and \(oldIndexOfNew.count) new records, \(matched) matched, "
+        let paired = changeset.unchangedCount + changeset.updates.count
+        guard oldCount == paired + changeset.deletions.count, oldIndexOfNew.count == paired + changeset.insertions.count else {
+            throw InvariantViolation(detail: "\(oldCount) old and \(oldIndexOfNew.count) new records, \(paired) matched, "
                                      + "\(changeset.deletions.count) deleted and \(changeset.insertions.count) inserted")
         }
         return changeset

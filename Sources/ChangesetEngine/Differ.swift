@@ -261,7 +261,12 @@ public enum Differ {
         // tails[k]: position of the smallest tail of an increasing run of length k+1.
         // (Its value is read through `value`: a copy beside it cost 4 bytes an
         // element for no measurable speed.)
+        // Room for the longest run there can be, reserved once: grown by
+        // doubling, the old and new buffers were both held at each step (two
+        // copies of ~400 MB past memory at 100M records), and pages reserved
+        // and never written cost address space, not memory.
         var tails: [Int32] = []
+        tails.reserveCapacity(count)
         for position in 0..<count {
             guard let current = value(position) else {
                 try links.append(-1)
