@@ -10,7 +10,9 @@
 // difference between the result and NEW (a JSON OLD with a CSV NEW: none but
 // columns no row fills, which a JSON result has no header to carry); and
 // each update's field changes must be the same whether only the members that
-// differ in text are read or both records whole. Anything else is a bug.
+// differ in text are read or both records whole. With `id`, a comparison
+// past `--memory-limit` (in 1-4 partitions) must give the in-memory
+// comparison's reports and counts, or its error. Anything else is a bug.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -27,7 +29,36 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         guard let oldSet = try? dataset(old, options), let newSet = try? dataset(new, options) else { continue }
         roundTrip(oldSet, newSet, options: options, inputs: (oldBytes, newBytes))
     }
+    partitionsAreMemory(old, new, partitions: 1 + size % 4, inputs: (oldBytes, newBytes))
     return 0
+}
+
+/// Past `--memory-limit` (records through temporary files, matched a
+/// partition at a time), a comparison by id must give what it gives in
+/// memory: the reports, the counts, or the same error.
+private func partitionsAreMemory(_ old: InputFile, _ new: InputFile, partitions: Int, inputs: ([UInt8], [UInt8])) {
+    var options = ComparisonOptions()
+    options.records = RecordOptions(id: [FieldPath(["id"])], mode: .text)
+    func outputs(_ options: ComparisonOptions) -> String {
+        do {
+            let comparison = try Comparison.run(old, new, options: options)
+            var text = ""
+            for format in [OutputFormat.text, .json, .batch] {
+                text += "\(try comparison.write(OutputSettings(format: format, width: 0), to: &text))\n"
+            }
+            return text + "\(try comparison.counts())"
+        } catch {
+            return "error: \(error)"
+        }
+    }
+    let inMemory = outputs(options)
+    options.memoryLimit = 0
+    options.partitions = partitions
+    let partitioned = outputs(options)
+    if partitioned != inMemory {
+        fatalError("diff-apply: \(partitions) partitions differ from memory\n\(inMemory)\n---\n\(partitioned)\n"
+                   + "OLD (hex): \(hex(inputs.0))\nNEW (hex): \(hex(inputs.1))")
+    }
 }
 
 private func input(_ name: String, _ bytes: [UInt8]) -> InputFile {

@@ -107,6 +107,11 @@ extension Comparison {
             try keys.finishWriting()
         }
 
+        /// Whether an id repeats (each partition read back and indexed).
+        func repeatsKey() throws -> Bool {
+            try partitions.contains { try IndexedPartition($0).repeats }
+        }
+
         /// The table of the records at `held` (positions, ascending), read
         /// back: row k of it is the record at `held[k]`.
         func heldTable(_ held: [Int32]) throws -> RecordTable {
@@ -180,16 +185,23 @@ extension Comparison {
     /// Compares two inputs in partitions (see above); `partitions` of them.
     static func runPartitioned(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, partitions: Int) throws -> Comparison {
         let inputs = [oldInput, newInput]
-        var spilled = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
-            var records = options.records
-            records.appliesRenames = side == 1
-            var spilled = try SpilledSide(partitions: partitions)
-            let last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
-                try spilled.add($0)
+        let read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+            Result<SpilledSide, any Error> {
+                var records = options.records
+                records.appliesRenames = side == 1
+                var spilled = try SpilledSide(partitions: partitions)
+                let last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
+                    try spilled.add($0)
+                }
+                try spilled.finish(last)
+                return spilled
             }
-            try spilled.finish(last)
-            return spilled
         }
+        if case .failure = read[1], case .success(let old) = read[0], try old.repeatsKey() {
+            // In memory OLD's ids are indexed as it is read: a repeat there is said before NEW's error.
+            try throwRepeatedID(oldInput, side: 0, options: options)
+        }
+        var spilled = try read.map { try $0.get() }
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
         // The changes carry positions for now; their rows in the held tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
@@ -269,66 +281,79 @@ extension Comparison {
                 }
             }
         }
-        if oldRepeats || newRepeats {
-            for (input, repeats, side) in [(oldInput, oldRepeats, 0), (newInput, newRepeats, 1)] where repeats {
-                var records = options.records
-                records.appliesRenames = side == 1
-                do {
-                    _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: true)
-                } catch var error as InputError {
-                    // No key is looked for: that is a comparison in memory.
-                    error.repeatsID = false
-                    throw error
-                }
-            }
-            throw InputFile.changed(newRepeats ? newInput.name : oldInput.name)
-        }
+        if oldRepeats { try throwRepeatedID(oldInput, side: 0, options: options) }
+        if newRepeats { try throwRepeatedID(newInput, side: 1, options: options) }
         return (oldOfNew, updated)
+    }
+
+    /// The error a comparison in memory gives for an id that repeats in
+    /// `input`: it reads the input again with a reader that indexes ids,
+    /// which says where the first repeat is and how many ids repeat.
+    private static func throwRepeatedID(_ input: InputFile, side: Int, options: ComparisonOptions) throws -> Never {
+        var records = options.records
+        records.appliesRenames = side == 1
+        do {
+            _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: true)
+        } catch var error as InputError {
+            // No composite key is looked for: that takes a comparison in memory.
+            error.repeatsID = false
+            throw error
+        }
+        throw InputFile.changed(input.name)  // read again, the ids no longer repeat
+    }
+
+    /// One side's partition, read back with its ids indexed.
+    struct IndexedPartition {
+        var keys = RecordKeys()
+        var rows: [UInt32] = []
+        var fingerprints: [UInt64] = []
+        var index: KeyIndex
+        var repeats = false
+
+        init(_ file: SpillFile) throws {
+            let bytes = try file.read(at: 0, count: file.size)
+            var entries = 0
+            try forEachEntry(bytes) { _, _, _ in entries += 1 }
+            rows.reserveCapacity(entries)
+            fingerprints.reserveCapacity(entries)
+            index = KeyIndex(capacity: entries)
+            try forEachEntry(bytes) { row, fingerprint, key in
+                let local = rows.count
+                rows.append(row)
+                fingerprints.append(fingerprint)
+                keys.append(key)
+                if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { keys.key($0, is: key) }) != nil { repeats = true }
+            }
+        }
     }
 
     /// One partition pair matched: (new row, old row with the top bit set
     /// when the two differ) per match, and whether an id repeats on a side.
     private static func matchPartition(
-        _ partition: Int, _ old: SpilledSide, _ new: SpilledSide
+        _ partition: Int, _ oldSide: SpilledSide, _ new: SpilledSide
     ) throws -> (matches: [(UInt32, UInt32)], oldRepeats: Bool, newRepeats: Bool) {
-        let oldEntries = try old.partitions[partition].read(at: 0, count: old.partitions[partition].size)
-        var entries = 0
-        try forEachEntry(oldEntries) { _, _, _ in entries += 1 }
-        var oldKeys = RecordKeys()
-        var oldRows: [UInt32] = []
-        var oldFingerprints: [UInt64] = []
-        oldRows.reserveCapacity(entries)
-        oldFingerprints.reserveCapacity(entries)
-        var index = KeyIndex(capacity: entries)
-        var oldRepeats = false
+        let old = try IndexedPartition(oldSide.partitions[partition])
         var newRepeats = false
-        try forEachEntry(oldEntries) { row, fingerprint, key in
-            let local = oldRows.count
-            oldRows.append(row)
-            oldFingerprints.append(fingerprint)
-            oldKeys.append(key)
-            if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { oldKeys.key($0, is: key) }) != nil { oldRepeats = true }
-        }
         let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
-        var taken = Bitmap(count: entries)
+        var taken = Bitmap(count: old.rows.count)
         var matches: [(UInt32, UInt32)] = []
-        matches.reserveCapacity(entries)
+        matches.reserveCapacity(old.rows.count)
         // New ids OLD does not have, kept to find one that repeats.
         var unmatchedKeys = RecordKeys()
         var unmatched = KeyIndex(capacity: 16)
         try forEachEntry(newEntries) { row, fingerprint, key in
             let hash = RecordTable.keyHash(key)
-            if let local = index.firstRow(hash: hash, rowHasKey: { oldKeys.key($0, is: key) }) {
+            if let local = old.index.firstRow(hash: hash, rowHasKey: { old.keys.key($0, is: key) }) {
                 if taken.contains(local) { newRepeats = true }
                 taken.insert(local)
-                matches.append((row, oldRows[local] | (oldFingerprints[local] != fingerprint ? 0x8000_0000 : 0)))
+                matches.append((row, old.rows[local] | (old.fingerprints[local] != fingerprint ? 0x8000_0000 : 0)))
             } else {
                 let position = unmatchedKeys.count
                 unmatchedKeys.append(key)
                 if unmatched.insert(row: position, hash: hash, rowHasKey: { unmatchedKeys.key($0, is: key) }) != nil { newRepeats = true }
             }
         }
-        return (matches, oldRepeats, newRepeats)
+        return (matches, old.repeats, newRepeats)
     }
 
     /// Calls `body` with each entry of a partition file (see `SpilledSide`).
