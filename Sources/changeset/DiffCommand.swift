@@ -129,6 +129,19 @@ struct DiffCommand: ParsableCommand {
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
     }
 
+    /// `--memory-limit`'s default: half the memory this process may have
+    /// (the machine's, or a container's cgroup limit if lower).
+    static var defaultMemoryLimit: Int {
+        var memory = ProcessInfo.processInfo.physicalMemory
+        for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
+            if let text = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
+               let limit = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                memory = min(memory, limit)
+            }
+        }
+        return Int(min(memory / 2, UInt64(Int.max)))
+    }
+
     /// `--memory-limit`: a size in bytes, with an optional K, M, G or T (powers of 1024).
     static func byteCount(_ text: String) throws -> Int {
         let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
@@ -139,7 +152,10 @@ struct DiffCommand: ParsableCommand {
             unit = scale
             number.removeLast()
         }
-        guard let value = Double(number), value.isFinite, value >= 0, value * unit < 9e18, !number.contains("e"), !number.contains("E") else {
+        // Digits and one decimal point only (Double would also take hex, signs and exponents).
+        let digits = number.filter(\.isASCII).allSatisfy { $0.isNumber || $0 == "." } && number.allSatisfy(\.isASCII)
+            && number.filter { $0 == "." }.count <= 1 && number.contains(where: \.isNumber)
+        guard digits, let value = Double(number), value * unit < 9e18 else {
             throw ValidationError("--memory-limit \"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)")
         }
         return Int(value * unit)
@@ -174,7 +190,9 @@ struct DiffCommand: ParsableCommand {
         options.ignoreOrder = ignoreOrder
         options.looseTypes = looseTypes
         options.arrays = arrays
-        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? Int(ProcessInfo.processInfo.physicalMemory / 2)
+        // A replay needs every record in memory: under the default limit it is
+        // made there (as ever); a limit given is kept, and the replay refused past it.
+        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? (format == .patch || format == .jsonpatch ? nil : Self.defaultMemoryLimit)
         return options
     }
 

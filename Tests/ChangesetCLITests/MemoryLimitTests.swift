@@ -48,6 +48,22 @@ import Testing
         #expect(roomy.stdout == (try changeset(["old.json", "new.json", "--id", "id"], in: scratch)).stdout)
     }
 
+    /// 128 partitions a side want 261 open files: under a lower limit on
+    /// open files (macOS's default soft limit is 256), fewer partitions, the same output.
+    @Test func fewOpenFilesMeanFewerPartitionsAndTheSameOutput() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try pair(in: scratch)
+        var environment = ProcessInfo.processInfo.environment
+        environment["CHANGESET"] = changesetBinary.path
+        environment["NO_COLOR"] = nil
+        let limited = try runProcess(URL(fileURLWithPath: "/bin/bash"),
+                                     ["-c", "ulimit -n 40 && \"$CHANGESET\" old.json new.json --id id --memory-limit 1 --format json"],
+                                     in: scratch, environment: environment)
+        let inMemory = try changeset(["old.json", "new.json", "--id", "id", "--format", "json"], in: scratch)
+        #expect(limited.status == 1 && limited.stdout == inMemory.stdout && limited.stderr.isEmpty, "\(limited)")
+    }
+
     @Test func aReplayPastTheLimitIsRefusedAndSaysWhatToDo() throws {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -60,7 +76,7 @@ import Testing
     }
 
     @Test func aLimitThatIsNotASizeIsAnError() throws {
-        for limit in ["lots", "-1", "1e9", "1Q", ""] {
+        for limit in ["lots", "-1", "1e9", "1Q", "", "0x10", "1.2.3", "+5", "G"] {
             let result = try changeset(["old.json", "new.json", "--id", "id", "--memory-limit", limit])
             #expect(result.status == 2 && result.stderr.contains("--memory-limit"), "\(limit): \(result)")
         }

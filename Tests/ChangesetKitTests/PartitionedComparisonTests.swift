@@ -157,7 +157,7 @@ import Testing
     /// be read again").
     @Test func recordsPast4GiBAreReadBackWhereTheyAre() throws {
         var reading = RecordTable()
-        var side = try Comparison.SpilledSide(partitions: 3)
+        var side = try Comparison.SpilledSide(source: "in", partitions: 3)
         var expected: [(Range<Int>, Int, String)] = []
         let starts = [0, 100, 3 << 30, (4 << 30) + 5, (4 << 30) + 900, (9 << 30) + 1, (9 << 30) + 2, (13 << 30) + 7]
         for (row, start) in starts.enumerated() {
@@ -177,6 +177,50 @@ import Testing
                 #expect(table.line(row) == expected[position].1 && table.fingerprint(row) == UInt64(position))
                 #expect(table.keys[row] == expected[position].2)
             }
+        }
+    }
+
+    /// Repeated ids on random pairs (a record or several copied, in OLD, in
+    /// NEW, or both, in every format): the error in partitions, found in the
+    /// partition files and placed by reading the input again a batch at a
+    /// time, is the in-memory one to the character (line, column, counts).
+    @Test(arguments: [InputFormat.json, .ndjson, .csv])
+    func repeatedIDsInPartitionsAreTheErrorsInMemory(format: InputFormat) throws {
+        var random = SplitMix(seed: 0x4455_5053 &+ UInt64(format.rawValue.count))
+        for round in 0..<25 {
+            // Records a line (a JSON array's too, indented), so a copy is a line copied.
+            var (old, new) = Self.randomPair(format == .json ? .ndjson : format, &random, records: 5 + random.next(upTo: 60))
+            func copyingRecords(_ text: String) -> String {
+                var lines = text.split(separator: "\n").map(String.init)
+                let first = format == .csv ? 1 : 0
+                guard lines.count > first else { return text }
+                for _ in 0...random.next(upTo: 3) {
+                    lines.insert(lines[first + random.next(upTo: lines.count - first)], at: first + random.next(upTo: lines.count - first + 1))
+                }
+                return format == .json ? "[\n" + lines.map { "   " + $0 }.joined(separator: ",\n") + "\n]\n" : lines.joined(separator: "\n") + "\n"
+            }
+            if format == .json && round % 3 == 0 { new = "[\n" + new.split(separator: "\n").map { "   " + $0 }.joined(separator: ",\n") + "\n]\n" }
+            if format == .json && round % 3 == 1 { old = "[\n" + old.split(separator: "\n").map { "   " + $0 }.joined(separator: ",\n") + "\n]\n" }
+            switch round % 3 {
+            case 0: old = copyingRecords(old)
+            case 1: new = copyingRecords(new)
+            default: (old, new) = (copyingRecords(old), copyingRecords(new))
+            }
+            var options = ComparisonOptions()
+            options.records.id = [FieldPath(["id"])]
+            func error(_ options: ComparisonOptions) -> String {
+                do {
+                    _ = try Comparison.run(Self.input("old", old, format), Self.input("new", new, format), options: options)
+                    return "no error"
+                } catch {
+                    return "\(error)"
+                }
+            }
+            let expected = error(options)
+            #expect(expected.contains("duplicate id"), "round \(round): \(expected)")
+            options.memoryLimit = 0
+            options.partitions = 1 + random.next(upTo: 5)
+            #expect(error(options) == expected, "round \(round)")
         }
     }
 

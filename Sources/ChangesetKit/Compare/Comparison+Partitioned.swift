@@ -31,9 +31,25 @@ extension Comparison {
         for input in inputs {
             guard let size = input.bytes.knownCount else { continue }
             let head = try input.bytes.leading(1 << 16)
-            let lines = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
-            // A record a line at least as short as the head's; one line: records of 64 bytes.
-            let bytesPerRecord = lines == 0 ? 64 : max(1, head.count / lines)
+            // NDJSON, CSV: a record a line. A JSON array: a record a line that
+            // starts with `{` (a pretty-printed record spans many lines; its
+            // nested objects that start lines make the estimate larger, not smaller).
+            var records = 0
+            if input.format == .json {
+                var atLineStart = true
+                for byte in head {
+                    if byte == 0x0A {
+                        atLineStart = true
+                    } else if atLineStart && byte != 0x20 && byte != 0x09 && byte != 0x0D {
+                        if byte == UInt8(ascii: "{") { records += 1 }
+                        atLineStart = false
+                    }
+                }
+            } else {
+                records = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            }
+            // One line, or no record found: records of 64 bytes.
+            let bytesPerRecord = records == 0 ? 64 : max(1, head.count / records)
             total += size / bytesPerRecord * bytesPerRecordInMemory
         }
         return total
@@ -47,6 +63,8 @@ extension Comparison {
 
     /// One input read past memory: its records in temporary files.
     struct SpilledSide: Sendable {
+        /// The input's name, for errors.
+        let source: String
         var count = 0
         /// Per partition, per record: row (32 bits), fingerprint (64), key
         /// length (32), key bytes.
@@ -60,7 +78,8 @@ extension Comparison {
 
         static let rowEntrySize = 36
 
-        init(partitions: Int) throws {
+        init(source: String, partitions: Int) throws {
+            self.source = source
             self.partitions = try (0..<partitions).map { _ in try SpillFile(bufferSize: 1 << 16) }
             rows = try SpillFile()
             keys = try SpillFile()
@@ -71,7 +90,11 @@ extension Comparison {
             let lines = batch.lines
             // (A matched old row travels with a flag in its top bit: 31 bits a row.)
             guard count + batch.count < Int(Int32.max) else {
-                throw InputError(source: SpillFile.directory, location: nil, message: "more than 2G records past --memory-limit is more than changeset supports")
+                throw InputError(source: source, location: nil, message: "more than 2G records past --memory-limit is more than changeset supports")
+            }
+            // The ids of the records read back share one arena of 4 GiB, as a table's in memory do.
+            guard keys.size + batch.keys.byteCount <= Int(UInt32.max) else {
+                throw InputError(source: source, location: nil, message: "the ids take 4 GiB or more, more than changeset supports")
             }
             for row in 0..<batch.count {
                 let position = UInt32(count + row)
@@ -125,6 +148,9 @@ extension Comparison {
                 let start = Int(row.uint64(at: entry))
                 let range = start..<(start + Int(row.uint32(at: entry + 8)))
                 let keyLength = Int(row.uint32(at: entry + 32))
+                guard !table.keys.wouldOverflow(adding: keyLength) else {
+                    throw InputError(source: source, location: nil, message: "the ids take 4 GiB or more, more than changeset supports")
+                }
                 let key = try keyWindow.load(Int(row.uint64(at: entry + 24)), count: keyLength)
                 table.keys.append(keyWindow.bytes.span.extracting(key..<(key + keyLength)))
                 table.append(fingerprint: row.uint64(at: entry + 16), range: range, line: Int(row.uint32(at: entry + 12)))
@@ -133,7 +159,7 @@ extension Comparison {
         }
     }
 
-    /// Reads a spill file forward through a window of 1 MiB (or one entry,
+    /// Reads a spill file forward through a window of 64 KiB (or one entry,
     /// if larger): sparse reads cost a read each, dense ones a read a window.
     struct Window {
         let file: SpillFile
@@ -146,7 +172,7 @@ extension Comparison {
         mutating func load(_ offset: Int, count: Int) throws -> Int {
             if offset < start || offset + count > start + bytes.count {
                 start = offset
-                bytes = try file.read(at: offset, count: max(count, 1 << 20))
+                bytes = try file.read(at: offset, count: max(count, 1 << 16))
                 guard bytes.count >= count else {
                     throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
                 }
@@ -177,6 +203,9 @@ extension Comparison {
                 // Positions come in decreasing order: the window ends at this one.
                 windowStart = max(0, offset + 4 - (1 << 20))
                 window = try file.read(at: windowStart, count: offset + 4 - windowStart)
+                guard window.count == offset + 4 - windowStart else {
+                    throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                }
             }
             return Int32(bitPattern: window.uint32(at: offset - windowStart))
         }
@@ -185,11 +214,13 @@ extension Comparison {
     /// Compares two inputs in partitions (see above); `partitions` of them.
     static func runPartitioned(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, partitions: Int) throws -> Comparison {
         let inputs = [oldInput, newInput]
+        // A file a partition a side, beside each side's rows and keys and the links.
+        let partitions = max(1, (SpillFile.roomForOpenFiles(2 * partitions + 5) - 5) / 2)
         let read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
             Result<SpilledSide, any Error> {
                 var records = options.records
                 records.appliesRenames = side == 1
-                var spilled = try SpilledSide(partitions: partitions)
+                var spilled = try SpilledSide(source: input.name, partitions: partitions)
                 let last = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false) {
                     try spilled.add($0)
                 }
@@ -199,7 +230,7 @@ extension Comparison {
         }
         if case .failure = read[1], case .success(let old) = read[0], try old.repeatsKey() {
             // In memory OLD's ids are indexed as it is read: a repeat there is said before NEW's error.
-            try throwRepeatedID(oldInput, side: 0, options: options)
+            try throwRepeatedID(old, oldInput, sideIndex: 0, options: options)
         }
         var spilled = try read.map { try $0.get() }
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
@@ -281,25 +312,46 @@ extension Comparison {
                 }
             }
         }
-        if oldRepeats { try throwRepeatedID(oldInput, side: 0, options: options) }
-        if newRepeats { try throwRepeatedID(newInput, side: 1, options: options) }
+        if oldRepeats { try throwRepeatedID(old, oldInput, sideIndex: 0, options: options) }
+        if newRepeats { try throwRepeatedID(new, newInput, sideIndex: 1, options: options) }
         return (oldOfNew, updated)
     }
 
     /// The error a comparison in memory gives for an id that repeats in
-    /// `input`: it reads the input again with a reader that indexes ids,
-    /// which says where the first repeat is and how many ids repeat.
-    private static func throwRepeatedID(_ input: InputFile, side: Int, options: ComparisonOptions) throws -> Never {
-        var records = options.records
-        records.appliesRenames = side == 1
-        do {
-            _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: true)
-        } catch var error as InputError {
-            // No composite key is looked for: that takes a comparison in memory.
-            error.repeatsID = false
-            throw error
+    /// `input`, found in its partitions: which record first has an id an
+    /// earlier one has, that one's line, how many ids repeat in how many
+    /// records; the repeat's place (line and column) from reading the input
+    /// again, a batch at a time, as a reader in memory would place it.
+    private static func throwRepeatedID(_ side: SpilledSide, _ input: InputFile, sideIndex: Int, options: ComparisonOptions) throws -> Never {
+        var ids = Set<UInt32>()
+        var duplicateRecords = 0
+        var first: (row: UInt32, firstRow: UInt32, key: [UInt8])?
+        for partition in side.partitions {
+            let indexed = try IndexedPartition(partition)
+            for duplicate in indexed.duplicates {
+                let firstRow = indexed.rows[duplicate.first]
+                ids.insert(firstRow)
+                duplicateRecords += 1
+                if first.map({ duplicate.row < $0.row }) ?? true {
+                    first = (duplicate.row, firstRow, indexed.keys.withKey(duplicate.first) { $0.array })
+                }
+            }
         }
-        throw InputFile.changed(input.name)  // read again, the ids no longer repeat
+        guard let first else { throw InputFile.changed(input.name) }
+        var rows = Window(file: side.rows)
+        let entry = try rows.load(Int(first.firstRow) * SpilledSide.rowEntrySize, count: SpilledSide.rowEntrySize)
+        let firstLine = Int(rows.bytes.uint32(at: entry + 12))
+        var records = options.records
+        records.appliesRenames = sideIndex == 1
+        var location: SourceLocation?
+        _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false,
+                                batches: { _ in }, locating: Int(first.row)) { location = $0 }
+        var error = RecordTableBuilder.repeatedIDError(
+            source: input.name, location: location, key: first.key.span, firstLine: firstLine,
+            ids: ids.count, duplicateRecords: duplicateRecords, records: side.count)
+        // No composite key is looked for: that takes a comparison in memory.
+        error.repeatsID = false
+        throw error
     }
 
     /// One side's partition, read back with its ids indexed.
@@ -308,10 +360,16 @@ extension Comparison {
         var rows: [UInt32] = []
         var fingerprints: [UInt64] = []
         var index: KeyIndex
-        var repeats = false
+        /// Entries whose id an earlier entry has: the entry's row, and the
+        /// earlier entry's place here (entries are in file order).
+        var duplicates: [(row: UInt32, first: Int)] = []
+        var repeats: Bool { !duplicates.isEmpty }
 
         init(_ file: SpillFile) throws {
             let bytes = try file.read(at: 0, count: file.size)
+            guard bytes.count == file.size else {
+                throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+            }
             var entries = 0
             try forEachEntry(bytes) { _, _, _ in entries += 1 }
             rows.reserveCapacity(entries)
@@ -322,7 +380,9 @@ extension Comparison {
                 rows.append(row)
                 fingerprints.append(fingerprint)
                 keys.append(key)
-                if index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { keys.key($0, is: key) }) != nil { repeats = true }
+                if let first = index.insert(row: local, hash: RecordTable.keyHash(key), rowHasKey: { keys.key($0, is: key) }) {
+                    duplicates.append((row, first))
+                }
             }
         }
     }
@@ -335,6 +395,9 @@ extension Comparison {
         let old = try IndexedPartition(oldSide.partitions[partition])
         var newRepeats = false
         let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
+        guard newEntries.count == new.partitions[partition].size else {
+            throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+        }
         var taken = Bitmap(count: old.rows.count)
         var matches: [(UInt32, UInt32)] = []
         matches.reserveCapacity(old.rows.count)

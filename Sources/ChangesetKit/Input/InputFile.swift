@@ -592,9 +592,12 @@ package struct InputFile: Sendable {
     /// to it `batchSize` or more at a time as they are read (each batch's
     /// rows count from 0), and the table returned holds the last of them
     /// beside what holds for the whole input (names, schema, fields found).
+    /// `located` is then given the place of record `locating` (counted from
+    /// the input's first), if there is one.
     package func readWhole(
         _ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool,
-        batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil
+        batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil,
+        locating: Int? = nil, located: (SourceLocation?) -> Void = { _ in }
     ) throws -> RecordTable {
         switch format {
         case .json, .ndjson:
@@ -613,10 +616,12 @@ package struct InputFile: Sendable {
                 try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
                 return try reader.finish()
             }
+            reader.rowToLocate = locating
             try bytes.forEachChunk({ chunk in
                 try reader.feed(chunk)
                 if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
             }, wantsMore: { reader.endsInsideLongToken })
+            defer { located(reader.locatedRow) }
             return try reader.finish()
         case .csv, .tsv:
             let reader = CSVRecordReader(
@@ -626,10 +631,12 @@ package struct InputFile: Sendable {
                 try bytes.forEachChunk(reader.feed)
                 return try reader.finish()
             }
+            reader.rowToLocate = locating
             try bytes.forEachChunk { chunk in
                 try reader.feed(chunk)
                 if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
             }
+            defer { located(reader.locatedRow) }
             return try reader.finish()
         }
     }

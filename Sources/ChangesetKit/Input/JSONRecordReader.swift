@@ -201,6 +201,14 @@ package final class JSONRecordReader {
     /// `finish` returns the rest, with what holds for the whole input.
     package func takeRecords() -> RecordTable { builder.takeRecords() }
 
+    /// The record (counted from the first) whose place `locatedRow` gives once it is read.
+    package var rowToLocate: Int? {
+        get { builder.rowToLocate }
+        set { builder.rowToLocate = newValue }
+    }
+
+    package var locatedRow: SourceLocation? { builder.locatedRow }
+
     /// Records read and not taken yet.
     package var heldRecords: Int { builder.heldCount }
 

@@ -14,6 +14,11 @@ struct RecordTableBuilder {
     var count: Int { taken + records.count }
     /// Records handed on by `takeRecords`.
     private var taken = 0
+    /// The record (counted from the input's first) whose place the reader
+    /// is asked for, and its place once read: a comparison past memory finds
+    /// an id's first repeat in its files, and its place by reading again.
+    var rowToLocate: Int?
+    private(set) var locatedRow: SourceLocation?
 
     /// The records read since the last call, moved out (see `RecordTable.takeRows`).
     mutating func takeRecords() -> RecordTable {
@@ -41,16 +46,34 @@ struct RecordTableBuilder {
     /// error`) is an error that says where it first happened and how many
     /// ids repeat.
     func finished() throws -> RecordTable {
-        if var error = firstDuplicate {
-            let ids = repeatedIDs.count
-            error.message += ids == 1 && duplicateRecords == 1
-                ? "; it is the only repeated id"
-                : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(count) records"
-            error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
-            error.repeatsID = true
-            throw error
+        if let error = firstDuplicate {
+            throw Self.repeatedIDError(error, ids: repeatedIDs.count, duplicateRecords: duplicateRecords, records: count)
         }
         return table
+    }
+
+    /// The error for an input whose ids repeat (`--duplicates error`): where
+    /// the first repeat is (`location`, the record whose id an earlier one
+    /// at `firstLine` has), and how many ids repeat in how many records.
+    package static func repeatedIDError(
+        source: String, location: SourceLocation?, key: Span<UInt8>, firstLine: Int, ids: Int, duplicateRecords: Int, records: Int
+    ) -> InputError {
+        repeatedIDError(firstRepeat(source: source, location: location, key: key, firstLine: firstLine),
+                        ids: ids, duplicateRecords: duplicateRecords, records: records)
+    }
+
+    private static func firstRepeat(source: String, location: SourceLocation?, key: Span<UInt8>, firstLine: Int) -> InputError {
+        InputError(source: source, location: location, message: "duplicate id \"\(VisibleText.datum(RecordKey.display(key.extracting(0..<min(key.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(firstLine) has it too")
+    }
+
+    private static func repeatedIDError(_ first: InputError, ids: Int, duplicateRecords: Int, records: Int) -> InputError {
+        var error = first
+        error.message += ids == 1 && duplicateRecords == 1
+            ? "; it is the only repeated id"
+            : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records) records"
+        error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
+        error.repeatsID = true
+        return error
     }
     /// The first 16 section names' bytes, hashes and positions in
     /// `sectionNames`: a record's section is found by comparing an integer
@@ -197,6 +220,7 @@ struct RecordTableBuilder {
         line: Int, location: @autoclosure () -> SourceLocation
     ) throws {
         let index = records.count
+        if let rowToLocate, rowToLocate == count { locatedRow = location() }
         if let utf8 {
             assert(keyHash == nil || keyHash == RecordTable.keyHash(utf8), "a key hash for another key")
             if indexesKeys, let first = keyIndex.insert(
@@ -205,9 +229,7 @@ struct RecordTableBuilder {
                     // Said at the end of the input, with how many ids repeat: the
                     // first duplicate alone does not tell a wrong key from a stray twin.
                     if firstDuplicate == nil {
-                        firstDuplicate = InputError(
-                            source: source, location: location(),
-                            message: "duplicate id \"\(VisibleText.datum(RecordKey.display(utf8.extracting(0..<min(utf8.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(records.line(first)) has it too")
+                        firstDuplicate = Self.firstRepeat(source: source, location: location(), key: utf8, firstLine: records.line(first))
                     }
                     duplicateRecords += 1
                     repeatedIDs.insert(first)

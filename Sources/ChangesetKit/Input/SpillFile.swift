@@ -27,7 +27,12 @@ package struct SpillFile: Sendable {
         for _ in 0..<16 where descriptor < 0 {
             let path = "\(directory)/changeset-spill-\(UInt64.random(in: 0...UInt64.max))"
             descriptor = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-            if descriptor >= 0 { unlink(path) }
+            if descriptor >= 0 && unlink(path) != 0 {
+                // A file that cannot leave the directory now would outlive a killed run.
+                let code = errno
+                close(descriptor)
+                throw SpillFile.failure(directory, "cannot remove a temporary file from its directory", code)
+            }
             if descriptor < 0 && errno != EEXIST { break }
         }
         guard descriptor >= 0 else { throw SpillFile.failure(directory, "cannot make a temporary file", errno) }
@@ -82,6 +87,22 @@ package struct SpillFile: Sendable {
         } catch {
             throw SpillFile.failure(directory, "cannot read a temporary file back", SpillFile.code(of: error))
         }
+    }
+
+    /// How many files a run may hold open beside what it has, with the
+    /// soft limit on open files raised towards the hard one if `wanted` need
+    /// it (the default soft limit is 1024 on Linux, 256 on macOS).
+    package static func roomForOpenFiles(_ wanted: Int) -> Int {
+        var limit = rlimit()
+        let resource = Int32(truncatingIfNeeded: Int(RLIMIT_NOFILE.rawValue))
+        guard getrlimit(resource, &limit) == 0 else { return wanted }
+        let spare: rlim_t = 64  // for the inputs, the output and what else is open
+        if limit.rlim_cur < rlim_t(wanted) + spare && limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, rlim_t(wanted) + spare)
+            if setrlimit(resource, &raised) == 0 { limit = raised }
+        }
+        return limit.rlim_cur > spare ? min(wanted, Int(limit.rlim_cur - spare)) : 1
     }
 
     /// Frees the buffer once the file is written (it is read by `read`).
