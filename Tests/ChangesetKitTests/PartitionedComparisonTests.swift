@@ -56,6 +56,16 @@ import Testing
         InputFile(name: name, bytes: InputBytes(copying: Array(text.utf8)), format: format)
     }
 
+    /// The error comparing `old` and `new` gives, as text ("no error" if none).
+    static func error(_ old: String, _ new: String, _ format: InputFormat, _ options: ComparisonOptions) -> String {
+        do {
+            _ = try Comparison.run(input("old", old, format), input("new", new, format), options: options)
+            return "no error"
+        } catch {
+            return "\(error)"
+        }
+    }
+
     /// Every output of one comparison: the report formats, the counts alone and `--quiet`'s counts.
     static func outputs(_ old: InputFile, _ new: InputFile, _ options: ComparisonOptions) throws -> (outputs: [String], partitioned: Bool) {
         let comparison = try Comparison.run(old, new, options: options)
@@ -134,14 +144,7 @@ import Testing
                                             (repeated, repeated, options, .ndjson), (broken, good, options, .ndjson),
                                             (good, broken, options, .ndjson), (good, good, typo, .ndjson), (repeated, broken, options, .ndjson),
                                             ("id\r\n*\"\r\n*\"", "\r\nctre\"3: ", options, .csv)] {
-            func error(_ options: ComparisonOptions) -> String {
-                do {
-                    _ = try Comparison.run(Self.input("old", old, format), Self.input("new", new, format), options: options)
-                    return "no error"
-                } catch {
-                    return "\(error)"
-                }
-            }
+            func error(_ options: ComparisonOptions) -> String { Self.error(old, new, format, options) }
             var partitioned = options
             partitioned.memoryLimit = 0
             partitioned.partitions = 2
@@ -208,20 +211,28 @@ import Testing
             }
             var options = ComparisonOptions()
             options.records.id = [FieldPath(["id"])]
-            func error(_ options: ComparisonOptions) -> String {
-                do {
-                    _ = try Comparison.run(Self.input("old", old, format), Self.input("new", new, format), options: options)
-                    return "no error"
-                } catch {
-                    return "\(error)"
-                }
-            }
+            func error(_ options: ComparisonOptions) -> String { Self.error(old, new, format, options) }
             let expected = error(options)
             #expect(expected.contains("duplicate id"), "round \(round): \(expected)")
             options.memoryLimit = 0
             options.partitions = 1 + random.next(upTo: 5)
             #expect(error(options) == expected, "round \(round)")
         }
+    }
+
+    /// Ids spread over the partitions (a bad spread is one partition as
+    /// large as the input: the memory the partitions are there to spare).
+    @Test func idsSpreadOverThePartitions() throws {
+        var side = try Comparison.SpilledSide(source: "in", partitions: 8)
+        var table = RecordTable()
+        for row in 0..<8000 {
+            table.keys.append("B\(100_000 + row)")
+            table.append(fingerprint: UInt64(row), range: (row * 10)..<(row * 10 + 9), line: row + 1)
+        }
+        try side.finish(table)
+        let entries = side.partitions.map { $0.size / (16 + 7) }
+        #expect(entries.reduce(0, +) == 8000)
+        #expect(entries.allSatisfy { $0 > 800 && $0 < 1200 }, "\(entries)")
     }
 
     /// A replay needs every record's place: refused in partitions, with a way out.

@@ -101,17 +101,12 @@ extension Comparison {
                 let fingerprint = batch.fingerprint(row)
                 let range = batch.byteRange(row)
                 try batch.keys.withKey(row) { key in
-                    let partition = Int(RecordTable.keyHash(key) % UInt64(partitions.count))
-                    try partitions[partition].append(position)
-                    try partitions[partition].append(fingerprint)
-                    try partitions[partition].append(UInt32(key.count))
-                    try partitions[partition].append(key)
-                    try rows.append(UInt64(range.lowerBound))
-                    try rows.append(UInt32(range.count))
-                    try rows.append(UInt32(truncatingIfNeeded: lines[row]))
-                    try rows.append(fingerprint)
-                    try rows.append(UInt64(keys.size))
-                    try rows.append(UInt32(key.count))
+                    // The hash's low half scaled to the partitions (no division); the key
+                    // index within a partition places keys by the high half.
+                    let partition = Int(((RecordTable.keyHash(key) & 0xFFFF_FFFF) &* UInt64(partitions.count)) >> 32)
+                    try partitions[partition].appendEntry(row: position, fingerprint: fingerprint, key: key)
+                    try rows.appendRow(start: UInt64(range.lowerBound), length: UInt32(range.count), line: UInt32(truncatingIfNeeded: lines[row]),
+                                       fingerprint: fingerprint, keyOffset: UInt64(keys.size), keyLength: UInt32(key.count))
                     try keys.append(key)
                 }
             }
@@ -265,9 +260,14 @@ extension Comparison {
         }
         let oldPositions = oldHeld.members
         let newPositions = newHeld.members
-        let oldTable = try spilled[0].heldTable(oldPositions)
-        let newTable = try spilled[1].heldTable(newPositions)
-        spilled = []
+        // Both sides read back at once (each reads its files start to end);
+        // the files go with the closure, before the inputs are read again.
+        let tables = try { () throws -> [RecordTable] in
+            let sides = [(spilled[0], oldPositions), (spilled[1], newPositions)]
+            spilled = []
+            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.heldTable($0.1) }
+        }()
+        let (oldTable, newTable) = (tables[0], tables[1])
         // The changes' records by their rows in the held tables.
         func newRef(_ position: Int) -> RecordRef {
             let row = HeldPositions.row(of: position, in: newPositions)

@@ -31,7 +31,7 @@ package final class CSVRecordReader {
     private let options: RecordOptions
     /// `options.id.count`, read once: reading it from `options` row by row retained and released the list.
     private let idPartCount: Int
-    @exclusivity(unchecked) private var builder: RecordTableBuilder
+    @exclusivity(unchecked) var builder: RecordTableBuilder
     /// Whether the builder indexes keys as they come (else an id's hash is not taken early).
     private let indexesKeys: Bool
     @exclusivity(unchecked) private var hasher: ValueHasher
@@ -150,22 +150,6 @@ package final class CSVRecordReader {
     func feed(_ bytes: [UInt8]) throws {
         try feed(bytes.span)
     }
-
-    /// The records read since the last call, moved out: a file larger than
-    /// memory is handed on a batch at a time (see `RecordTable.takeRows`);
-    /// `finish` returns the rest, with what holds for the whole input.
-    package func takeRecords() -> RecordTable { builder.takeRecords() }
-
-    /// The record (counted from the first) whose place `locatedRow` gives once it is read.
-    package var rowToLocate: Int? {
-        get { builder.rowToLocate }
-        set { builder.rowToLocate = newValue }
-    }
-
-    package var locatedRow: SourceLocation? { builder.locatedRow }
-
-    /// Records read and not taken yet.
-    package var heldRecords: Int { builder.heldCount }
 
     package func finish() throws -> RecordTable {
         if let failure { throw failure }

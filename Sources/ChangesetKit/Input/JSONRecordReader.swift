@@ -196,22 +196,6 @@ package final class JSONRecordReader {
         try feed(bytes.span)
     }
 
-    /// The records read since the last call, moved out: a file larger than
-    /// memory is handed on a batch at a time (see `RecordTable.takeRows`);
-    /// `finish` returns the rest, with what holds for the whole input.
-    package func takeRecords() -> RecordTable { builder.takeRecords() }
-
-    /// The record (counted from the first) whose place `locatedRow` gives once it is read.
-    package var rowToLocate: Int? {
-        get { builder.rowToLocate }
-        set { builder.rowToLocate = newValue }
-    }
-
-    package var locatedRow: SourceLocation? { builder.locatedRow }
-
-    /// Records read and not taken yet.
-    package var heldRecords: Int { builder.heldCount }
-
     /// Ends the input and returns the records.
     package func finish() throws -> RecordTable {
         if let failure { throw failure }

@@ -248,3 +248,30 @@ struct RecordTableBuilder {
         records.append(fingerprint: fingerprint, range: range, line: line)
     }
 }
+
+/// A reader that fills a table through a `RecordTableBuilder` (the JSON and
+/// CSV readers): what a reader of a file larger than memory is asked.
+protocol BuildsRecordTable: AnyObject {
+    var builder: RecordTableBuilder { get set }
+}
+
+extension BuildsRecordTable {
+    /// The records read since the last call, moved out: a file larger than
+    /// memory is handed on a batch at a time (see `RecordTable.takeRows`);
+    /// the reader's `finish` returns the rest, with what holds for the whole input.
+    func takeRecords() -> RecordTable { builder.takeRecords() }
+
+    /// Records read and not taken yet.
+    var heldRecords: Int { builder.heldCount }
+
+    /// The record (counted from the first) whose place `locatedRow` gives once it is read.
+    var rowToLocate: Int? {
+        get { builder.rowToLocate }
+        set { builder.rowToLocate = newValue }
+    }
+
+    var locatedRow: SourceLocation? { builder.locatedRow }
+}
+
+extension CSVRecordReader: BuildsRecordTable {}
+extension JSONRecordReader: BuildsRecordTable {}

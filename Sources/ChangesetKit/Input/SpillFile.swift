@@ -10,7 +10,8 @@ package struct SpillFile: Sendable {
     private let handle: FileHandle
     private let directory: String
     private var buffer: [UInt8] = []
-    private let bufferSize: Int
+    /// Bytes of `buffer` written and not flushed yet.
+    private var used = 0
     /// Bytes written, buffered ones included.
     package private(set) var size = 0
 
@@ -21,7 +22,6 @@ package struct SpillFile: Sendable {
 
     package init(in directory: String = SpillFile.directory, bufferSize: Int = 1 << 18) throws {
         self.directory = directory
-        self.bufferSize = bufferSize
         var descriptor: Int32 = -1
         // O_EXCL on a fresh random name: never a file someone else made (mkstemp's guarantee).
         for _ in 0..<16 where descriptor < 0 {
@@ -37,39 +37,88 @@ package struct SpillFile: Sendable {
         }
         guard descriptor >= 0 else { throw SpillFile.failure(directory, "cannot make a temporary file", errno) }
         handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        buffer.reserveCapacity(bufferSize)
+        buffer = [UInt8](repeating: 0, count: bufferSize)
     }
+
+    /// Where `count` more bytes go in the buffer (flushed first if they do not fit).
+    @inline(__always)
+    private mutating func room(_ count: Int) throws -> Int {
+        if used + count > buffer.count {
+            try flush()
+            if count > buffer.count { buffer = [UInt8](repeating: 0, count: count) }
+        }
+        size += count
+        return used
+    }
+
+    // Little-endian integers stored through a span's bytes (bounds checked,
+    // no pointer): a byte at a time through `Array.append` took a fifth of
+    // the time a comparison past memory spends reading.
 
     @inline(__always)
     package mutating func append(_ value: UInt32) throws {
-        for shift in stride(from: 0, to: 32, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt32(shift))) }
-        size += 4
-        if buffer.count >= bufferSize { try flush() }
+        let at = try room(4)
+        var span = buffer.mutableSpan
+        var bytes = span.mutableBytes
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt32.self)
+        used = at + 4
     }
 
     @inline(__always)
     package mutating func append(_ value: UInt64) throws {
-        for shift in stride(from: 0, to: 64, by: 8) { buffer.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
-        size += 8
-        if buffer.count >= bufferSize { try flush() }
+        let at = try room(8)
+        var span = buffer.mutableSpan
+        var bytes = span.mutableBytes
+        bytes.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt64.self)
+        used = at + 8
     }
 
-    package mutating func append(_ bytes: Span<UInt8>) throws {
-        for index in bytes.indices { buffer.append(bytes[index]) }
-        size += bytes.count
-        if buffer.count >= bufferSize { try flush() }
+    package mutating func append(_ key: Span<UInt8>) throws {
+        let at = try room(key.count)
+        var span = buffer.mutableSpan
+        for index in key.indices { span[at + index] = key[index] }
+        used = at + key.count
+    }
+
+    /// A partition entry: row (32 bits), fingerprint (64), the key's length (32), the key.
+    @inline(__always)
+    package mutating func appendEntry(row: UInt32, fingerprint: UInt64, key: Span<UInt8>) throws {
+        let at = try room(16 + key.count)
+        var span = buffer.mutableSpan
+        var bytes = span.mutableBytes
+        bytes.storeBytes(of: row.littleEndian, toByteOffset: at, as: UInt32.self)
+        bytes.storeBytes(of: fingerprint.littleEndian, toByteOffset: at + 4, as: UInt64.self)
+        bytes.storeBytes(of: UInt32(key.count).littleEndian, toByteOffset: at + 12, as: UInt32.self)
+        for index in key.indices { bytes.storeBytes(of: key[index], toByteOffset: at + 16 + index, as: UInt8.self) }
+        used = at + 16 + key.count
+    }
+
+    /// A row entry of 36 bytes: start (64 bits), length (32), line (32),
+    /// fingerprint (64), key offset (64), key length (32).
+    @inline(__always)
+    package mutating func appendRow(start: UInt64, length: UInt32, line: UInt32, fingerprint: UInt64, keyOffset: UInt64, keyLength: UInt32) throws {
+        let at = try room(36)
+        var span = buffer.mutableSpan
+        var bytes = span.mutableBytes
+        bytes.storeBytes(of: start.littleEndian, toByteOffset: at, as: UInt64.self)
+        bytes.storeBytes(of: length.littleEndian, toByteOffset: at + 8, as: UInt32.self)
+        bytes.storeBytes(of: line.littleEndian, toByteOffset: at + 12, as: UInt32.self)
+        bytes.storeBytes(of: fingerprint.littleEndian, toByteOffset: at + 16, as: UInt64.self)
+        bytes.storeBytes(of: keyOffset.littleEndian, toByteOffset: at + 24, as: UInt64.self)
+        bytes.storeBytes(of: keyLength.littleEndian, toByteOffset: at + 32, as: UInt32.self)
+        used = at + 36
     }
 
     /// Writes what the buffer holds.
     package mutating func flush() throws {
-        guard !buffer.isEmpty else { return }
+        guard used > 0 else { return }
         do {
             try handle.seekToEnd()
-            try handle.write(contentsOf: buffer)
+            try handle.write(contentsOf: buffer[0..<used])
         } catch {
             throw SpillFile.failure(directory, "cannot write a temporary file", SpillFile.code(of: error))
         }
-        buffer.removeAll(keepingCapacity: true)
+        used = 0
     }
 
     /// `count` bytes from `offset` (fewer at the end of the file), once
