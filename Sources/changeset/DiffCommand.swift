@@ -54,7 +54,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
     var arrays: ArrayComparison = .elements
 
-    @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the physical memory).", valueName: "size"))
+    @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the memory of the machine or its container; none for --format patch and jsonpatch).", valueName: "size"))
     var memoryLimit: String?
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
@@ -152,10 +152,11 @@ struct DiffCommand: ParsableCommand {
             unit = scale
             number.removeLast()
         }
-        // Digits and one decimal point only (Double would also take hex, signs and exponents).
-        let digits = number.filter(\.isASCII).allSatisfy { $0.isNumber || $0 == "." } && number.allSatisfy(\.isASCII)
+        // Digits and one decimal point only (Double would also take hex, signs and exponents),
+        // and a whole byte at least unless it is 0 (0.4 is no size; 0 means always).
+        let digits = number.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
             && number.filter { $0 == "." }.count <= 1 && number.contains(where: \.isNumber)
-        guard digits, let value = Double(number), value * unit < 9e18 else {
+        guard digits, let value = Double(number), value * unit < 9e18, value == 0 || value * unit >= 1 else {
             throw ValidationError("--memory-limit \"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)")
         }
         return Int(value * unit)

@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test func aLimitThatIsNotASizeIsAnError() throws {
-        for limit in ["lots", "-1", "1e9", "1Q", "", "0x10", "1.2.3", "+5", "G"] {
+        for limit in ["lots", "-1", "1e9", "1Q", "", "0x10", "1.2.3", "+5", "G", "0.4"] {
             let result = try changeset(["old.json", "new.json", "--id", "id", "--memory-limit", limit])
             #expect(result.status == 2 && result.stderr.contains("--memory-limit"), "\(limit): \(result)")
         }

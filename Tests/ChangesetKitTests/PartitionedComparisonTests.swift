@@ -265,7 +265,9 @@ import Testing
         #expect(try !partitioned { $0.records.duplicates = .occurrence })
         #expect(try !partitioned { $0.memoryLimit = nil })
         #expect(try !partitioned { $0.memoryLimit = 1 << 30 })
-        #expect(Comparison.partitionCount(bytes: 16 << 30, limit: 1 << 30) == 128)
+        #expect(Comparison.partitionCount(bytes: 16 << 30, limit: 1 << 30, cores: 2) == 128)
+        #expect(Comparison.partitionCount(bytes: 6 << 30, limit: 1 << 30, cores: 2) == 49)
+        #expect(Comparison.partitionCount(bytes: 6 << 30, limit: 1 << 30, cores: 8) == 128)
         #expect(Comparison.partitionCount(bytes: 100, limit: 1 << 30) == 1)
     }
 }

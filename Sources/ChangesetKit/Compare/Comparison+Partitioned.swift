@@ -11,7 +11,7 @@
 /// What it takes: `--id` (records matched by content need every fingerprint
 /// at once), no `--section`, `--duplicates error`. Memory: the matching (4
 /// bytes a new record), a few bits a record, the subsequence's tails (4
-/// bytes a record on it), one partition pair at a time, and the changes.
+/// bytes a record on it), a partition pair a core, and the changes.
 extension Comparison {
     /// Bytes of memory a record of each side takes in a comparison in memory,
     /// about (10M against 10M records took 765 MB), for `estimatedMemory`.
@@ -56,9 +56,9 @@ extension Comparison {
     }
 
     /// The number of partitions for inputs of about `bytes` under `limit`:
-    /// a partition pair held at once takes about an eighth of the limit.
-    static func partitionCount(bytes: Int, limit: Int) -> Int {
-        return min(128, max(1, bytes / max(1, limit / 8) + 1))
+    /// the pairs held at once (one a core) take about a quarter of the limit.
+    static func partitionCount(bytes: Int, limit: Int, cores: Int = System.workerCount) -> Int {
+        min(128, max(1, bytes / max(1, limit / (4 * max(1, cores))) + 1))
     }
 
     /// One input read past memory: its records in temporary files.
@@ -211,7 +211,7 @@ extension Comparison {
         let inputs = [oldInput, newInput]
         // A file a partition a side, beside each side's rows and keys and the links.
         let partitions = max(1, (SpillFile.roomForOpenFiles(2 * partitions + 5) - 5) / 2)
-        let read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+        var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
             Result<SpilledSide, any Error> {
                 var records = options.records
                 records.appliesRenames = side == 1
@@ -228,6 +228,8 @@ extension Comparison {
             try throwRepeatedID(old, oldInput, sideIndex: 0, options: options)
         }
         var spilled = try read.map { try $0.get() }
+        // `spilled` alone holds the files now, so emptying it frees them (and their page cache).
+        read = []
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
         // The changes carry positions for now; their rows in the held tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)

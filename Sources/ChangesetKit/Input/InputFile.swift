@@ -599,6 +599,7 @@ package struct InputFile: Sendable {
         batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil,
         locating: Int? = nil, located: (SourceLocation?) -> Void = { _ in }
     ) throws -> RecordTable {
+        precondition(locating == nil || batches != nil, "a record is placed in a read a batch at a time")
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout

@@ -143,7 +143,11 @@ package struct SpillFile: Sendable {
     /// it (the default soft limit is 1024 on Linux, 256 on macOS).
     package static func roomForOpenFiles(_ wanted: Int) -> Int {
         var limit = rlimit()
-        let resource = Int32(truncatingIfNeeded: Int(RLIMIT_NOFILE.rawValue))
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
         guard getrlimit(resource, &limit) == 0 else { return wanted }
         let spare: rlim_t = 64  // for the inputs, the output and what else is open
         if limit.rlim_cur < rlim_t(wanted) + spare && limit.rlim_cur < limit.rlim_max {
