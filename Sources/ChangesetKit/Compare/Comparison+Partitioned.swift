@@ -23,8 +23,8 @@ extension Comparison {
     }
 
     /// About how much memory comparing the inputs in memory takes: their
-    /// record counts, from their sizes and the line breaks in their first
-    /// 64 KiB, at `bytesPerRecordInMemory`. An input whose size is not known
+    /// record counts, from their sizes and the records in their first 64 KiB,
+    /// at `bytesPerRecordInMemory`. An input whose size is not known
     /// before it is read (a stream, a compressed file) counts for nothing.
     static func estimatedMemory(_ inputs: [InputFile]) throws -> Int {
         var total = 0
