@@ -13,7 +13,7 @@ extension Differ {
     /// section a side whose elements are `==` exactly when `isUpdated` is
     /// false (the tests hold the two to each other).
     @inlinable
-    public static func flatDiff<SectionID: Hashable, Element, Links: PredecessorLinks>(
+    package static func flatDiff<SectionID: Hashable, Element, Links: PredecessorLinks>(
         oldCount: Int, matching oldIndexOfNew: [Int32], links: inout Links,
         isUpdated: (Int) -> Bool, element: (Int) -> Element
     ) throws -> SectionedChangeset<SectionID, Element> {

@@ -255,7 +255,7 @@ public enum Differ {
     /// file for a comparison larger than memory): `marks` is called with the
     /// positions on it, last first.
     @inlinable
-    public static func longestIncreasingSubsequence<Value: Comparable, Links: PredecessorLinks>(
+    package static func longestIncreasingSubsequence<Value: Comparable, Links: PredecessorLinks>(
         count: Int, links: inout Links, _ value: (Int) -> Value?, marks: (Int) -> Void
     ) throws {
         // tails[k]: position of the smallest tail of an increasing run of length k+1.

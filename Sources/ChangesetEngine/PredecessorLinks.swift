@@ -3,7 +3,7 @@
 /// read back from the end of the subsequence towards its start (positions
 /// only ever decrease). 4 bytes a position: in memory for a diff that fits
 /// there, in a file for one larger than memory (`Differ.flatDiff`).
-public protocol PredecessorLinks {
+@usableFromInline package protocol PredecessorLinks {
     /// The next position's predecessor (-1: none).
     mutating func append(_ predecessor: Int32) throws
     /// The predecessor of `position`, once every position's was appended.
@@ -11,18 +11,18 @@ public protocol PredecessorLinks {
 }
 
 /// Predecessor links held in an array.
-public struct PredecessorArray: PredecessorLinks {
+@usableFromInline package struct PredecessorArray: PredecessorLinks {
     @usableFromInline var links: [Int32] = []
 
-    @inlinable public init(capacity: Int) {
+    @inlinable package init(capacity: Int) {
         links.reserveCapacity(capacity)
     }
 
-    @inlinable public mutating func append(_ predecessor: Int32) {
+    @inlinable package mutating func append(_ predecessor: Int32) {
         links.append(predecessor)
     }
 
-    @inlinable public func predecessor(of position: Int) -> Int32 {
+    @inlinable package func predecessor(of position: Int) -> Int32 {
         links[position]
     }
 }
