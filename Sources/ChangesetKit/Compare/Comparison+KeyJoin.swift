@@ -54,16 +54,15 @@ extension Comparison {
     /// the inserted records). 1 bit an old record and a small index, in place
     /// of a key index over all of NEW.
     static func repeatsKey(_ new: RecordTable, oldRowOfNewRow: [Int32], oldCount: Int) -> Bool {
-        var taken = [UInt64](repeating: 0, count: (oldCount + 63) / 64)
+        var taken = Bitmap(count: oldCount)
         var unmatched: [Int] = []
         for (row, oldRow) in oldRowOfNewRow.enumerated() {
             guard oldRow >= 0 else {
                 unmatched.append(row)
                 continue
             }
-            let bit = UInt64(1) << UInt64(oldRow & 63)
-            if taken[Int(oldRow >> 6)] & bit != 0 { return true }
-            taken[Int(oldRow >> 6)] |= bit
+            if taken.contains(Int(oldRow)) { return true }
+            taken.insert(Int(oldRow))
         }
         var index = KeyIndex(capacity: unmatched.count)
         for (position, row) in unmatched.enumerated() {

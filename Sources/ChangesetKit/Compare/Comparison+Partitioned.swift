@@ -92,7 +92,7 @@ extension Comparison {
             guard count + batch.count < Int(Int32.max) else {
                 throw InputError(source: source, location: nil, message: "more than 2G records past --memory-limit is more than changeset supports")
             }
-            // The ids of the records read back share one arena of 4 GiB, as a table's in memory do.
+            // The ids share one arena of 4 GiB, as a table's in memory do (so do those read back, a part of them).
             guard keys.size + batch.keys.byteCount <= Int(UInt32.max) else {
                 throw InputError(source: source, location: nil, message: "the ids take 4 GiB or more, more than changeset supports")
             }
@@ -143,9 +143,6 @@ extension Comparison {
                 let start = Int(row.uint64(at: entry))
                 let range = start..<(start + Int(row.uint32(at: entry + 8)))
                 let keyLength = Int(row.uint32(at: entry + 32))
-                guard !table.keys.wouldOverflow(adding: keyLength) else {
-                    throw InputError(source: source, location: nil, message: "the ids take 4 GiB or more, more than changeset supports")
-                }
                 let key = try keyWindow.load(Int(row.uint64(at: entry + 24)), count: keyLength)
                 table.keys.append(keyWindow.bytes.span.extracting(key..<(key + keyLength)))
                 table.append(fingerprint: row.uint64(at: entry + 16), range: range, line: Int(row.uint32(at: entry + 12)))
@@ -169,7 +166,7 @@ extension Comparison {
                 start = offset
                 bytes = try file.read(at: offset, count: max(count, 1 << 16))
                 guard bytes.count >= count else {
-                    throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                    throw SpillFile.endedEarly
                 }
             }
             return offset - start
@@ -199,7 +196,7 @@ extension Comparison {
                 windowStart = max(0, offset + 4 - (1 << 20))
                 window = try file.read(at: windowStart, count: offset + 4 - windowStart)
                 guard window.count == offset + 4 - windowStart else {
-                    throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                    throw SpillFile.endedEarly
                 }
             }
             return Int32(bitPattern: window.uint32(at: offset - windowStart))
@@ -241,7 +238,7 @@ extension Comparison {
             var links = SpilledPredecessors(file: try SpillFile())
             return try Differ.flatDiff(
                 oldCount: oldCount, matching: matching.oldOfNew, links: &links,
-                isUpdated: { matching.updated[$0 >> 6] & (1 << UInt64($0 & 63)) != 0 },
+                isUpdated: matching.updated.contains,
                 element: { RecordRef(fingerprint: 0, row: $0) })
         }()
 
@@ -296,9 +293,9 @@ extension Comparison {
     /// read again by a reader that indexes ids, OLD first).
     private static func match(
         _ old: SpilledSide, _ new: SpilledSide, oldInput: InputFile, newInput: InputFile, options: ComparisonOptions
-    ) throws -> (oldOfNew: [Int32], updated: [UInt64]) {
+    ) throws -> (oldOfNew: [Int32], updated: Bitmap) {
         var oldOfNew = [Int32](repeating: -1, count: new.count)
-        var updated = [UInt64](repeating: 0, count: (new.count + 63) / 64)
+        var updated = Bitmap(count: new.count)
         var oldRepeats = false
         var newRepeats = false
         // A group of pairs at once, one a core: each pair's matches (a few MB) are held until scattered.
@@ -310,7 +307,7 @@ extension Comparison {
                 for (newRow, oldRow) in result.matches {
                     // The old row's top bit says the pair differs.
                     oldOfNew[Int(newRow)] = Int32(bitPattern: oldRow & 0x7FFF_FFFF)
-                    if oldRow & 0x8000_0000 != 0 { updated[Int(newRow) >> 6] |= 1 << UInt64(newRow & 63) }
+                    if oldRow & 0x8000_0000 != 0 { updated.insert(Int(newRow)) }
                 }
             }
         }
@@ -370,7 +367,7 @@ extension Comparison {
         init(_ file: SpillFile) throws {
             let bytes = try file.read(at: 0, count: file.size)
             guard bytes.count == file.size else {
-                throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                throw SpillFile.endedEarly
             }
             var entries = 0
             try forEachEntry(bytes) { _, _, _ in entries += 1 }
@@ -398,7 +395,7 @@ extension Comparison {
         var newRepeats = false
         let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
         guard newEntries.count == new.partitions[partition].size else {
-            throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+            throw SpillFile.endedEarly
         }
         var taken = Bitmap(count: old.rows.count)
         var matches: [(UInt32, UInt32)] = []
@@ -426,10 +423,10 @@ extension Comparison {
         var offset = 0
         let span = bytes.span
         while offset < bytes.count {
-            guard offset + 16 <= bytes.count else { throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early") }
+            guard offset + 16 <= bytes.count else { throw SpillFile.endedEarly }
             let length = Int(bytes.uint32(at: offset + 12))
             guard offset + 16 + length <= bytes.count else {
-                throw InputError(source: SpillFile.directory, location: nil, message: "a temporary file ended early")
+                throw SpillFile.endedEarly
             }
             try body(bytes.uint32(at: offset), bytes.uint64(at: offset + 4), span.extracting((offset + 16)..<(offset + 16 + length)))
             offset += 16 + length
@@ -453,33 +450,5 @@ package struct HeldPositions: Sendable {
         }
         precondition(low < positions.count && Int(positions[low]) == position, "a record the comparison did not keep")
         return low
-    }
-}
-
-/// A set of positions below a count, a bit each.
-struct Bitmap {
-    private var words: [UInt64]
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        words = [UInt64](repeating: 0, count: (count + 63) / 64)
-    }
-
-    mutating func insert(_ position: Int) { words[position >> 6] |= 1 << UInt64(position & 63) }
-
-    func contains(_ position: Int) -> Bool { words[position >> 6] & (1 << UInt64(position & 63)) != 0 }
-
-    /// The positions in the set, ascending.
-    var members: [Int32] {
-        var members: [Int32] = []
-        for (index, word) in words.enumerated() where word != 0 {
-            var rest = word
-            while rest != 0 {
-                members.append(Int32(index << 6 + rest.trailingZeroBitCount))
-                rest &= rest - 1
-            }
-        }
-        return members
     }
 }

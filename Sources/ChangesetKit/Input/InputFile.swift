@@ -612,34 +612,32 @@ package struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys)
-            guard let batches else {
-                reader.expectedInputSize = bytes.knownCount
-                try bytes.forEachChunk(reader.feed, wantsMore: { reader.endsInsideLongToken })
-                return try reader.finish()
-            }
-            reader.rowToLocate = locating
-            try bytes.forEachChunk({ chunk in
-                try reader.feed(chunk)
-                if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
-            }, wantsMore: { reader.endsInsideLongToken })
-            defer { located(reader.locatedRow) }
-            return try reader.finish()
+            return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,
+                            locating: locating, located: located)
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: format.delimiter(delimiter), options: options, indexesKeys: indexesKeys)
-            guard let batches else {
-                reader.expectedInputSize = bytes.knownCount
-                try bytes.forEachChunk(reader.feed)
-                return try reader.finish()
-            }
-            reader.rowToLocate = locating
-            try bytes.forEachChunk { chunk in
-                try reader.feed(chunk)
-                if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
-            }
-            defer { located(reader.locatedRow) }
+            return try read(with: reader, wantsMore: { false }, batchSize: batchSize, batches: batches, locating: locating, located: located)
+        }
+    }
+
+    /// The bytes fed to `reader` (see `readWhole`).
+    private func read<Reader: BuildsRecordTable>(
+        with reader: Reader, wantsMore: () -> Bool, batchSize: Int, batches: ((RecordTable) throws -> Void)?,
+        locating: Int?, located: (SourceLocation?) -> Void
+    ) throws -> RecordTable {
+        guard let batches else {
+            reader.expectedInputSize = bytes.knownCount
+            try bytes.forEachChunk(reader.feed, wantsMore: wantsMore)
             return try reader.finish()
         }
+        reader.rowToLocate = locating
+        try bytes.forEachChunk({ chunk in
+            try reader.feed(chunk)
+            if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
+        }, wantsMore: wantsMore)
+        defer { located(reader.locatedRow) }
+        return try reader.finish()
     }
 
     // MARK: Errors

@@ -250,9 +250,15 @@ struct RecordTableBuilder {
 }
 
 /// A reader that fills a table through a `RecordTableBuilder` (the JSON and
-/// CSV readers): what a reader of a file larger than memory is asked.
+/// CSV readers): what `InputFile` asks of a reader, a file larger than
+/// memory's batches too.
 protocol BuildsRecordTable: AnyObject {
     var builder: RecordTableBuilder { get set }
+    /// The input's size, if known: the table is sized from it after the first records.
+    var expectedInputSize: Int? { get set }
+    func feed(_ bytes: Span<UInt8>) throws
+    /// Ends the input and returns the records (those not taken).
+    func finish() throws -> RecordTable
 }
 
 extension BuildsRecordTable {

@@ -64,20 +64,17 @@ package struct SpillFile: Sendable {
         used = at + 4
     }
 
-    @inline(__always)
-    package mutating func append(_ value: UInt64) throws {
-        let at = try room(8)
-        var span = buffer.mutableSpan
-        var bytes = span.mutableBytes
-        bytes.storeBytes(of: value.littleEndian, toByteOffset: at, as: UInt64.self)
-        used = at + 8
-    }
-
     package mutating func append(_ key: Span<UInt8>) throws {
         let at = try room(key.count)
+        store(key, at: at)
+        used = at + key.count
+    }
+
+    /// `key`'s bytes into the buffer at `at` (room made for them).
+    @inline(__always)
+    private mutating func store(_ key: Span<UInt8>, at: Int) {
         var span = buffer.mutableSpan
         for index in key.indices { span[at + index] = key[index] }
-        used = at + key.count
     }
 
     /// A partition entry: row (32 bits), fingerprint (64), the key's length (32), the key.
@@ -89,7 +86,8 @@ package struct SpillFile: Sendable {
         bytes.storeBytes(of: row.littleEndian, toByteOffset: at, as: UInt32.self)
         bytes.storeBytes(of: fingerprint.littleEndian, toByteOffset: at + 4, as: UInt64.self)
         bytes.storeBytes(of: UInt32(key.count).littleEndian, toByteOffset: at + 12, as: UInt32.self)
-        for index in key.indices { bytes.storeBytes(of: key[index], toByteOffset: at + 16 + index, as: UInt8.self) }
+        _ = consume bytes
+        store(key, at: at + 16)
         used = at + 16 + key.count
     }
 
@@ -156,6 +154,11 @@ package struct SpillFile: Sendable {
             if setrlimit(resource, &raised) == 0 { limit = raised }
         }
         return limit.rlim_cur > spare ? min(wanted, Int(limit.rlim_cur - spare)) : 1
+    }
+
+    /// A temporary file read back shorter than it was written.
+    package static var endedEarly: InputError {
+        InputError(source: directory, location: nil, message: "a temporary file ended early")
     }
 
     /// Frees the buffer once the file is written (it is read by `read`).
