@@ -29,6 +29,27 @@ import Testing
         #expect(otherResult.fromTheirs == 1)
     }
 
+    /// A side that only respelled a value (`2.50` -> `2.5`) changed the
+    /// record's text: taken as git takes it, never a conflict with a value.
+    @Test func aRespellingIsCarriedFromTheSideThatMadeIt() {
+        let base = #"[{"id":1,"a":2.50,"b":1},{"id":2,"a":1}]"#
+        let (records, result) = merged(base, #"[{"id":1,"a":2.50,"b":1},{"id":2,"a":3}]"#, #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":1}]"#)
+        #expect(records == #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":3}]"#)
+        #expect(result.conflicts.isEmpty && result.fromOurs == 1 && result.fromTheirs == 0)
+        // OURS respelled `a`, THEIRS changed `b`: both.
+        let (both, bothResult) = merged(base, #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":1}]"#, #"[{"id":1,"a":2.50,"b":9},{"id":2,"a":1}]"#)
+        #expect(both == #"[{"id":1,"a":2.5,"b":9},{"id":2,"a":1}]"#)
+        #expect(bothResult.conflicts.isEmpty && bothResult.fromTheirs == 1)
+        // OURS respelled `a`, THEIRS changed its value: the value.
+        let (value, valueResult) = merged(base, #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":1}]"#, #"[{"id":1,"a":3,"b":1},{"id":2,"a":1}]"#)
+        #expect(value == #"[{"id":1,"a":3,"b":1},{"id":2,"a":1}]"#)
+        #expect(valueResult.conflicts.isEmpty)
+        // Both respelled it, differently: OURS's.
+        let (spelled, spelledResult) = merged(base, #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":1}]"#, #"[{"id":1,"a":25e-1,"b":1},{"id":2,"a":1}]"#)
+        #expect(spelled == #"[{"id":1,"a":2.5,"b":1},{"id":2,"a":1}]"#)
+        #expect(spelledResult.conflicts.isEmpty)
+    }
+
     @Test func theSameChangeOnBothSidesIsTakenOnce() {
         let base = #"[{"id":1,"p":1}]"#
         let both = #"[{"id":1,"p":5},{"id":2,"p":7}]"#

@@ -68,8 +68,6 @@ package final class CSVRecordReader {
     /// uniqueness check of the array.
     @exclusivity(unchecked) private var emptyCells: [Int] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
-    /// A one-part id's canonical number text, kept apart from `scratch` (a section cell may use that before the record is added).
-    @exclusivity(unchecked) private var idScratch: [UInt8] = []
 
     private struct Column {
         var nameHash: UInt64
@@ -578,18 +576,12 @@ package final class CSVRecordReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<cellEnds[index]])
     }
 
-    private func hashPrefetchingSlot(ofCanonicalID id: [UInt8]) -> UInt64 {
-        builder.hashPrefetchingSlot(key: id.span)
-    }
-
     /// Reads the record whose cells are `cells` (see `cellRange`) and whose text ends at `end`.
     private func readRecord(end: Int, cells bytes: UnsafeRawBufferPointer, separated: Bool) throws {
         // One id field (the usual case) needs no array per row, and no String:
-        // its text is the cell's bytes, or `idScratch` when the cell is a number
-        // written otherwise than canonically (as `ScalarText.fromText` has it;
+        // its text is the cell's bytes (a CSV id is text, `0E0` is not `0`;
         // the reader has checked the cell's UTF-8).
         var singleIDCell: UnsafeBufferPointer<UInt8>?
-        var singleIDIsCanonicalized = false
         var singleIDHash: UInt64?
         // (nil, not an empty Array, for one part: releasing even an empty Array costs a call a row.)
         var idParts: [String]? = idPartCount > 1 ? Array(repeating: "", count: idPartCount) : nil
@@ -606,16 +598,13 @@ package final class CSVRecordReader {
                 }
                 if idParts == nil {
                     singleIDCell = rawCell
-                    singleIDIsCanonicalized = CanonicalNumber.literalForm(cell) == .unsure && CanonicalNumber.canonicalize(cell, into: &idScratch)
-                    singleIDHash = !indexesKeys ? nil : singleIDIsCanonicalized
-                        ? hashPrefetchingSlot(ofCanonicalID: idScratch)
-                        : builder.hashPrefetchingSlot(key: cell)
+                    singleIDHash = !indexesKeys ? nil : builder.hashPrefetchingSlot(key: cell)
                 } else {
-                    idParts![column.role.idComponent] = ScalarText.fromText(cell, scratch: &scratch)
+                    idParts![column.role.idComponent] = ScalarText.fromText(cell)
                 }
             }
             if column.role.isSection && !cell.isEmpty {
-                section = ScalarText.fromText(cell, scratch: &scratch)
+                section = ScalarText.fromText(cell)
             }
             if cell.isEmpty { emptyCells[index] += 1 }
             guard column.compared else { continue }
@@ -628,10 +617,6 @@ package final class CSVRecordReader {
         let fingerprint = ValueHasher.objectEnd(memberSum, count: memberCount)
         if let idParts {
             try builder.append(key: RecordTableBuilder.key(idParts), section: section, fingerprint: fingerprint,
-                               range: rowStart..<end, line: rowLocation.line, location: rowLocation)
-        } else if singleIDIsCanonicalized {
-            let canonical = idScratch
-            try builder.append(keyText: canonical.span, keyHash: singleIDHash, section: section, fingerprint: fingerprint,
                                range: rowStart..<end, line: rowLocation.line, location: rowLocation)
         } else if let singleIDCell {
             try builder.append(keyText: singleIDCell.span, keyHash: singleIDHash, section: section,

@@ -194,7 +194,7 @@ extension JSONRecordReader {
             case .trueValue: "true"
             case .falseValue: "false"
             case .number: ScalarText.fromNumber(literal, scratch: &scratch)
-            case .string: ScalarText.fromText(literal, scratch: &scratch)
+            case .string: ScalarText.fromText(literal)
             case .object, .array: nil  // containers never come here
             }
             if role.isSection {

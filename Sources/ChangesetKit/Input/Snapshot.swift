@@ -54,6 +54,35 @@ package struct Snapshot: Sendable {
         try input.bytes.withBytes(in: records.byteRange(row)) { try value(parsing: $0) }
     }
 
+    /// A hash of how the record at `row` is spelled: its bytes, less (in
+    /// JSON) the whitespace between tokens. Records equal in value differ
+    /// here when a number, an escape, key order or quoting was written
+    /// otherwise (`2.50` -> `2.5`): a merge carries such a change from the
+    /// side that made it, as git's text merge does, while layout alone
+    /// (indentation, line breaks) is not a change to carry.
+    package func spelling(ofRecord row: Int) throws -> UInt64 {
+        try input.bytes.withBytes(in: records.byteRange(row)) { bytes in
+            guard input.format.isJSON else { return StableHash.bytes(bytes, seed: Snapshot.spellingSeed) }
+            var tokens: [UInt8] = []
+            tokens.reserveCapacity(bytes.count)
+            var inString = false, escaped = false
+            for index in bytes.indices {
+                let byte = bytes[index]
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
+                    continue
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                }
+                tokens.append(byte)
+            }
+            return StableHash.bytes(tokens.span, seed: Snapshot.spellingSeed)
+        }
+    }
+
+    private static var spellingSeed: UInt64 { 0x7370_656C_6C }
+
     /// Reads each input on a thread of its own, as `read` says; the first
     /// error in argument order wins.
     static func read(_ inputs: [InputFile], _ read: @Sendable (Int, InputFile) throws -> Snapshot) throws -> [Snapshot] {

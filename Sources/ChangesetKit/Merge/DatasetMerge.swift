@@ -116,7 +116,7 @@ public struct DatasetMerge: Sendable {
         let flat = !ours.input.format.isJSON
         let fields = FieldMerge(mode: options.records.mode, options: options.records, flat: flat)
         let datasets = [base, ours, theirs]
-        let snapshots = DatasetMerge.snapshots(datasets, options: options.records)
+        let snapshots = try DatasetMerge.snapshots(datasets, options: options.records)
         baseRows = ThreeWayMerge.rowsByKey(snapshots[0])
         theirsKeys = snapshots[2].keys
         var result = try ThreeWayMerge.merge(
@@ -142,13 +142,20 @@ public struct DatasetMerge: Sendable {
         self.result = result
     }
 
-    /// A JSON document's bytes before and after its records array, when the records are inside one.
-    static func documentAround(_ dataset: Snapshot) throws -> [UInt8]? {
+    /// The JSON document around the records array, when the records are
+    /// inside one: the document's value with `null` where the records are.
+    /// A value, not bytes, so that framing (a byte-order mark, line ends,
+    /// indentation) is not a change; a member spelled otherwise (`2.50` ->
+    /// `2.5`, another key order) is, as it is for a record.
+    static func documentAround(_ dataset: Snapshot) throws -> Value? {
         guard dataset.input.format == .json, let container = dataset.records.containerRange,
             container.count < dataset.input.bytes.count
         else { return nil }
         let bytes = dataset.input.bytes
-        return try bytes.copy(0..<container.lowerBound) + [0] + bytes.copy(container.upperBound..<bytes.count)
+        var before = try bytes.copy(0..<container.lowerBound)
+        if before.starts(with: byteOrderMark) { before.removeFirst(byteOrderMark.count) }
+        let document = before + Array("null".utf8) + (try bytes.copy(container.upperBound..<bytes.count))
+        return try JSONValueReader.read(document.span)
     }
 
     /// The snapshots' keys (ids, or records' content without `--id`;
@@ -156,7 +163,7 @@ public struct DatasetMerge: Sendable {
     /// with BASE's: see `MergeKey.keys`) and versions (the fingerprint, with
     /// the section's name when there are sections: a record that moved to
     /// another section has changed).
-    static func snapshots(_ sides: [Snapshot], options: RecordOptions) -> [MergeSnapshot] {
+    static func snapshots(_ sides: [Snapshot], options: RecordOptions) throws -> [MergeSnapshot] {
         let identified = sides.map { side -> (identities: [String], versions: [UInt64]) in
             let table = side.records
             var versions = table.fingerprints
@@ -170,8 +177,12 @@ public struct DatasetMerge: Sendable {
             }
             return (identities, versions)
         }
-        return identified.enumerated().map { index, side in
-            MergeSnapshot(keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: index == 0 ? nil : identified[0]), versions: side.versions)
+        return try identified.enumerated().map { index, side in
+            let snapshot = sides[index]
+            let spellings = try (0..<snapshot.records.count).map { try snapshot.spelling(ofRecord: $0) }
+            return MergeSnapshot(
+                keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: index == 0 ? nil : identified[0]),
+                versions: side.versions, spellings: spellings)
         }
     }
 

@@ -5,6 +5,12 @@
 /// once; different on both, a conflict. A field one side removed counts as
 /// changed to "absent". Fields that `--ignore`/`--only` leave out of equality
 /// never conflict and keep OURS's value (THEIRS's when OURS has none).
+///
+/// A value spelled otherwise but equal (`2.50` -> `2.5`) is a change of its
+/// text, not of its value: taken from the side that made it when the other
+/// left the field as it was, it never conflicts with a change of value (the
+/// value wins), and where both sides changed the field to one value, OURS's
+/// spelling stands.
 package struct FieldMerge: Sendable {
     package var mode: ComparisonMode
     var rules: FieldRules
@@ -50,13 +56,18 @@ package struct FieldMerge: Sendable {
             let kept = ours ?? theirs
             return (kept, kept)
         }
-        if same(ours, theirs) { return (ours, ours) }
+        // Spelled the same: nothing to choose. Spelled otherwise by one side only: that side's text.
+        if ours == theirs { return (ours, ours) }
         if case .object(let oursMembers)? = ours, case .object(let theirsMembers)? = theirs {
             // A base that is not an object has no members to start from.
             var baseMembers: [Value.Member] = []
             if case .object(let members)? = base { baseMembers = members }
             return mergeMembers(baseMembers, oursMembers, theirsMembers, path: path, key: key, conflicts: &conflicts)
         }
+        if ours == base { return (theirs, theirs) }
+        if theirs == base { return (ours, ours) }
+        // Both changed the text: by value, as the comparison has it.
+        if same(ours, theirs) { return (ours, ours) }
         if same(ours, base) { return (theirs, theirs) }
         if same(theirs, base) { return (ours, ours) }
         conflicts.append(MergeConflict(kind: .field, key: key, path: FieldPath(path), base: base, ours: ours, theirs: theirs))

@@ -44,7 +44,11 @@ extension ThreeWayMerge {
             return (identities, versions)
         }
         let side = identities(records)
-        return MergeSnapshot(keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: base.map(identities)), versions: side.versions)
+        // A record's spelling: its JSON text (numbers as written, members in order).
+        let spellings = records.map { StableHash.string($0.jsonText, seed: 0x7370_656C_6C) }
+        return MergeSnapshot(
+            keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: base.map(identities)),
+            versions: side.versions, spellings: spellings)
     }
 
     /// An id value as key text, as the readers make it: a string's

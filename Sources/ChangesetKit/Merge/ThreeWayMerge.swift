@@ -9,16 +9,22 @@ public enum MergePreference: String, Sendable, CaseIterable {
 }
 
 /// One snapshot as the merge sees it, in file order: each record's identity
-/// (unique within the snapshot) and a hash of the content that counts, so
-/// that equal versions mean an unchanged record.
+/// (unique within the snapshot), a hash of the content that counts, so
+/// that equal versions mean an unchanged record, and a hash of how the
+/// record is spelled (`Snapshot.spelling(ofRecord:)`), so that a side that
+/// only respelled a record (`2.50` -> `2.5`) is a side that changed its bytes.
 package struct MergeSnapshot: Sendable {
     package var keys: [String]
     package var versions: [UInt64]
+    package var spellings: [UInt64]
 
-    package init(keys: [String], versions: [UInt64]) {
+    /// Without `spellings`, a record is spelled as its version says.
+    package init(keys: [String], versions: [UInt64], spellings: [UInt64]? = nil) {
         precondition(keys.count == versions.count, "one version per key")
+        precondition(spellings.map { $0.count == keys.count } ?? true, "one spelling per key")
         self.keys = keys
         self.versions = versions
+        self.spellings = spellings ?? versions
     }
 
     package var count: Int { keys.count }
@@ -158,18 +164,35 @@ public enum ThreeWayMerge {
             case let (baseRow?, theirsRow?):
                 let baseVersion = base.versions[baseRow]
                 let theirsVersion = theirs.versions[theirsRow]
-                if oursVersion == theirsVersion || theirsVersion == baseVersion {
+                // A side changed the record when its value or its spelling differs from BASE's.
+                let baseSpelling = base.spellings[baseRow]
+                let oursSpelling = ours.spellings[oursRow], theirsSpelling = theirs.spellings[theirsRow]
+                let oursChanged = oursVersion != baseVersion || oursSpelling != baseSpelling
+                let theirsChanged = theirsVersion != baseVersion || theirsSpelling != baseSpelling
+                if !theirsChanged || (oursVersion == theirsVersion && oursSpelling == theirsSpelling) {
                     decisionOfOurs[oursRow] = .ours(oursRow)
                     if oursVersion != baseVersion { result.fromOurs += 1 }
-                } else if oursVersion == baseVersion {
+                } else if !oursChanged {
                     decisionOfOurs[oursRow] = .theirs(theirsRow)
-                    result.fromTheirs += 1
+                    if theirsVersion != baseVersion { result.fromTheirs += 1 }
                 } else {
-                    let merged = fields.merge(
-                        try value(.base, baseRow), try value(.ours, oursRow), try value(.theirs, theirsRow), key: key)
+                    let oursValue = try value(.ours, oursRow), theirsValue = try value(.theirs, theirsRow)
+                    let merged = fields.merge(try value(.base, baseRow), oursValue, theirsValue, key: key)
                     if merged.conflicts.isEmpty {
-                        decisionOfOurs[oursRow] = .merged(merged.ours)
-                        result.fromBoth += 1
+                        // Either side's record as it is, when the merge took all of it: its bytes stand.
+                        if merged.ours == oursValue {
+                            decisionOfOurs[oursRow] = .ours(oursRow)
+                        } else if merged.ours == theirsValue {
+                            decisionOfOurs[oursRow] = .theirs(theirsRow)
+                        } else {
+                            decisionOfOurs[oursRow] = .merged(merged.ours)
+                        }
+                        switch (oursVersion != baseVersion, theirsVersion != baseVersion) {
+                        case (true, true): if oursVersion == theirsVersion { result.fromOurs += 1 } else { result.fromBoth += 1 }
+                        case (true, false): result.fromOurs += 1
+                        case (false, true): result.fromTheirs += 1
+                        case (false, false): break
+                        }
                     } else {
                         conflictsByKey[key, default: []] += merged.conflicts
                         decisionOfOurs[oursRow] = resolve(ours: merged.ours, theirs: merged.theirs, prefer)

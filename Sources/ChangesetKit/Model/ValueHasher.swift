@@ -107,12 +107,10 @@ struct ValueHasher {
 
 /// The text form of a scalar, used for ids, section names and `.text` comparisons.
 enum ScalarText {
-    /// A string or cell as key text: text that is a number literal is written canonically.
-    static func fromText(_ bytes: Span<UInt8>, scratch: inout [UInt8]) -> String {
-        if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
-            return String(decoding: scratch, as: UTF8.self)
-        }
-        return bytes.decoded
+    /// A string or cell as key text: its bytes, whatever they spell (`"007"`
+    /// and `"7"`, `0E0` and `0E8` are different ids).
+    static func fromText(_ bytes: Span<UInt8>) -> String {
+        bytes.decoded
     }
 
     static func fromNumber(_ literal: Span<UInt8>, scratch: inout [UInt8]) -> String {

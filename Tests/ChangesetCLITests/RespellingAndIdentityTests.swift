@@ -1,0 +1,155 @@
+import Foundation
+import Testing
+
+/// A merge carries every byte a side changed, a respelled number too, as
+/// git's text merge does; and ids compare by the text they are written in.
+/// Each test is a finding of the second adversarial review, run through the
+/// binary (and real git) as a user meets it.
+@Suite struct RespellingAndIdentityTests {
+    typealias Repository = GitDriverTests.Repository
+
+    /// git's own text merge of the same three files, for comparison.
+    func gitMergeFile(_ paths: [String]) throws -> String {
+        let result = try runProcess(URL(fileURLWithPath: "/usr/bin/git"), ["merge-file", "-p", paths[1], paths[0], paths[2]])
+        #expect(result.status == 0, "git merge-file conflicted: \(result)")
+        return result.stdout
+    }
+
+    /// BASE `1,1.1,2.50`, THEIRS `1,1.10,2.5`, OURS edits another row: the
+    /// merge kept BASE's spelling (exit 0) where git keeps THEIRS's.
+    @Test func aCSVRowOnlyTheirsRespelledIsTheirsRow() throws {
+        let paths = try scratchFiles([
+            ("base.csv", "id,a,b\n1,1.1,2.50\n2,x,y\n3,q,q\n"),
+            ("ours.csv", "id,a,b\n1,1.1,2.50\n2,x,y\n3,q,z\n"),
+            ("theirs.csv", "id,a,b\n1,1.10,2.5\n2,x,y\n3,q,q\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == "id,a,b\n1,1.10,2.5\n2,x,y\n3,q,z\n", "\(merged)")
+        #expect(merged.stdout == (try gitMergeFile(paths)))
+    }
+
+    /// The same in JSON: `2.50` -> `2.5` on THEIRS, another record on OURS.
+    @Test func aJSONNumberOnlyTheirsRespelledIsTheirsText() throws {
+        let paths = try scratchFiles([
+            ("base.json", "[\n{\"id\":1,\"a\":2.50},\n{\"id\":2,\"a\":1},\n{\"id\":3,\"a\":1}\n]\n"),
+            ("ours.json", "[\n{\"id\":1,\"a\":2.50},\n{\"id\":2,\"a\":1},\n{\"id\":3,\"a\":3}\n]\n"),
+            ("theirs.json", "[\n{\"id\":1,\"a\":2.5},\n{\"id\":2,\"a\":1},\n{\"id\":3,\"a\":1}\n]\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == (try gitMergeFile(paths)), "\(merged)")
+        #expect(merged.stdout.contains("\"a\":2.5}"))
+    }
+
+    /// OURS respells one member of a record and THEIRS changes another: git
+    /// merges the lines of a pretty-printed record cleanly, keeping both.
+    @Test func aRespellingAndAChangeOfOneRecordAreBothKept() throws {
+        let base = "[\n  {\n    \"id\": 1,\n    \"a\": 1,\n    \"p\": 0,\n    \"q\": 0,\n    \"r\": 0,\n    \"b\": 2.50\n  }\n]\n"
+        let paths = try scratchFiles([
+            ("base.json", base),
+            ("ours.json", base.replacingOccurrences(of: "2.50", with: "2.5")),
+            ("theirs.json", base.replacingOccurrences(of: "\"a\": 1,", with: "\"a\": 7,")),
+        ])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == (try gitMergeFile(paths)), "\(merged)")
+    }
+
+    /// Both sides changed a field to one value, spelled differently: no
+    /// conflict, OURS's spelling. A respelling meeting a change of value:
+    /// the value wins.
+    @Test func aRespellingNeverConflictsWithAValue() throws {
+        let paths = try scratchFiles([
+            ("base.csv", "id,a,b\n1,2.500,5\n"),
+            ("ours.csv", "id,a,b\n1,2.50,5.0\n"),
+            ("theirs.csv", "id,a,b\n1,2.5,6\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == "id,a,b\n1,2.50,6\n", "\(merged)")
+    }
+
+    /// A real `git merge` through the driver commits THEIRS's respelling.
+    @Test func theMergeDriverKeepsARespellingGitWouldKeep() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
+        try repository.branches(
+            "prices.csv", base: "id,price\n1,1.1\n2,2\n3,3\n4,4\n", ours: "id,price\n1,1.1\n2,2\n3,3\n4,44\n",
+            theirs: "id,price\n1,1.10\n2,2\n3,3\n4,4\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try repository.read("prices.csv") == "id,price\n1,1.10\n2,2\n3,3\n4,44\n")
+    }
+
+    /// NDJSON: `1e3` -> `1000` on THEIRS, another member on OURS: both kept.
+    @Test func anExponentOnlyTheirsRewroteIsTheirsText() throws {
+        let paths = try scratchFiles([
+            ("base.ndjson", "{\"id\":\"a\",\"n\":1e3,\"m\":1}\n"),
+            ("ours.ndjson", "{\"id\":\"a\",\"n\":1e3,\"m\":2}\n"),
+            ("theirs.ndjson", "{\"id\":\"a\",\"n\":1000,\"m\":1}\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0 && merged.stdout == "{\"id\":\"a\",\"n\":1000,\"m\":2}\n", "\(merged)")
+    }
+
+    /// `"1.1"` and `"1.10"` are two string ids, not one number repeated.
+    @Test func jsonStringIDsThatSpellOneNumberAreTwoIDs() throws {
+        let paths = try scratchFiles([
+            ("old.json", "[{\"id\":\"1.1\",\"v\":1},{\"id\":\"1.10\",\"v\":2}]"),
+            ("new.json", "[{\"id\":\"1.1\",\"v\":1},{\"id\":\"1.10\",\"v\":3}]"),
+        ])
+        let result = try changeset(paths + ["--id", "id", "--format", "json"])
+        #expect(result.status == 1, "\(result)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])["summary"] as? [String: Any]
+        #expect(summary?["updated"] as? Int == 1 && summary?["unchanged"] as? Int == 1, "\(result)")
+    }
+
+    /// `"007"` -> `"7"` and `"1e3"` -> `"1000"` are each a delete and an insert: strings by their bytes.
+    @Test func jsonStringIDsCompareByTheirBytes() throws {
+        let paths = try scratchFiles([
+            ("old.json", "[{\"id\":\"007\",\"v\":1},{\"id\":\"1e3\",\"v\":1}]"),
+            ("new.json", "[{\"id\":\"7\",\"v\":1},{\"id\":\"1000\",\"v\":1}]"),
+        ])
+        let result = try changeset(paths + ["--id", "id", "--stat"])
+        #expect(result.status == 1 && result.stdout.hasPrefix("2 inserted, 2 deleted, 0 updated"), "\(result)")
+    }
+
+    /// The airport codes `0E0` and `0E8` both read as the number 0: "duplicate id".
+    @Test func csvIDsAreText() throws {
+        let paths = try scratchFiles([
+            ("old.csv", "iata,name\n0E0,Eastern\n0E8,Crystal\n"),
+            ("new.csv", "iata,name\n0E0,Eastern\n0E8,Crystal Airport\n"),
+        ])
+        let result = try changeset(paths + ["--id", "iata"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stdout.contains("updated  id 0E8"), "\(result)")
+        // Composite ids too.
+        let composite = try changeset(paths + ["--id", "iata,name"])
+        #expect(composite.status == 1 && composite.stdout.hasPrefix("1 inserted, 1 deleted"), "\(composite)")
+    }
+}
+
+extension RespellingAndIdentityTests {
+    /// A byte-order mark added on OURS and CRLF line ends on THEIRS: the
+    /// documents around the records are equal, so no `document` conflict,
+    /// and the result keeps OURS's framing with THEIRS's record change.
+    @Test func aDocumentsFramingIsNotItsValue() throws {
+        let paths = try scratchFiles([
+            ("base.json", "{\"data\":[\n{\"id\":1,\"v\":1},\n{\"id\":2,\"v\":2}\n]}\n"),
+            ("ours.json", "\u{FEFF}{\"data\":[\n{\"id\":1,\"v\":1},\n{\"id\":2,\"v\":22}\n]}\n"),
+            ("theirs.json", "{\"data\":[\r\n{\"id\":1,\"v\":11},\r\n{\"id\":2,\"v\":2}\r\n]}\r\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id", "--records-at", "data"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == "\u{FEFF}{\"data\":[\n{\"id\":1,\"v\":11},\n{\"id\":2,\"v\":22}\n]}\n", "\(merged)")
+        // A change of the document's value on THEIRS only is still taken.
+        let changed = try scratchFiles([
+            ("base.json", "{\"n\":1,\"data\":[{\"id\":1}]}\n"),
+            ("ours.json", "\u{FEFF}{\"n\":1,\"data\":[{\"id\":1}]}\n"),
+            ("theirs.json", "{\"n\":2,\"data\":[{\"id\":1}]}\r\n"),
+        ])
+        let taken = try changeset(["merge", "--id", "id", "--records-at", "data"] + changed)
+        #expect(taken.status == 0 && taken.stdout.contains("\"n\":2"), "\(taken)")
+    }
+}
