@@ -147,6 +147,24 @@ import Testing
         #expect(dom.contains("<p id=\"shown\" data-total=\"3\">3 of 3 changes shown</p>"), "\(dom)")
     }
 
+    /// Review finding: `#q=%` made `decodeURIComponent` throw, and the
+    /// filter controls never appeared. A malformed part of the address is
+    /// taken as it is written; a well-formed one is still decoded.
+    @Test func aMalformedAddressFragmentIsTakenAsTextAndTheFiltersStillAppear() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try "id,v\n50%,1\n7,1\n8,1\n".write(to: scratch.appendingPathComponent("old.csv"), atomically: true, encoding: .utf8)
+        try "id,v\n50%,2\n7,2\n8,1\n".write(to: scratch.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
+        let page = scratch.appendingPathComponent("report.html")
+        let result = try changeset(["old.csv", "new.csv", "--id", "id", "--format", "html", "-o", page.path], in: scratch)
+        #expect(result.status == 1, "\(result)")
+        for (fragment, shown) in [("q=%", 1), ("q=50%25", 1), ("kind=updated&q=%E0%A4%A", 0), ("q=%&kind=updated", 1)] {
+            let dom = try chromiumDOM(page, fragment: fragment)
+            #expect(dom.contains("<form id=\"controls\">"), "#\(fragment): the filters are hidden\n\(dom)")
+            #expect(dom.contains("<p id=\"shown\" data-total=\"2\">\(shown) of 2 changes shown</p>"), "#\(fragment)\n\(dom)")
+        }
+    }
+
     func chromiumDOM(_ page: URL, fragment: String = "") throws -> String {
         let chromium = URL(fileURLWithPath: "/usr/bin/chromium")
         #expect(FileManager.default.isExecutableFile(atPath: chromium.path), "chromium is missing: run scripts/install-deps")

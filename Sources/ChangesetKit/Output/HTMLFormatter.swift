@@ -346,11 +346,15 @@ package struct HTMLFormatter: ReportFormatter {
             }
             shown.textContent = text;
           }
+          // A malformed escape (#q=%) makes decodeURIComponent throw: such a part is taken as it is written.
+          function decoded(text) {
+            try { return decodeURIComponent(text); } catch (error) { return text; }
+          }
           // The address may preset the filters: #kind=updated,moved&q=AF
           var preset = {};
           location.hash.replace(/^#/, '').split('&').forEach(function (part) {
             var pair = part.split('=');
-            if (pair.length === 2) { preset[pair[0]] = decodeURIComponent(pair[1]); }
+            if (pair.length === 2) { preset[pair[0]] = decoded(pair[1]); }
           });
           if (preset.kind) {
             var wanted = preset.kind.split(',');
