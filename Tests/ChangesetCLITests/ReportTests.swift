@@ -87,6 +87,84 @@ import Testing
         #expect(search.contains("<p id=\"shown\" data-total=\"6\">1 of 6 changes shown</p>"), "\(search)")
     }
 
+    /// Review finding: column names were written raw in the markdown report
+    /// (Schema, Changed fields, Common changes, "looks renamed"), so a
+    /// header cell with line breaks added a heading "All checks passed" and
+    /// an image from another host to a pull request's summary; the SVG
+    /// `<title>` of the html report carried control characters, which XML
+    /// does not allow. Each report shows such a name escaped, on its line.
+    @Test func hostileColumnNamesStayTextInTheMarkdownTextAndHTMLReports() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let name = "note\n# All checks passed\n![x](http://evil/x.png)\u{1B}]0;pwned\u{07}"
+        let shown = #"note\u000A# All checks passed\u000A![x](http://evil/x\.png)\u001B]0;pwned\u0007"#
+        let added = "new<img src=x onerror=alert(1)>\u{1B}[31m"
+        try "id,price,\"\(name)\",gone\n1,10,a,x\n2,20,a,y\n3,5,c,z\n"
+            .write(to: scratch.appendingPathComponent("old.csv"), atomically: true, encoding: .utf8)
+        try "id,price,\"\(name)\",\"\(added)\"\n1,11,b,x\n2,20,b,y\n3,5,c,z\n4,1,d,w\n"
+            .write(to: scratch.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
+        func report(_ format: String) throws -> String {
+            let result = try changeset(["old.csv", "new.csv", "--id", "id", "--format", format], in: scratch)
+            #expect(result.status == 1 && result.stderr.isEmpty, "\(result)")
+            // No control character but the line feeds: no ESC for a terminal, none for an XML parser.
+            #expect(!result.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || $0.value == 0x7F }, "\(result)")
+            return result.stdout
+        }
+
+        let markdown = try report("markdown")
+        let lines = markdown.split(separator: "\n").map(String.init)
+        #expect(lines.filter { $0.hasPrefix("#") } == ["### changeset: `old.csv` → `new.csv`"], "\(markdown)")
+        // The image is inside a code span, after the escaped line break, never where markdown would show it.
+        for line in lines where line.contains("![x]") {
+            #expect(line.contains(#"\u000A![x]"#) || line.contains(#"\n![x]"#), "\(line)")
+        }
+        for expected in [
+            "- added `new<img src=x onerror=alert(1)>\\u001B[31m` (4 records with a value)",
+            "- looks renamed: `gone` → `new<img src=x onerror=alert(1)>\\u001B[31m` (3 of 3 values equal); "
+                + "`--rename 'gone=new<img src=x onerror=alert(1)>\\u001B[31m'` compares them as one field",
+            "| `\(shown)` | 2 |",
+            "- `\(shown)`: `\"a\"` → `\"b\"` (2)",
+            "| `2` | 5 | `\(shown)` | `\"a\"` | `\"b\"` |",
+        ] {
+            #expect(lines.contains(expected), "missing: \(expected)\n\(markdown)")
+        }
+
+        let text = try report("text")
+        for expected in ["fields: \(shown) 2, price 1", "  \(shown): \"a\" -> \"b\" (2)", "  \(shown): \"a\" -> \"b\"",
+                         #"looks renamed: gone -> new<img src=x onerror=alert(1)>\u001B[31m (3 of 3 values equal); --rename 'gone=new<img src=x onerror=alert(1)>\u001B[31m' compares them as one field"#] {
+            #expect(text.split(separator: "\n").contains(Substring(expected)), "missing: \(expected)\n\(text)")
+        }
+
+        let html = try report("html")
+        #expect(html.contains("<g class=\"bar\"><title>\(shown): 2</title>"), "\(html)")
+        #expect(html.contains("<th>\(shown)</th>") && html.contains("<li><code>\(shown)</code>: &quot;a&quot; -&gt; &quot;b&quot; (2)</li>"))
+        #expect(html.contains(#"added <code>new&lt;img src=x onerror=alert(1)&gt;\u001B[31m</code>"#) && !html.contains("<img"), "\(html)")
+        // In the browser the name is text: no image element, the filters there.
+        let page = scratch.appendingPathComponent("report.html")
+        try html.write(to: page, atomically: true, encoding: .utf8)
+        let dom = try chromiumDOM(page)
+        #expect(!dom.contains("<img") && dom.contains("&lt;img src=x onerror=alert(1)&gt;"), "\(dom)")
+        #expect(dom.contains("<p id=\"shown\" data-total=\"3\">3 of 3 changes shown</p>"), "\(dom)")
+    }
+
+    /// Review finding: `#q=%` made `decodeURIComponent` throw, and the
+    /// filter controls never appeared. A malformed part of the address is
+    /// taken as it is written; a well-formed one is still decoded.
+    @Test func aMalformedAddressFragmentIsTakenAsTextAndTheFiltersStillAppear() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try "id,v\n50%,1\n7,1\n8,1\n".write(to: scratch.appendingPathComponent("old.csv"), atomically: true, encoding: .utf8)
+        try "id,v\n50%,2\n7,2\n8,1\n".write(to: scratch.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
+        let page = scratch.appendingPathComponent("report.html")
+        let result = try changeset(["old.csv", "new.csv", "--id", "id", "--format", "html", "-o", page.path], in: scratch)
+        #expect(result.status == 1, "\(result)")
+        for (fragment, shown) in [("q=%", 1), ("q=50%25", 1), ("kind=updated&q=%E0%A4%A", 0), ("q=%&kind=updated", 1)] {
+            let dom = try chromiumDOM(page, fragment: fragment)
+            #expect(dom.contains("<form id=\"controls\">"), "#\(fragment): the filters are hidden\n\(dom)")
+            #expect(dom.contains("<p id=\"shown\" data-total=\"2\">\(shown) of 2 changes shown</p>"), "#\(fragment)\n\(dom)")
+        }
+    }
+
     func chromiumDOM(_ page: URL, fragment: String = "") throws -> String {
         let chromium = URL(fileURLWithPath: "/usr/bin/chromium")
         #expect(FileManager.default.isExecutableFile(atPath: chromium.path), "chromium is missing: run scripts/install-deps")

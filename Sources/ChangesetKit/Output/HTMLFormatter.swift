@@ -14,6 +14,9 @@
 /// (`inserted`, `deleted`, `updated`, `moved`, `unchanged`), every change is
 /// a `tr.change` with `data-kind` and `data-id`, and `#shown` says how many
 /// rows the filters show (`12 of 12 changes shown`).
+///
+/// Text from the data (names, ids, values, file names) goes through
+/// `escape`: entities, and invisible characters written as escapes.
 package struct HTMLFormatter: ReportFormatter {
     package var limit: Int
     package var width: Int
@@ -219,7 +222,7 @@ package struct HTMLFormatter: ReportFormatter {
                 }
                 let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
                 let (oldMarked, newMarked) = HTMLFormatter.marked(old, new)
-                details += "<tr><th>\(HTMLFormatter.escape(DisplayText.visible(field.location)))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
+                details += "<tr><th>\(HTMLFormatter.escape(field.location))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
             }
             details += "</table>"
         case .sectionDeleted, .sectionInserted, .sectionMoved:
@@ -269,7 +272,13 @@ package struct HTMLFormatter: ReportFormatter {
         return svg + "</svg>\n"
     }
 
+    /// Text from the data (a name, an id, a value, a file name, a note that
+    /// quotes one) as HTML text or an attribute's value: the one rule of
+    /// this format. Invisible characters become escapes (`\u001B`) first, as
+    /// the text report shows them: a control character would not be seen on
+    /// the page, and is not allowed in XML (the inline SVG's `<title>`).
     static func escape(_ text: String) -> String {
+        let text = VisibleText.escaped(text)
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text {
@@ -337,11 +346,15 @@ package struct HTMLFormatter: ReportFormatter {
             }
             shown.textContent = text;
           }
+          // A malformed escape (#q=%) makes decodeURIComponent throw: such a part is taken as it is written.
+          function decoded(text) {
+            try { return decodeURIComponent(text); } catch (error) { return text; }
+          }
           // The address may preset the filters: #kind=updated,moved&q=AF
           var preset = {};
           location.hash.replace(/^#/, '').split('&').forEach(function (part) {
             var pair = part.split('=');
-            if (pair.length === 2) { preset[pair[0]] = decodeURIComponent(pair[1]); }
+            if (pair.length === 2) { preset[pair[0]] = decoded(pair[1]); }
           });
           if (preset.kind) {
             var wanted = preset.kind.split(',');

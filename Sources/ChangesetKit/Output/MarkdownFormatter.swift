@@ -10,8 +10,10 @@
 /// Each kind lists at most `limit` changes and then says how many more
 /// there are; the whole text never exceeds `maximumLength` characters (the
 /// limit of a job summary and of a comment), cutting rows and saying so.
-/// Values are code spans, invisible characters escaped and long values cut
-/// to `width` around the part that changed; `|` is escaped for the tables.
+/// Names, ids and values are code spans by the format's one rule for text
+/// from the data (`MarkdownPage.code`: invisible characters escaped, `|`
+/// escaped in the tables); long values are cut to `width` around the part
+/// that changed.
 package struct MarkdownFormatter: ReportFormatter {
     package var limit: Int
     package var width: Int
@@ -48,7 +50,7 @@ package struct MarkdownFormatter: ReportFormatter {
         let appendix = Self.assertionSection(assertions, summary: report.summary)
         var page = MarkdownPage(budget: MarkdownFormatter.maximumLength - appendix.utf8.count)
         let summary = report.summary
-        page.add("### changeset: \(MarkdownPage.code(DisplayText.visible(report.old.name))) → \(MarkdownPage.code(DisplayText.visible(report.new.name)))\n\n")
+        page.add("### changeset: \(MarkdownPage.code(report.old.name, inTable: false)) → \(MarkdownPage.code(report.new.name, inTable: false))\n\n")
         var counts = [("inserted", summary.inserted), ("deleted", summary.deleted), ("updated", summary.updated),
                       ("moved", summary.moved), ("unchanged", summary.unchanged)]
         if report.sectioned {
@@ -61,14 +63,14 @@ package struct MarkdownFormatter: ReportFormatter {
         if let note = report.kindsNote { page.add("_\(note.prefix(1).uppercased() + note.dropFirst())._\n\n") }
         if report.schema.isWorthListing {
             page.add("**Schema**\n\n")
-            for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }
-            for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
-            for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description)) → \(MarkdownPage.code(rename.new.description))\n") }
+            for field in report.schema.added { page.add("- added \(MarkdownPage.code(field.path.description, inTable: false)) (\(field.records) \(field.records == 1 ? "record" : "records") with a value)\n") }
+            for field in report.schema.removed { page.add("- removed \(MarkdownPage.code(field.path.description, inTable: false)) (\(field.records) \(field.records == 1 ? "record" : "records") had a value)\n") }
+            for rename in report.schema.renamed { page.add("- renamed \(MarkdownPage.code(rename.old.description, inTable: false)) → \(MarkdownPage.code(rename.new.description, inTable: false))\n") }
             for suggestion in report.schema.suggestedRenames {
-                page.add("- looks renamed: \(MarkdownPage.code(suggestion.old.description)) → \(MarkdownPage.code(suggestion.new.description)) (\(suggestion.equal) of \(suggestion.compared) values equal); \(MarkdownPage.code("--rename " + suggestion.renameArgument)) compares them as one field\n")
+                page.add("- looks renamed: \(MarkdownPage.code(suggestion.old.description, inTable: false)) → \(MarkdownPage.code(suggestion.new.description, inTable: false)) (\(suggestion.equal) of \(suggestion.compared) values equal); \(MarkdownPage.code("--rename " + suggestion.renameArgument, inTable: false)) compares them as one field\n")
             }
-            for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
-            for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description)), ignored (`--ignore`/`--only`)\n") }
+            for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description, inTable: false)), ignored (`--ignore`/`--only`)\n") }
+            for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description, inTable: false)), ignored (`--ignore`/`--only`)\n") }
             page.add("\n")
         }
         if !summary.fieldCounts.isEmpty {
@@ -81,8 +83,8 @@ package struct MarkdownFormatter: ReportFormatter {
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {
-                page.add("- \(MarkdownPage.code(field.label)): "
-                    + TransitionText.line(field, width: 40, arrow: "→", value: MarkdownPage.code) + "\n")
+                page.add("- \(MarkdownPage.code(field.label, inTable: false)): "
+                    + TransitionText.line(field, width: 40, arrow: "→", value: { MarkdownPage.code($0, inTable: false) }) + "\n")
             }
         }
         return Progress(page: page, cap: PerKindLimit(limit: limit), appendix: appendix)
@@ -124,7 +126,7 @@ package struct MarkdownFormatter: ReportFormatter {
             if group.count == 1 {
                 progress.page.add(row(group.first, report: report))
             } else {
-                let ids = group.ids.map { MarkdownPage.code(DisplayText.visible($0)) }.joined(separator: ", ")
+                let ids = group.ids.map { MarkdownPage.code($0) }.joined(separator: ", ")
                     + (group.count > group.ids.count ? ", … and \(group.count - group.ids.count) more" : "")
                 progress.page.add(updatedRows(group.first.fields, id: "**\(group.count) records**: \(ids)", line: ""))
             }
@@ -147,7 +149,7 @@ package struct MarkdownFormatter: ReportFormatter {
         var text = "\n**Assertions**\n\n"
         for assertion in assertions {
             let held = assertion.holds(for: summary)
-            text += "- \(held ? "✅ holds" : "❌ failed"): \(MarkdownPage.code(assertion.description)) "
+            text += "- \(held ? "✅ holds" : "❌ failed"): \(MarkdownPage.code(assertion.description, inTable: false)) "
                 + "(\(assertion.kind.rawValue) is \(assertion.actualDescription(summary)))\n"
         }
         return text
@@ -202,7 +204,7 @@ package struct MarkdownFormatter: ReportFormatter {
                 cells = "\(MarkdownPage.code(label)) | \(field.old == nil ? "" : MarkdownPage.code(values)) | \(field.new == nil ? "" : MarkdownPage.code(values))"
             } else {
                 let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
-                cells = "\(MarkdownPage.code(DisplayText.visible(field.location))) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
+                cells = "\(MarkdownPage.code(field.location)) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
             }
             let first = index == 0
             rows += "| \(first ? id : "") | \(first ? line : "") | \(cells) |\n"
@@ -249,10 +251,17 @@ struct MarkdownPage {
         }
     }
 
-    /// A code span that survives a table cell: `|` escaped, fenced by one
-    /// backtick more than the longest run of backticks inside.
-    static func code(_ text: String) -> String {
-        let escaped = text.replacingOccurrences(of: "|", with: "\\|")
+    /// Text from the data (a name, an id, a value, a file name) as this
+    /// format writes it, its one rule: a code span, in which nothing is
+    /// markup (`# heading`, `![image](url)`, `<img>`, a link), with invisible
+    /// characters escaped first (`\u000A`), since a line break would end the
+    /// span and begin a block of the attacker's. Fenced by one backtick more
+    /// than the longest run of backticks inside. In a table cell (the
+    /// default, the safe side) `|` is escaped, as it would end the cell even
+    /// inside a span; elsewhere `\|` would show its backslash.
+    static func code(_ text: String, inTable: Bool = true) -> String {
+        let visible = VisibleText.escaped(text)
+        let escaped = inTable ? visible.replacingOccurrences(of: "|", with: "\\|") : visible
         if escaped.isEmpty { return "" }
         var longest = 0
         var run = 0
@@ -261,6 +270,9 @@ struct MarkdownPage {
             longest = max(longest, run)
         }
         let fence = String(repeating: "`", count: longest + 1)
-        return longest == 0 ? fence + escaped + fence : fence + " " + escaped + " " + fence
+        // A span drops one space at each end when it has one at both ends (and more than spaces):
+        // padded, a backtick at an end stays apart from the fence and a name's spaces stay in view.
+        let padded = longest > 0 || (escaped.hasPrefix(" ") && escaped.hasSuffix(" ") && escaped.contains { $0 != " " })
+        return padded ? fence + " " + escaped + " " + fence : fence + escaped + fence
     }
 }

@@ -21,7 +21,9 @@
 /// content on the line below; records matched by content (no `--id`) are
 /// shown by their content, never by a hash. Values are JSON, numbers as
 /// written in the input, invisible characters escaped (`\u200F`), and cut to
-/// `width` characters around the part that changed (0: whole).
+/// `width` characters around the part that changed (0: whole). Ids, section
+/// and field names are escaped by the same rule (`DisplayText.visible`), so
+/// no name from the data reaches the terminal as a control sequence.
 package struct TextFormatter: ReportFormatter {
     package var color: Bool
     package var width: Int
