@@ -153,3 +153,29 @@ extension RespellingAndIdentityTests {
         #expect(taken.status == 0 && taken.stdout.contains("\"n\":2"), "\(taken)")
     }
 }
+
+extension RespellingAndIdentityTests {
+    /// The type-only note's example is the data's, and a string that changed
+    /// its spelling of a number (`"1e3"` -> `"1000"`) is a change of value,
+    /// not of type.
+    @Test func theTypeOnlyNoteCountsTypesAndShowsTheDatasOwnExample() throws {
+        let paths = try scratchFiles([
+            ("old.json", #"[{"id":1,"code":"12"},{"id":2,"code":"1e3"},{"id":3,"code":"x\u001b"}]"#),
+            ("new.json", #"[{"id":1,"code":12},{"id":2,"code":"1000"},{"id":3,"code":"y"}]"#),
+        ])
+        let stat = try changeset(paths + ["--id", "id", "--stat"])
+        #expect(stat.status == 1, "\(stat)")
+        #expect(!stat.stdout.contains("only a value's type"), "1 of 3 is not most: \(stat)")
+        let json = try changeset(paths + ["--id", "id", "--stat", "--format", "json"])
+        #expect(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) is [String: Any])
+        #expect(json.stdout.contains("\"typeOnly\":1"), "\(json)")
+        let mostly = try scratchFiles([
+            ("old.json", #"[{"id":1,"code":"12"},{"id":2,"code":"1e3"}]"#),
+            ("new.json", #"[{"id":1,"code":12},{"id":2,"code":"1000"}]"#),
+        ])
+        let note = try changeset(mostly + ["--id", "id", "--stat"])
+        #expect(note.stdout.contains("\n1 of the 2 updates change only a value's type (\"12\" -> 12); --loose-types"), "\(note)")
+        let markdown = try changeset(mostly + ["--id", "id", "--format", "markdown"])
+        #expect(markdown.stdout.contains("change only a value's type (`\"12\" -> 12`)"), "\(markdown)")
+    }
+}

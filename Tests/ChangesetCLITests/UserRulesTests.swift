@@ -97,7 +97,7 @@ import Testing
     @Test func aReportOfTypeOnlyUpdatesSaysSoAndLooseTypesLeavesTheRealChanges() throws {
         let stat = try changeset(Self.regions + ["--stat"])
         #expect(stat.stdout.hasPrefix("0 inserted, 0 deleted, 250 updated"), "\(stat)")
-        #expect(stat.stdout.contains("\n248 of the 250 updates change only a value's type (\"3\" -> 3); --loose-types compares by text and leaves them unchanged\n"), "\(stat)")
+        #expect(stat.stdout.contains("\n248 of the 250 updates change only a value's type (\"1\" -> 1); --loose-types compares by text and leaves them unchanged\n"), "\(stat)")
         let json = try changeset(Self.regions + ["--stat", "--format", "json"])
         #expect(try run("jq", [".typeOnly"], input: json.stdout) == "248\n")
         let loose = try changeset(Self.regions + ["--loose-types"])

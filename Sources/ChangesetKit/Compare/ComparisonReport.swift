@@ -84,10 +84,11 @@ extension Comparison {
         // in bounded memory (a top-k, not a map of every value); one lookup a change.
         // Updates that only change types: compared by text, every field would be equal.
         if options.records.mode == .typed {
-            summary.typeOnlyUpdates = resolved.filter { update in
-                // (A missing field is null here, as the text rule has it.)
-                !update.fields.isEmpty && update.fields.allSatisfy { ($0.old ?? .null).isEquivalent(to: $0.new ?? .null, mode: .text) }
-            }.count
+            let typeOnly = resolved.filter { update in
+                !update.fields.isEmpty && update.fields.allSatisfy { Value.changesOnlyType($0.old, $0.new) }
+            }
+            summary.typeOnlyUpdates = typeOnly.count
+            summary.typeOnlyExample = typeOnly.first?.fields.first
         }
         // Per field, the records that changed it (once each, however many
         // of its array's elements changed) and its transitions: a field's

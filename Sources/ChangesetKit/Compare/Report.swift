@@ -174,6 +174,8 @@ public struct Summary: Equatable, Sendable {
     /// type (`"3"` -> `3`, `"true"` -> `true`): what `--loose-types` would
     /// leave unchanged. Counted in typed comparisons (both inputs JSON).
     public var typeOnlyUpdates = 0
+    /// The first field change of the first such update, the note's example.
+    public var typeOnlyExample: FieldChange?
 
     public init() {}
 
@@ -184,11 +186,21 @@ public struct Summary: Equatable, Sendable {
 }
 
 extension Summary {
-    /// Said once when most updates change only a value's type:
-    /// `248 updates change only a value's type ("3" -> 3); --loose-types compares by text`.
-    package var typeOnlyNote: String? {
+    /// Said once when most updates change only a value's type, with an
+    /// example from the data that `example` writes as its format shows data:
+    /// `248 of the 250 updates change only a value's type ("3" -> 3); --loose-types ...`.
+    package func typeOnlyNote(example: (String) -> String) -> String? {
         guard typeOnlyUpdates > 0, typeOnlyUpdates * 2 >= updated else { return nil }
-        return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type (\"3\" -> 3); --loose-types compares by text and leaves them unchanged"
+        var shown = ""
+        if let change = typeOnlyExample {
+            // Compact JSON text, cut: an example, not the value.
+            func cut(_ value: Value?) -> String {
+                let text = value?.jsonText ?? "(absent)"
+                return text.count <= 24 ? text : String(text.prefix(23)) + "…"
+            }
+            shown = " (" + example("\(cut(change.old)) -> \(cut(change.new))") + ")"
+        }
+        return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type\(shown); --loose-types compares by text and leaves them unchanged"
     }
 
     /// How many changes of a kind there are.

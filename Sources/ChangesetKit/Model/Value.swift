@@ -56,6 +56,37 @@ public enum Value: Sendable, Equatable {
         return hash(&hasher)
     }
 
+    /// Whether `old` -> `new` changes only a value's type, as `--loose-types`
+    /// would not see it: a scalar of another kind holding the same text
+    /// (`"3"` -> `3`; a missing field is null, as the text rule has it), or
+    /// containers whose every difference is such. Two strings (or two
+    /// numbers) that differ are a change of value, whatever they spell.
+    package static func changesOnlyType(_ old: Value?, _ new: Value?) -> Bool {
+        let old = old ?? .null, new = new ?? .null
+        switch (old, new) {
+        case (.string, .string), (.number, .number), (.bool, .bool), (.null, .null):
+            return false
+        case let (.array(a), .array(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.isEquivalent(to: $1, mode: .typed) || changesOnlyType($0, $1) }
+                && zip(a, b).contains { !$0.isEquivalent(to: $1, mode: .typed) }
+        case let (.object(a), .object(b)):
+            let names = Set(a.map { ExactTextKey($0.name) }).union(b.map { ExactTextKey($0.name) })
+            func member(_ members: [Member], _ name: ExactTextKey) -> Value? { members.last { ExactTextKey($0.name) == name }?.value }
+            var any = false
+            for name in names {
+                let x = member(a, name), y = member(b, name)
+                if let x, let y, x.isEquivalent(to: y, mode: .typed) { continue }
+                guard changesOnlyType(x, y) else { return false }
+                any = true
+            }
+            return any
+        case (.array, _), (_, .array), (.object, _), (_, .object):
+            return false
+        default:
+            return old.isEquivalent(to: new, mode: .text)
+        }
+    }
+
     public func isEquivalent(to other: Value, mode: ComparisonMode) -> Bool {
         // Same text, same value: the common case needs no hashing.
         switch (self, other) {

@@ -79,7 +79,7 @@ package struct MarkdownFormatter: ReportFormatter {
             if summary.fieldCounts.count > limit { page.add("\n…and \(summary.fieldCounts.count - limit) more fields\n") }
             page.add("\n")
         }
-        if let note = summary.typeOnlyNote { page.add("_\(note.replacingOccurrences(of: "--loose-types", with: "`--loose-types`"))._\n\n") }
+        if let note = summary.typeOnlyNote(example: { MarkdownPage.code($0, inTable: false) }) { page.add("_\(note.replacingOccurrences(of: "--loose-types", with: "`--loose-types`"))._\n\n") }
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {

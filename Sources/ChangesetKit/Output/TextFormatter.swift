@@ -94,7 +94,7 @@ package struct TextFormatter: ReportFormatter {
             lines.append("fields: " + report.summary.fieldCounts.map { "\(DisplayText.visible($0.path.description)) \($0.records)" }
                 .joined(separator: ", "))
         }
-        if let note = report.summary.typeOnlyNote { lines.append(note) }
+        if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
