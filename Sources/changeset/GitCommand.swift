@@ -288,10 +288,47 @@ struct GitMergeDriverCommand: ParsableCommand {
     /// git's own line merge (`git merge-file`), into OURS; the exit status git expects.
     static func textMerge(base: String, ours: String, theirs: String, path: String, markerSize: Int?, reason: String) -> Int32 {
         Diagnostics.report("\(path): not merged record by record (\(reason)); merging it as text")
+        if [base, ours, theirs].contains(where: { InputCompression.of(file: $0) != nil }) {
+            return compressedTextMerge(base: base, ours: ours, theirs: theirs, path: path, markerSize: markerSize)
+        }
         let merged = try? Git.run(
             ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
             allowFailure: true)
         guard let merged else { return ExitStatus.trouble }
+        return merged.status == 0 ? ExitStatus.same : ExitStatus.different
+    }
+
+    /// `git merge-file` on the decompressed text, the result written into
+    /// OURS compressed as OURS is: merged as they are, the compressed bytes
+    /// would be cut and spliced as lines into a file no tool can read. A file
+    /// that cannot be decompressed leaves OURS as it is, a conflict to settle
+    /// by hand.
+    private static func compressedTextMerge(base: String, ours: String, theirs: String, path: String, markerSize: Int?) -> Int32 {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-merge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var plain: [String] = []
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            for (file, side) in [(base, "base"), (ours, "ours"), (theirs, "theirs")] {
+                let bytes = try InputBytes.contents(of: file)
+                let copy = directory.appendingPathComponent(side)
+                try Data(try bytes.copy(0..<bytes.count)).write(to: copy)
+                plain.append(copy.path)
+            }
+        } catch {
+            Diagnostics.report("\(path): not merged as text either (\(error)); ours is left as it is, to settle by hand")
+            return ExitStatus.different
+        }
+        // merge-file's status: 0 merged, 1 to 127 the number of conflicts, negative (255) trouble.
+        guard let merged = try? Git.run(
+            ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", plain[1], plain[0], plain[2]],
+            allowFailure: true), merged.status < 128,
+              let result = FileManager.default.contents(atPath: plain[1]) else { return ExitStatus.trouble }
+        do {
+            try OutputSink.deliverCompressing(to: ours) { stream in stream.write(bytes: result) }
+        } catch {
+            return ExitStatus.trouble
+        }
         return merged.status == 0 ? ExitStatus.same : ExitStatus.different
     }
 

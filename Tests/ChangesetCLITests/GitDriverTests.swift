@@ -46,6 +46,23 @@ import Testing
             try Data(text.utf8).write(to: url)
         }
 
+        /// `text` gzip-compressed (gzip -n) into `path`.
+        func writeGzip(_ path: String, _ text: String) throws {
+            try write(path + ".plain", text)
+            let zipped = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -n -c \"$0.plain\" > \"$0\" && rm \"$0.plain\"", path],
+                                        in: root, environment: environment)
+            #expect(zipped.status == 0, "\(zipped)")
+        }
+
+        /// `text` zstd-compressed into `path`, by changeset itself (a merge of
+        /// a file with itself is that file, written as its name says).
+        func writeZstd(_ path: String, _ text: String, id: String = "sku") throws {
+            try write(path + ".plain.csv", text)
+            let made = try changeset("merge", path + ".plain.csv", path + ".plain.csv", path + ".plain.csv", "--id", id, "-o", path)
+            #expect(made.status == 0, "\(made)")
+            try FileManager.default.removeItem(at: root.appendingPathComponent(path + ".plain.csv"))
+        }
+
         func read(_ path: String) throws -> String {
             try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         }
@@ -193,6 +210,80 @@ import Testing
         #expect(merged.stderr.contains("data.csv: not merged record by record"), "\(merged)")
         #expect(merged.stderr.contains("merging it as text"), "\(merged)")
         #expect(try repository.read("data.csv") == "not,a\n\"broken\none\n2\n3\nfour\n")
+    }
+
+    /// BASE, OURS and THEIRS of `path` as `write` puts them, committed as in `branches`.
+    func compressedBranches(_ repository: Repository, _ path: String, ours: String, theirs: String,
+                            write: (String, String) throws -> Void) throws {
+        try write(path, Self.inventory)
+        try repository.commit("base")
+        try repository.git("checkout", "-q", "-b", "theirs")
+        try write(path, theirs)
+        try repository.commit("theirs")
+        try repository.git("checkout", "-q", "main")
+        try write(path, ours)
+        try repository.commit("ours")
+    }
+
+    @Test func aMergeOfAGzipDatasetWritesAndCommitsGzip() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try compressedBranches(repository, "data.csv.gz", ours: ours, theirs: theirs, write: repository.writeGzip)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        let file = repository.root.appendingPathComponent("data.csv.gz").path
+        #expect(try leadingBytes(file).starts(with: gzipSignature))
+        #expect(try gunzipped(file) == ours.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+        // What the merge commit holds is the file in the work tree: gzip, not plain CSV.
+        #expect(try repository.git("status", "--porcelain").stdout.isEmpty)
+        #expect(try repository.git("diff", "--quiet", "HEAD", "--", "data.csv.gz").status == 0)
+    }
+
+    @Test func aMergeOfAZstdDatasetWritesZstd() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.zst").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try compressedBranches(repository, "data.csv.zst", ours: ours, theirs: theirs, write: { try repository.writeZstd($0, $1) })
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        let file = repository.root.appendingPathComponent("data.csv.zst").path
+        #expect(try leadingBytes(file) == zstdSignature)
+        #expect(try readBack(file) == ours.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+    }
+
+    @Test func aConflictInAGzipDatasetLeavesGzipWithTheMarkersInside() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.10,20")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.20,20")
+        try compressedBranches(repository, "data.csv.gz", ours: ours, theirs: theirs, write: repository.writeGzip)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status != 0 && merged.stdout.contains("CONFLICT"), "\(merged)")
+        let text = try gunzipped(repository.root.appendingPathComponent("data.csv.gz").path)
+        #expect(text.contains("<<<<<<< ours\nB2,pear,2.10,20\n=======\nB2,pear,2.20,20\n>>>>>>> theirs\n"), "\(text)")
+    }
+
+    /// A compressed file that is no dataset goes to git's line merge as its
+    /// text, and the result is compressed again, not the spliced gzip bytes.
+    @Test func aCompressedFileMergedAsTextStaysCompressed() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let base = "not,a\n\"broken\n1\n2\n3\n4\n"
+        try repository.writeGzip("data.csv.gz", base)
+        try repository.commit("base")
+        try repository.git("checkout", "-q", "-b", "theirs")
+        try repository.writeGzip("data.csv.gz", base.replacingOccurrences(of: "4\n", with: "four\n"))
+        try repository.commit("theirs")
+        try repository.git("checkout", "-q", "main")
+        try repository.writeGzip("data.csv.gz", base.replacingOccurrences(of: "1\n", with: "one\n"))
+        try repository.commit("ours")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stderr.contains("data.csv.gz: not merged record by record"), "\(merged)")
+        #expect(try gunzipped(repository.root.appendingPathComponent("data.csv.gz").path) == "not,a\n\"broken\none\n2\n3\nfour\n")
     }
 
     @Test func setupIsIdempotentAndRemoveUndoesIt() throws {
