@@ -128,6 +128,7 @@ struct GitSetupCommand: ParsableCommand {
         // `git config --global ...`: the scope goes after the subcommand.
         let scope = global ? ["--global"] : []
         let attributesPath = try attributesFile()
+        try Self.refuseLinkedAttributesFile(attributesPath, inWorkingTree: !global)
         let readable = FileManager.default.contents(atPath: attributesPath)
         if readable == nil && FileManager.default.fileExists(atPath: attributesPath) {
             throw Git.Failure(description: "cannot read \(attributesPath); it was left as it is")
@@ -199,6 +200,27 @@ struct GitSetupCommand: ParsableCommand {
         }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "") + "/.config"
         return configHome + "/git/attributes"
+    }
+
+    /// Throws, before anything is read or written, when the attributes file
+    /// exists and is not a regular file. In a working tree a symbolic link
+    /// is refused too: a cloned repository can hold a `.gitattributes` that
+    /// points anywhere, and git itself does not follow it. The global file is
+    /// the user's own, outside any repository, and may be a link (dotfile
+    /// managers make them), as git allows.
+    static func refuseLinkedAttributesFile(_ path: String, inWorkingTree: Bool) throws {
+        var status = stat()
+        let found = inWorkingTree ? lstat(FileSystemPath.bytes(path), &status) : stat(FileSystemPath.bytes(path), &status)
+        guard found == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFLNK:
+            throw Git.Failure(description: "\(path) is a symbolic link; git does not follow a .gitattributes that is one, "
+                              + "and changeset neither reads nor writes through it: nothing was written (make it a regular file)")
+        default:
+            throw Git.Failure(description: "\(path) is not a regular file; nothing was written")
+        }
     }
 
     /// `text` as one word for the shell git runs commands with.

@@ -286,6 +286,41 @@ import Testing
         #expect(try gunzipped(repository.root.appendingPathComponent("data.csv.gz").path) == "not,a\n\"broken\none\n2\n3\nfour\n")
     }
 
+    /// A cloned repository can hold a .gitattributes that links to any file;
+    /// git does not follow it, and setup neither appends to nor rewrites it.
+    @Test func setupRefusesASymbolicLinkForGitattributesAndWritesNothing() throws {
+        let repository = try Repository()
+        let outside = repository.home.appendingPathComponent("victim")
+        try Data("keep me\n".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(atPath: repository.root.appendingPathComponent(".gitattributes").path,
+                                                   withDestinationPath: outside.path)
+        for arguments in [["git", "setup", "--id", "sku", "*.csv"], ["git", "setup", "--remove"], ["git", "setup", "--remove", "*.csv"]] {
+            let result = try runProcess(changesetBinary, arguments, in: repository.root, environment: repository.environment)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr == "changeset: \(repository.root.path)/.gitattributes is a symbolic link; git does not follow a "
+                + ".gitattributes that is one, and changeset neither reads nor writes through it: nothing was written (make it a regular file)\n",
+                "\(result)")
+            #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me\n")
+            #expect(try repository.git("config", "--get-regexp", "changeset").stdout.isEmpty)
+        }
+    }
+
+    /// Outside any repository, the user's own attributes file may be a link
+    /// (dotfile managers make them), as git allows: setup writes its target.
+    @Test func globalSetupWritesThroughALinkedAttributesFile() throws {
+        let repository = try Repository()
+        let target = repository.home.appendingPathComponent("dotfiles/attributes")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("*.png binary\n".utf8).write(to: target)
+        let link = repository.home.appendingPathComponent(".config/git/attributes")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let result = try repository.changeset("git", "setup", "--global", "--id", "sku", "*.csv")
+        #expect(result.status == 0, "\(result)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "*.png binary\n*.csv diff=changeset merge=changeset changeset-id=sku\n")
+    }
+
     @Test func setupIsIdempotentAndRemoveUndoesIt() throws {
         let repository = try Repository()
         try repository.write(".gitattributes", "*.png binary\n")
