@@ -63,6 +63,11 @@ enum Subprocess {
     /// The output and exit status, or nil when the program cannot start.
     /// Its standard error goes to ours when `showingErrors`, else nowhere.
     static func run(_ program: String, _ arguments: [String], showingErrors: Bool) -> (output: String, status: Int32)? {
+        runForBytes(program, arguments, showingErrors: showingErrors).map { (String(decoding: $0.output, as: UTF8.self), $0.status) }
+    }
+
+    /// `run`, the output as the bytes the program wrote.
+    static func runForBytes(_ program: String, _ arguments: [String], showingErrors: Bool) -> (output: [UInt8], status: Int32)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -72,7 +77,7 @@ enum Subprocess {
         guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        return ([UInt8](data), process.terminationStatus)
     }
 }
 
@@ -434,22 +439,26 @@ struct GitDiffCommand: ParsableCommand {
     }
 
     private func describe(to sink: inout OutputSink) {
+        // Paths as git writes them in its own headers: quoted where they hold bytes a terminal would act on.
+        let paths = [0, 7].filter(gitArguments.indices.contains).map { gitArguments[$0] }
+        let quotePath = paths.contains(where: GitQuotedPath.hasHighBytes) ? Self.quotePath() : true
         guard gitArguments.count >= 7 else {
-            let path = gitArguments.first ?? "(no path)"
-            sink.write("changeset: \(path): unmerged, not compared\n")
+            let path = gitArguments.first.map { GitQuotedPath.bytes("", $0, quotePath: quotePath) } ?? Array("(no path)".utf8)
+            sink.write(bytes: Array("changeset: ".utf8) + path + Array(": unmerged, not compared\n".utf8))
             return
         }
         let path = gitArguments[0]
         let (oldFile, oldHex, newFile, newHex) = (gitArguments[1], gitArguments[2], gitArguments[4], gitArguments[5])
         let newPath = gitArguments.count >= 9 ? gitArguments[7] : path
-        sink.write("changeset diff a/\(path) b/\(newPath)\n")
+        let labels = (GitQuotedPath.bytes("a/", path, quotePath: quotePath), GitQuotedPath.bytes("b/", newPath, quotePath: quotePath))
+        sink.write(bytes: Array("changeset diff ".utf8) + labels.0 + [0x20] + labels.1 + [0x0A])
         sink.write("index \(oldHex.prefix(7))..\(newHex.prefix(7))\n")
         var matching = self.matching
         matching.id = GitAttributes.id(for: newPath, given: matching.id)
         let format = matching.inputFormat ?? GitAttributes.format(of: newPath)
         if GitFileContent.isBinary(oldFile) || GitFileContent.isBinary(newFile) {
             // As git says it: a binary file is not shown.
-            sink.write("Binary files a/\(path) and b/\(newPath) differ\n")
+            sink.write(bytes: Array("Binary files ".utf8) + labels.0 + Array(" and ".utf8) + labels.1 + Array(" differ\n".utf8))
             return
         }
         if oldFile == "/dev/null" || newFile == "/dev/null" {
@@ -470,17 +479,42 @@ struct GitDiffCommand: ParsableCommand {
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {
             sink.write("not compared record by record: \(VisibleText.escaped(String(describing: error).prefix(Diagnostics.messageLimit).description))\n")
-            sink.write(lineDiff(oldFile, newFile, path: path, newPath: newPath))
+            sink.write(bytes: lineDiff(oldFile, newFile, labels: labels))
         }
+    }
+
+    /// git's core.quotePath (true unless set otherwise), from the repository git runs the driver in.
+    private static func quotePath() -> Bool {
+        let value = (try? Git.run(["config", "--type=bool", "--get", "core.quotePath"], allowFailure: true))?.output
+        return value?.trimmingCharacters(in: .whitespacesAndNewlines) != "false"
     }
 
     private func delimiter(_ format: InputFormat?) -> UInt8 {
         (format ?? .csv).delimiter(matching.delimiterByte)
     }
 
-    /// `diff -u` of the two files, labelled with the repository paths.
-    private func lineDiff(_ old: String, _ new: String, path: String, newPath: String) -> String {
-        Subprocess.run("diff", ["-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new], showingErrors: false)?.output ?? ""
+    /// `diff -u` of the two files, its `---` and `+++` lines as git writes
+    /// them: the quoted paths, and a tab after one that holds a space.
+    private func lineDiff(_ old: String, _ new: String, labels: ([UInt8], [UInt8])) -> [UInt8] {
+        // git names its temporary files after the path; one that is not UTF-8 cannot be
+        // passed to diff as a String argument, so diff reads it through a link of a plain name.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-diff-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files = [old, new]
+        for index in files.indices where FileSystemPath.bytes(files[index]).dropLast().map({ UInt8(bitPattern: $0) }) != Array(files[index].utf8) {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let link = directory.appendingPathComponent(index == 0 ? "old" : "new").path
+            if symlink(FileSystemPath.bytes(realPath(files[index]) ?? files[index]), link) == 0 { files[index] = link }
+        }
+        guard let diff = Subprocess.runForBytes("diff", ["-u", "--label", "a", "--label", "b", files[0], files[1]], showingErrors: false)?.output else {
+            return []
+        }
+        let header = Array("--- a\n+++ b\n".utf8)
+        guard diff.starts(with: header) else { return diff }
+        func line(_ start: String, _ label: [UInt8]) -> [UInt8] {
+            Array(start.utf8) + label + (label.contains(0x20) ? [0x09] : []) + [0x0A]
+        }
+        return line("--- ", labels.0) + line("+++ ", labels.1) + diff.dropFirst(header.count)
     }
 }
 

@@ -321,6 +321,76 @@ import Testing
         #expect(try String(contentsOf: target, encoding: .utf8) == "*.png binary\n*.csv diff=changeset merge=changeset changeset-id=sku\n")
     }
 
+    /// Runs git in `repository`, its standard output as bytes (a path need not be UTF-8).
+    func gitBytes(_ repository: Repository, _ arguments: [String]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        process.currentDirectoryURL = repository.root
+        process.environment = repository.environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](output)
+    }
+
+    /// The diff driver's header lines and its fallback's `---`/`+++` lines
+    /// name each path exactly as git's own diff does: C-quoted when the name
+    /// holds a control character (ESC, which would drive the terminal), a
+    /// quote, a backslash or, under core.quotePath, a byte past ASCII.
+    @Test func gitDiffHeadersQuotePathsAsGitDoes() throws {
+        let repository = try Repository()
+        let names: [[UInt8]] = [
+            Array("evil\u{1B}[31mred.csv".utf8), Array("q\"uote.csv".utf8), Array("back\\slash.csv".utf8), Array("tab\there.csv".utf8),
+            Array("new\nline.csv".utf8), Array("sp ace.csv".utf8), Array("café.csv".utf8), Array("latin".utf8) + [0xFF] + Array(".csv".utf8),
+            Array("bell\u{07}\u{7F}.csv".utf8), Array("plain.csv".utf8),
+        ]
+        func write(_ name: [UInt8], _ text: String) {
+            let path = repository.root.path.utf8.map { CChar(bitPattern: $0) } + [CChar(UInt8(ascii: "/"))] + name.map { CChar(bitPattern: $0) } + [0]
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            #expect(descriptor >= 0)
+            let bytes = Array(text.utf8)
+            #expect(Foundation.write(descriptor, bytes, bytes.count) == bytes.count)
+            close(descriptor)
+        }
+        for name in names {
+            write(name, "id,v\n1,a\n")
+            write(Array("bad-".utf8) + name, "id,v\n1,\"open\n")
+        }
+        try repository.commit("base")
+        for name in names {
+            write(name, "id,v\n1,b\n")
+            write(Array("bad-".utf8) + name, "id,v\n1,\"still open\n")
+        }
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
+        func lines(_ output: [UInt8], _ starts: [String]) -> [[UInt8]] {
+            output.split(separator: 0x0A).map(Array.init).filter { line in starts.contains { line.starts(with: Array($0.utf8)) } }
+        }
+        for quotePath in ["true", "false"] {
+            try repository.git("config", "core.quotePath", quotePath)
+            let plain = lines(try gitBytes(repository, ["diff", "--no-ext-diff"]), ["diff --git ", "--- ", "+++ "])
+            let ours = lines(try gitBytes(repository, ["diff"]), ["changeset diff ", "--- ", "+++ "])
+            let expected = plain.map { $0.starts(with: Array("diff --git ".utf8)) ? Array("changeset diff ".utf8) + $0.dropFirst(11) : $0 }
+            let headers = { (all: [[UInt8]]) in all.filter { $0.starts(with: Array("changeset diff ".utf8)) } }
+            // The --- and +++ lines of the files shown as lines: the bad- ones.
+            let labels = { (all: [[UInt8]]) in
+                all.filter { !$0.starts(with: Array("changeset diff ".utf8)) && String(decoding: $0, as: UTF8.self).contains("bad-") }
+            }
+            #expect(headers(ours).count == 2 * names.count, "core.quotePath \(quotePath)")
+            #expect(headers(ours) == headers(expected), "core.quotePath \(quotePath): \(headers(ours).map { String(decoding: $0, as: UTF8.self) })")
+            #expect(labels(ours).count == 2 * names.count, "core.quotePath \(quotePath)")
+            #expect(labels(ours) == labels(expected), "core.quotePath \(quotePath): \(labels(ours).map { String(decoding: $0, as: UTF8.self) })")
+        }
+        let escape = try repository.git("diff", "--", "evil\u{1B}[31mred.csv")
+        #expect(escape.stdout.hasPrefix("changeset diff \"a/evil\\033[31mred.csv\" \"b/evil\\033[31mred.csv\"\n"), "\(escape)")
+        #expect(!escape.stdout.contains("\u{1B}"), "\(escape)")
+        let unmerged = try changeset(["git-diff", "evil\u{1B}[31m.csv"])
+        #expect(unmerged.status == 0 && unmerged.stdout == "changeset: \"evil\\033[31m.csv\": unmerged, not compared\n", "\(unmerged)")
+    }
+
     @Test func setupIsIdempotentAndRemoveUndoesIt() throws {
         let repository = try Repository()
         try repository.write(".gitattributes", "*.png binary\n")
