@@ -23,7 +23,7 @@ let package = Package(
             pkgConfig: "yajl",
             providers: [.apt(["libyajl-dev"])]
         ),
-        // zlib and libzstd, for .gz and .zst inputs; only Input/Decompression.swift imports them.
+        // zlib and libzstd, for .gz and .zst inputs and results; only Input/Decompression.swift imports them.
         .systemLibrary(
             name: "CZlib",
             pkgConfig: "zlib",

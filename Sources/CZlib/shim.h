@@ -9,4 +9,11 @@ static inline int changeset_inflate_init_gzip(z_streamp stream) {
     return inflateInit2(stream, 15 + 16);
 }
 
+// deflateInit2 is a macro for the same reason.
+static inline int changeset_deflate_init_gzip(z_streamp stream) {
+    // 15 + 16 as above: a gzip header (no name, no time, so the same input gives
+    // the same bytes) and trailer; zlib's default level and memory, as gzip -6.
+    return deflateInit2(stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+}
+
 #endif

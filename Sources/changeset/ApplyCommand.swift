@@ -21,7 +21,7 @@ struct ApplyCommand: ParsableCommand {
     @Argument(help: "The patch file (- for standard input).")
     var patch: String
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -30,12 +30,11 @@ struct ApplyCommand: ParsableCommand {
 
     func run() throws {
         if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) } else { try InputGuard.refuseStandardOutputOntoInput([base, patch]) }
-        try OutputSink.deliver(to: output) { sink in
+        try OutputSink.deliverCompressing(to: output) { stream in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
             let script = try PatchScript.read(try InputBytes.contents(of: patch), source: patchName)
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)
-            var output = sink
-            try PatchApplier.apply(script, patchSource: patchName, to: baseInput, output: &output)
+            try PatchApplier.apply(script, patchSource: patchName, to: baseInput, output: &stream)
         }
     }
 }

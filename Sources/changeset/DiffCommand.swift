@@ -60,7 +60,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
     var output: String?
 
     @Option(name: .customLong("assert"), help: ArgumentHelp(
@@ -216,10 +216,9 @@ struct DiffCommand: ParsableCommand {
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
-        try OutputSink.deliver(to: output) { sink in
-            var sink = sink
+        try OutputSink.deliverCompressing(to: output) { stream in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
-            summary = try comparison.write(settings, to: &sink, showingNothing: quiet && output == nil)
+            summary = try comparison.write(settings, to: &stream, showingNothing: quiet && output == nil)
             if options.records.id.isEmpty && !quiet && summary.inserted + summary.deleted > 0 {
                 // Matched by content, a changed record is a deletion and an insertion: a key would say more.
                 if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }

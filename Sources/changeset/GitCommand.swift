@@ -63,6 +63,11 @@ enum Subprocess {
     /// The output and exit status, or nil when the program cannot start.
     /// Its standard error goes to ours when `showingErrors`, else nowhere.
     static func run(_ program: String, _ arguments: [String], showingErrors: Bool) -> (output: String, status: Int32)? {
+        runForBytes(program, arguments, showingErrors: showingErrors).map { (String(decoding: $0.output, as: UTF8.self), $0.status) }
+    }
+
+    /// `run`, the output as the bytes the program wrote.
+    static func runForBytes(_ program: String, _ arguments: [String], showingErrors: Bool) -> (output: [UInt8], status: Int32)? {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [program] + arguments
@@ -72,7 +77,7 @@ enum Subprocess {
         guard (try? process.run()) != nil else { return nil }
         let data = pipe.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (String(decoding: data, as: UTF8.self), process.terminationStatus)
+        return ([UInt8](data), process.terminationStatus)
     }
 }
 
@@ -128,6 +133,7 @@ struct GitSetupCommand: ParsableCommand {
         // `git config --global ...`: the scope goes after the subcommand.
         let scope = global ? ["--global"] : []
         let attributesPath = try attributesFile()
+        try Self.refuseLinkedAttributesFile(attributesPath, inWorkingTree: !global)
         let readable = FileManager.default.contents(atPath: attributesPath)
         if readable == nil && FileManager.default.fileExists(atPath: attributesPath) {
             throw Git.Failure(description: "cannot read \(attributesPath); it was left as it is")
@@ -199,6 +205,27 @@ struct GitSetupCommand: ParsableCommand {
         }
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? (environment["HOME"] ?? "") + "/.config"
         return configHome + "/git/attributes"
+    }
+
+    /// Throws, before anything is read or written, when the attributes file
+    /// exists and is not a regular file. In a working tree a symbolic link
+    /// is refused too: a cloned repository can hold a `.gitattributes` that
+    /// points anywhere, and git itself does not follow it. The global file is
+    /// the user's own, outside any repository, and may be a link (dotfile
+    /// managers make them), as git allows.
+    static func refuseLinkedAttributesFile(_ path: String, inWorkingTree: Bool) throws {
+        var status = stat()
+        let found = inWorkingTree ? lstat(FileSystemPath.bytes(path), &status) : stat(FileSystemPath.bytes(path), &status)
+        guard found == 0 else { return }
+        switch status.st_mode & S_IFMT {
+        case S_IFREG:
+            return
+        case S_IFLNK:
+            throw Git.Failure(description: "\(path) is a symbolic link; git does not follow a .gitattributes that is one, "
+                              + "and changeset neither reads nor writes through it: nothing was written (make it a regular file)")
+        default:
+            throw Git.Failure(description: "\(path) is not a regular file; nothing was written")
+        }
     }
 
     /// `text` as one word for the shell git runs commands with.
@@ -288,10 +315,47 @@ struct GitMergeDriverCommand: ParsableCommand {
     /// git's own line merge (`git merge-file`), into OURS; the exit status git expects.
     static func textMerge(base: String, ours: String, theirs: String, path: String, markerSize: Int?, reason: String) -> Int32 {
         Diagnostics.report("\(path): not merged record by record (\(reason)); merging it as text")
+        if [base, ours, theirs].contains(where: { InputCompression.of(file: $0) != nil }) {
+            return compressedTextMerge(base: base, ours: ours, theirs: theirs, path: path, markerSize: markerSize)
+        }
         let merged = try? Git.run(
             ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", ours, base, theirs],
             allowFailure: true)
         guard let merged else { return ExitStatus.trouble }
+        return merged.status == 0 ? ExitStatus.same : ExitStatus.different
+    }
+
+    /// `git merge-file` on the decompressed text, the result written into
+    /// OURS compressed as OURS is: merged as they are, the compressed bytes
+    /// would be cut and spliced as lines into a file no tool can read. A file
+    /// that cannot be decompressed leaves OURS as it is, a conflict to settle
+    /// by hand.
+    private static func compressedTextMerge(base: String, ours: String, theirs: String, path: String, markerSize: Int?) -> Int32 {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-merge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var plain: [String] = []
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: false)
+            for (file, side) in [(base, "base"), (ours, "ours"), (theirs, "theirs")] {
+                let bytes = try InputBytes.contents(of: file)
+                let copy = directory.appendingPathComponent(side)
+                try Data(try bytes.copy(0..<bytes.count)).write(to: copy)
+                plain.append(copy.path)
+            }
+        } catch {
+            Diagnostics.report("\(path): not merged as text either (\(error)); ours is left as it is, to settle by hand")
+            return ExitStatus.different
+        }
+        // merge-file's status: 0 merged, 1 to 127 the number of conflicts, negative (255) trouble.
+        guard let merged = try? Git.run(
+            ["merge-file", "--marker-size=\(markerSize ?? 7)", "-L", "ours", "-L", "base", "-L", "theirs", plain[1], plain[0], plain[2]],
+            allowFailure: true), merged.status < 128,
+              let result = FileManager.default.contents(atPath: plain[1]) else { return ExitStatus.trouble }
+        do {
+            try OutputSink.deliverCompressing(to: ours) { stream in stream.write(bytes: result) }
+        } catch {
+            return ExitStatus.trouble
+        }
         return merged.status == 0 ? ExitStatus.same : ExitStatus.different
     }
 
@@ -375,22 +439,26 @@ struct GitDiffCommand: ParsableCommand {
     }
 
     private func describe(to sink: inout OutputSink) {
+        // Paths as git writes them in its own headers: quoted where they hold bytes a terminal would act on.
+        let paths = [0, 7].filter(gitArguments.indices.contains).map { gitArguments[$0] }
+        let quotePath = paths.contains(where: GitQuotedPath.hasHighBytes) ? Self.quotePath() : true
         guard gitArguments.count >= 7 else {
-            let path = gitArguments.first ?? "(no path)"
-            sink.write("changeset: \(path): unmerged, not compared\n")
+            let path = gitArguments.first.map { GitQuotedPath.bytes("", $0, quotePath: quotePath) } ?? Array("(no path)".utf8)
+            sink.write(bytes: Array("changeset: ".utf8) + path + Array(": unmerged, not compared\n".utf8))
             return
         }
         let path = gitArguments[0]
         let (oldFile, oldHex, newFile, newHex) = (gitArguments[1], gitArguments[2], gitArguments[4], gitArguments[5])
         let newPath = gitArguments.count >= 9 ? gitArguments[7] : path
-        sink.write("changeset diff a/\(path) b/\(newPath)\n")
+        let labels = (GitQuotedPath.bytes("a/", path, quotePath: quotePath), GitQuotedPath.bytes("b/", newPath, quotePath: quotePath))
+        sink.write(bytes: Array("changeset diff ".utf8) + labels.0 + [0x20] + labels.1 + [0x0A])
         sink.write("index \(oldHex.prefix(7))..\(newHex.prefix(7))\n")
         var matching = self.matching
         matching.id = GitAttributes.id(for: newPath, given: matching.id)
         let format = matching.inputFormat ?? GitAttributes.format(of: newPath)
         if GitFileContent.isBinary(oldFile) || GitFileContent.isBinary(newFile) {
             // As git says it: a binary file is not shown.
-            sink.write("Binary files a/\(path) and b/\(newPath) differ\n")
+            sink.write(bytes: Array("Binary files ".utf8) + labels.0 + Array(" and ".utf8) + labels.1 + Array(" differ\n".utf8))
             return
         }
         if oldFile == "/dev/null" || newFile == "/dev/null" {
@@ -411,17 +479,42 @@ struct GitDiffCommand: ParsableCommand {
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {
             sink.write("not compared record by record: \(VisibleText.escaped(String(describing: error).prefix(Diagnostics.messageLimit).description))\n")
-            sink.write(lineDiff(oldFile, newFile, path: path, newPath: newPath))
+            sink.write(bytes: lineDiff(oldFile, newFile, labels: labels))
         }
+    }
+
+    /// git's core.quotePath (true unless set otherwise), from the repository git runs the driver in.
+    private static func quotePath() -> Bool {
+        let value = (try? Git.run(["config", "--type=bool", "--get", "core.quotePath"], allowFailure: true))?.output
+        return value?.trimmingCharacters(in: .whitespacesAndNewlines) != "false"
     }
 
     private func delimiter(_ format: InputFormat?) -> UInt8 {
         (format ?? .csv).delimiter(matching.delimiterByte)
     }
 
-    /// `diff -u` of the two files, labelled with the repository paths.
-    private func lineDiff(_ old: String, _ new: String, path: String, newPath: String) -> String {
-        Subprocess.run("diff", ["-u", "--label", "a/\(path)", "--label", "b/\(newPath)", old, new], showingErrors: false)?.output ?? ""
+    /// `diff -u` of the two files, its `---` and `+++` lines as git writes
+    /// them: the quoted paths, and a tab after one that holds a space.
+    private func lineDiff(_ old: String, _ new: String, labels: ([UInt8], [UInt8])) -> [UInt8] {
+        // git names its temporary files after the path; one that is not UTF-8 cannot be
+        // passed to diff as a String argument, so diff reads it through a link of a plain name.
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-diff-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files = [old, new]
+        for index in files.indices where FileSystemPath.bytes(files[index]).dropLast().map({ UInt8(bitPattern: $0) }) != Array(files[index].utf8) {
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let link = directory.appendingPathComponent(index == 0 ? "old" : "new").path
+            if symlink(FileSystemPath.bytes(realPath(files[index]) ?? files[index]), link) == 0 { files[index] = link }
+        }
+        guard let diff = Subprocess.runForBytes("diff", ["-u", "--label", "a", "--label", "b", files[0], files[1]], showingErrors: false)?.output else {
+            return []
+        }
+        let header = Array("--- a\n+++ b\n".utf8)
+        guard diff.starts(with: header) else { return diff }
+        func line(_ start: String, _ label: [UInt8]) -> [UInt8] {
+            Array(start.utf8) + label + (label.contains(0x20) ? [0x09] : []) + [0x0A]
+        }
+        return line("--- ", labels.0) + line("+++ ", labels.1) + diff.dropFirst(header.count)
     }
 }
 

@@ -42,7 +42,7 @@ struct MergeCommand: ParsableCommand {
     @Flag(help: "On conflict, write the result anyway, each conflicting record as OURS's and THEIRS's version between git-style <<<<<<< ======= >>>>>>> lines (only its lines in conflict, in a record that spans lines).")
     var markers = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
     var output: String?
 
     func validate() throws {
@@ -97,8 +97,8 @@ enum MergeRun {
         // The conflicts file is written once the result is (or when it is not written for them).
         func writeConflicts() throws {
             guard let conflictsFile else { return }
-            try OutputSink.deliver(to: conflictsFile) { sink in
-                sink.write(formatter.json(result.conflicts, resolvedBy: result.resolvedBy, byID: byID))
+            try OutputSink.deliverCompressing(to: conflictsFile) { stream in
+                stream.write(formatter.json(result.conflicts, resolvedBy: result.resolvedBy, byID: byID))
             }
         }
         if result.hasUnresolvedConflicts && markers == nil {
@@ -108,9 +108,9 @@ enum MergeRun {
             try writeConflicts()
             return ExitStatus.different
         }
-        try OutputSink.deliver(to: output) { sink in
-            var sink = sink
-            try MergeWriter(merge).write(to: &sink, markers: markers)
+        // Compressed as its file is to be: git's merge driver keeps OURS's gzip or zstd.
+        try OutputSink.deliverCompressing(to: output) { stream in
+            try MergeWriter(merge).write(to: &stream, markers: markers)
         }
         try writeConflicts()
         return result.hasUnresolvedConflicts ? ExitStatus.different : ExitStatus.same

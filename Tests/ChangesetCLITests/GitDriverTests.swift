@@ -46,6 +46,23 @@ import Testing
             try Data(text.utf8).write(to: url)
         }
 
+        /// `text` gzip-compressed (gzip -n) into `path`.
+        func writeGzip(_ path: String, _ text: String) throws {
+            try write(path + ".plain", text)
+            let zipped = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -n -c \"$0.plain\" > \"$0\" && rm \"$0.plain\"", path],
+                                        in: root, environment: environment)
+            #expect(zipped.status == 0, "\(zipped)")
+        }
+
+        /// `text` zstd-compressed into `path`, by changeset itself (a merge of
+        /// a file with itself is that file, written as its name says).
+        func writeZstd(_ path: String, _ text: String, id: String = "sku") throws {
+            try write(path + ".plain.csv", text)
+            let made = try changeset("merge", path + ".plain.csv", path + ".plain.csv", path + ".plain.csv", "--id", id, "-o", path)
+            #expect(made.status == 0, "\(made)")
+            try FileManager.default.removeItem(at: root.appendingPathComponent(path + ".plain.csv"))
+        }
+
         func read(_ path: String) throws -> String {
             try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
         }
@@ -193,6 +210,185 @@ import Testing
         #expect(merged.stderr.contains("data.csv: not merged record by record"), "\(merged)")
         #expect(merged.stderr.contains("merging it as text"), "\(merged)")
         #expect(try repository.read("data.csv") == "not,a\n\"broken\none\n2\n3\nfour\n")
+    }
+
+    /// BASE, OURS and THEIRS of `path` as `write` puts them, committed as in `branches`.
+    func compressedBranches(_ repository: Repository, _ path: String, ours: String, theirs: String,
+                            write: (String, String) throws -> Void) throws {
+        try write(path, Self.inventory)
+        try repository.commit("base")
+        try repository.git("checkout", "-q", "-b", "theirs")
+        try write(path, theirs)
+        try repository.commit("theirs")
+        try repository.git("checkout", "-q", "main")
+        try write(path, ours)
+        try repository.commit("ours")
+    }
+
+    @Test func aMergeOfAGzipDatasetWritesAndCommitsGzip() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try compressedBranches(repository, "data.csv.gz", ours: ours, theirs: theirs, write: repository.writeGzip)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        let file = repository.root.appendingPathComponent("data.csv.gz").path
+        #expect(try leadingBytes(file).starts(with: gzipSignature))
+        #expect(try gunzipped(file) == ours.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+        // What the merge commit holds is the file in the work tree: gzip, not plain CSV.
+        #expect(try repository.git("status", "--porcelain").stdout.isEmpty)
+        #expect(try repository.git("diff", "--quiet", "HEAD", "--", "data.csv.gz").status == 0)
+    }
+
+    @Test func aMergeOfAZstdDatasetWritesZstd() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.zst").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try compressedBranches(repository, "data.csv.zst", ours: ours, theirs: theirs, write: { try repository.writeZstd($0, $1) })
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        let file = repository.root.appendingPathComponent("data.csv.zst").path
+        #expect(try leadingBytes(file) == zstdSignature)
+        #expect(try readBack(file) == ours.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+    }
+
+    @Test func aConflictInAGzipDatasetLeavesGzipWithTheMarkersInside() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.10,20")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.20,20")
+        try compressedBranches(repository, "data.csv.gz", ours: ours, theirs: theirs, write: repository.writeGzip)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status != 0 && merged.stdout.contains("CONFLICT"), "\(merged)")
+        let text = try gunzipped(repository.root.appendingPathComponent("data.csv.gz").path)
+        #expect(text.contains("<<<<<<< ours\nB2,pear,2.10,20\n=======\nB2,pear,2.20,20\n>>>>>>> theirs\n"), "\(text)")
+    }
+
+    /// A compressed file that is no dataset goes to git's line merge as its
+    /// text, and the result is compressed again, not the spliced gzip bytes.
+    @Test func aCompressedFileMergedAsTextStaysCompressed() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv.gz").status == 0)
+        let base = "not,a\n\"broken\n1\n2\n3\n4\n"
+        try repository.writeGzip("data.csv.gz", base)
+        try repository.commit("base")
+        try repository.git("checkout", "-q", "-b", "theirs")
+        try repository.writeGzip("data.csv.gz", base.replacingOccurrences(of: "4\n", with: "four\n"))
+        try repository.commit("theirs")
+        try repository.git("checkout", "-q", "main")
+        try repository.writeGzip("data.csv.gz", base.replacingOccurrences(of: "1\n", with: "one\n"))
+        try repository.commit("ours")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stderr.contains("data.csv.gz: not merged record by record"), "\(merged)")
+        #expect(try gunzipped(repository.root.appendingPathComponent("data.csv.gz").path) == "not,a\n\"broken\none\n2\n3\nfour\n")
+    }
+
+    /// A cloned repository can hold a .gitattributes that links to any file;
+    /// git does not follow it, and setup neither appends to nor rewrites it.
+    @Test func setupRefusesASymbolicLinkForGitattributesAndWritesNothing() throws {
+        let repository = try Repository()
+        let outside = repository.home.appendingPathComponent("victim")
+        try Data("keep me\n".utf8).write(to: outside)
+        try FileManager.default.createSymbolicLink(atPath: repository.root.appendingPathComponent(".gitattributes").path,
+                                                   withDestinationPath: outside.path)
+        for arguments in [["git", "setup", "--id", "sku", "*.csv"], ["git", "setup", "--remove"], ["git", "setup", "--remove", "*.csv"]] {
+            let result = try runProcess(changesetBinary, arguments, in: repository.root, environment: repository.environment)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+            #expect(result.stderr == "changeset: \(repository.root.path)/.gitattributes is a symbolic link; git does not follow a "
+                + ".gitattributes that is one, and changeset neither reads nor writes through it: nothing was written (make it a regular file)\n",
+                "\(result)")
+            #expect(try String(contentsOf: outside, encoding: .utf8) == "keep me\n")
+            #expect(try repository.git("config", "--get-regexp", "changeset").stdout.isEmpty)
+        }
+    }
+
+    /// Outside any repository, the user's own attributes file may be a link
+    /// (dotfile managers make them), as git allows: setup writes its target.
+    @Test func globalSetupWritesThroughALinkedAttributesFile() throws {
+        let repository = try Repository()
+        let target = repository.home.appendingPathComponent("dotfiles/attributes")
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("*.png binary\n".utf8).write(to: target)
+        let link = repository.home.appendingPathComponent(".config/git/attributes")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: target.path)
+        let result = try repository.changeset("git", "setup", "--global", "--id", "sku", "*.csv")
+        #expect(result.status == 0, "\(result)")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "*.png binary\n*.csv diff=changeset merge=changeset changeset-id=sku\n")
+    }
+
+    /// Runs git in `repository`, its standard output as bytes (a path need not be UTF-8).
+    func gitBytes(_ repository: Repository, _ arguments: [String]) throws -> [UInt8] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["git"] + arguments
+        process.currentDirectoryURL = repository.root
+        process.environment = repository.environment
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return [UInt8](output)
+    }
+
+    /// The diff driver's header lines and its fallback's `---`/`+++` lines
+    /// name each path exactly as git's own diff does: C-quoted when the name
+    /// holds a control character (ESC, which would drive the terminal), a
+    /// quote, a backslash or, under core.quotePath, a byte past ASCII.
+    @Test func gitDiffHeadersQuotePathsAsGitDoes() throws {
+        let repository = try Repository()
+        let names: [[UInt8]] = [
+            Array("evil\u{1B}[31mred.csv".utf8), Array("q\"uote.csv".utf8), Array("back\\slash.csv".utf8), Array("tab\there.csv".utf8),
+            Array("new\nline.csv".utf8), Array("sp ace.csv".utf8), Array("café.csv".utf8), Array("latin".utf8) + [0xFF] + Array(".csv".utf8),
+            Array("bell\u{07}\u{7F}.csv".utf8), Array("plain.csv".utf8),
+        ]
+        func write(_ name: [UInt8], _ text: String) {
+            let path = repository.root.path.utf8.map { CChar(bitPattern: $0) } + [CChar(UInt8(ascii: "/"))] + name.map { CChar(bitPattern: $0) } + [0]
+            let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            #expect(descriptor >= 0)
+            let bytes = Array(text.utf8)
+            #expect(Foundation.write(descriptor, bytes, bytes.count) == bytes.count)
+            close(descriptor)
+        }
+        for name in names {
+            write(name, "id,v\n1,a\n")
+            write(Array("bad-".utf8) + name, "id,v\n1,\"open\n")
+        }
+        try repository.commit("base")
+        for name in names {
+            write(name, "id,v\n1,b\n")
+            write(Array("bad-".utf8) + name, "id,v\n1,\"still open\n")
+        }
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
+        func lines(_ output: [UInt8], _ starts: [String]) -> [[UInt8]] {
+            output.split(separator: 0x0A).map(Array.init).filter { line in starts.contains { line.starts(with: Array($0.utf8)) } }
+        }
+        for quotePath in ["true", "false"] {
+            try repository.git("config", "core.quotePath", quotePath)
+            let plain = lines(try gitBytes(repository, ["diff", "--no-ext-diff"]), ["diff --git ", "--- ", "+++ "])
+            let ours = lines(try gitBytes(repository, ["diff"]), ["changeset diff ", "--- ", "+++ "])
+            let expected = plain.map { $0.starts(with: Array("diff --git ".utf8)) ? Array("changeset diff ".utf8) + $0.dropFirst(11) : $0 }
+            let headers = { (all: [[UInt8]]) in all.filter { $0.starts(with: Array("changeset diff ".utf8)) } }
+            // The --- and +++ lines of the files shown as lines: the bad- ones.
+            let labels = { (all: [[UInt8]]) in
+                all.filter { !$0.starts(with: Array("changeset diff ".utf8)) && String(decoding: $0, as: UTF8.self).contains("bad-") }
+            }
+            #expect(headers(ours).count == 2 * names.count, "core.quotePath \(quotePath)")
+            #expect(headers(ours) == headers(expected), "core.quotePath \(quotePath): \(headers(ours).map { String(decoding: $0, as: UTF8.self) })")
+            #expect(labels(ours).count == 2 * names.count, "core.quotePath \(quotePath)")
+            #expect(labels(ours) == labels(expected), "core.quotePath \(quotePath): \(labels(ours).map { String(decoding: $0, as: UTF8.self) })")
+        }
+        let escape = try repository.git("diff", "--", "evil\u{1B}[31mred.csv")
+        #expect(escape.stdout.hasPrefix("changeset diff \"a/evil\\033[31mred.csv\" \"b/evil\\033[31mred.csv\"\n"), "\(escape)")
+        #expect(!escape.stdout.contains("\u{1B}"), "\(escape)")
+        let unmerged = try changeset(["git-diff", "evil\u{1B}[31m.csv"])
+        #expect(unmerged.status == 0 && unmerged.stdout == "changeset: \"evil\\033[31m.csv\": unmerged, not compared\n", "\(unmerged)")
     }
 
     @Test func setupIsIdempotentAndRemoveUndoesIt() throws {

@@ -1,13 +1,35 @@
-// Compressed inputs: gzip through zlib, zstd through libzstd. The only file
-// that imports either library; everything else sees decompressed bytes.
+// Compressed inputs and outputs: gzip through zlib, zstd through libzstd. The
+// only file that imports either library; everything else sees plain bytes.
 // Unsafe code here: both libraries' streams take and fill C buffers by address.
+// Each stream is owned by one object that frees it in deinit; every buffer
+// handed to a library lives for the call and its length is the count passed,
+// in pieces of at most `pieceSize`, within the libraries' 32-bit counts.
 internal import CZlib
 internal import CZstd
 import Foundation
 
-/// A compression an input may come in.
+/// A compression a file may be in: an input read, or a result written.
 package enum InputCompression: String, Sendable, CaseIterable {
     case gzip, zstd
+
+    /// The compression of the file at `path` by the rule inputs are read by:
+    /// its name's (`.gz`, `.zst`), else, for a regular file, the one its first
+    /// bytes announce. A file changeset writes takes the same rule, so that it
+    /// reads back as it was meant: a result named `.gz` is gzip, and one that
+    /// replaces a file (git's merge driver writes over OURS, a temporary file
+    /// whose name says nothing) keeps that file's compression.
+    package static func of(file path: String) -> InputCompression? {
+        if let named = InputCompression(pathExtension: (path as NSString).pathExtension) { return named }
+        // Non-blocking, so a FIFO's open does not wait for a writer; it is then no regular file.
+        let descriptor = open(FileSystemPath.bytes(path), O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+        var start = [UInt8](repeating: 0, count: longestSignature)
+        let got = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
+        return got > 0 ? InputCompression(signature: start.prefix(got)) : nil
+    }
 
     /// The compression a file name's last extension names: `.gz` or `.zst`.
     init?(pathExtension: String) {
@@ -278,5 +300,183 @@ final class ZstdDecoder: StreamDecoder {
 
     private func invalid(_ reason: String) -> InputError {
         InputError(source: source, location: nil, message: "invalid zstd data (\(reason))")
+    }
+}
+
+// MARK: - Compressed outputs
+
+/// A result that could not be compressed: prints as `FILE: cannot write it
+/// gzip-compressed: reason`.
+package struct CompressionFailure: Error, CustomStringConvertible {
+    package var destination: String
+    package var compression: InputCompression
+    package var reason: String
+
+    package var description: String { "\(destination): cannot write it \(compression.rawValue)-compressed: \(reason)" }
+}
+
+/// The compressing counterpart of the decoders: text or bytes go in, in
+/// pieces of any size, and the compressed bytes come out to `emit` as they
+/// are made, so neither side is ever held whole. `finish()` ends the gzip
+/// member or zstd frame; until then the output is not a whole file.
+/// The same input always gives the same bytes (no time or name in a gzip
+/// header; zstd with its frame checksum, as the `zstd` command writes).
+package final class CompressingWriter: TextOutputStream {
+    package let compression: InputCompression
+    private let destination: String
+    private let emit: (ArraySlice<UInt8>) -> Void
+    private let encoder: any StreamEncoder
+    /// Plain bytes gathered before one call into the library.
+    private var pending: [UInt8] = []
+    private let compressed = UnsafeMutableRawBufferPointer.allocate(byteCount: pieceSize, alignment: 8)
+    private var failure: CompressionFailure?
+    private var finished = false
+
+    /// A writer of `compression` for the file `destination` (for messages).
+    package init(_ compression: InputCompression, destination: String, emit: @escaping (ArraySlice<UInt8>) -> Void) throws {
+        self.compression = compression
+        self.destination = destination
+        self.emit = emit
+        let failure = { (reason: String) in CompressionFailure(destination: destination, compression: compression, reason: reason) }
+        do {
+            switch compression {
+            case .gzip: encoder = try GzipEncoder(failure: failure)
+            case .zstd: encoder = try ZstdEncoder(failure: failure)
+            }
+        } catch {
+            compressed.deallocate()
+            throw error
+        }
+        pending.reserveCapacity(pieceSize)
+    }
+
+    deinit {
+        compressed.deallocate()
+    }
+
+    package func write(_ string: String) {
+        write(bytes: string.utf8)
+    }
+
+    package func write(bytes: some Collection<UInt8>) {
+        precondition(!finished, "written after finish()")
+        guard failure == nil else { return }
+        pending.append(contentsOf: bytes)
+        if pending.count >= pieceSize { encodePending(ending: false) }
+    }
+
+    /// Compresses what is left and ends the stream; throws the first failure.
+    package func finish() throws {
+        if !finished && failure == nil { encodePending(ending: true) }
+        finished = true
+        if let failure { throw failure }
+    }
+
+    private func encodePending(ending: Bool) {
+        do {
+            try pending.withUnsafeBytes { input in
+                var offset = 0
+                repeat {
+                    let end = min(input.count, offset + pieceSize)
+                    let last = ending && end == input.count
+                    try encoder.encode(UnsafeRawBufferPointer(rebasing: input[offset..<end]), ending: last, into: compressed) { produced in
+                        emit(ArraySlice(UnsafeRawBufferPointer(rebasing: compressed[0..<produced])))
+                    }
+                    offset = end
+                } while offset < input.count
+            }
+        } catch let error as CompressionFailure {
+            failure = error
+        } catch {
+            failure = CompressionFailure(destination: destination, compression: compression, reason: "\(error)")
+        }
+        pending.removeAll(keepingCapacity: true)
+    }
+}
+
+/// One library's compressing stream: `input` is consumed whole; the output
+/// goes through `output`, reported by the count it holds each time it is
+/// full (and at the end), before it is filled again.
+private protocol StreamEncoder: AnyObject {
+    func encode(_ input: UnsafeRawBufferPointer, ending: Bool, into output: UnsafeMutableRawBufferPointer, produced: (Int) -> Void) throws
+}
+
+/// gzip (RFC 1952): one member, through zlib's deflate.
+private final class GzipEncoder: StreamEncoder {
+    /// zlib keeps a pointer back to the stream and checks it on every call, so it must not move.
+    private let stream = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+    private let failure: (String) -> CompressionFailure
+
+    init(failure: @escaping (String) -> CompressionFailure) throws {
+        self.failure = failure
+        stream.initialize(to: z_stream())
+        guard changeset_deflate_init_gzip(stream) == Z_OK else {
+            stream.deallocate()
+            throw failure("out of memory")
+        }
+    }
+
+    deinit {
+        deflateEnd(stream)
+        stream.deallocate()
+    }
+
+    func encode(_ input: UnsafeRawBufferPointer, ending: Bool, into output: UnsafeMutableRawBufferPointer, produced: (Int) -> Void) throws {
+        // deflate only reads from next_in; zlib's type says mutable for old compilers' sake.
+        stream.pointee.next_in = input.isEmpty ? nil : UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
+        stream.pointee.avail_in = uInt(input.count)
+        while true {
+            stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+            stream.pointee.avail_out = uInt(output.count)
+            let status = deflate(stream, ending ? Z_FINISH : Z_NO_FLUSH)
+            let count = output.count - Int(stream.pointee.avail_out)
+            if count > 0 { produced(count) }
+            switch status {
+            case Z_STREAM_END:
+                return
+            case Z_OK, Z_BUF_ERROR:
+                // Done with this input once it is all taken and the output had room to spare.
+                if !ending && stream.pointee.avail_in == 0 && stream.pointee.avail_out != 0 { return }
+                if status == Z_BUF_ERROR && count == 0 { throw failure("zlib made no progress") }
+            case Z_MEM_ERROR:
+                throw failure("out of memory")
+            default:
+                throw failure(stream.pointee.msg.map { String(cString: $0) } ?? "zlib error \(status)")
+            }
+        }
+    }
+}
+
+/// zstd (RFC 8878): one frame, through libzstd's streaming compressor.
+private final class ZstdEncoder: StreamEncoder {
+    private let context: OpaquePointer
+    private let failure: (String) -> CompressionFailure
+
+    init(failure: @escaping (String) -> CompressionFailure) throws {
+        self.failure = failure
+        guard let context = ZSTD_createCCtx() else { throw failure("out of memory") }
+        self.context = context
+        // libzstd's default level (3), and the checksum that `zstd` writes, so a damaged file is found.
+        let checksum = ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1)
+        if ZSTD_isError(checksum) != 0 {
+            ZSTD_freeCCtx(context)
+            throw failure(String(cString: ZSTD_getErrorName(checksum)))
+        }
+    }
+
+    deinit {
+        ZSTD_freeCCtx(context)
+    }
+
+    func encode(_ input: UnsafeRawBufferPointer, ending: Bool, into output: UnsafeMutableRawBufferPointer, produced: (Int) -> Void) throws {
+        var inBuffer = ZSTD_inBuffer(src: input.baseAddress, size: input.count, pos: 0)
+        while true {
+            var outBuffer = ZSTD_outBuffer(dst: output.baseAddress, size: output.count, pos: 0)
+            let remaining = ZSTD_compressStream2(context, &outBuffer, &inBuffer, ending ? ZSTD_e_end : ZSTD_e_continue)
+            if ZSTD_isError(remaining) != 0 { throw failure(String(cString: ZSTD_getErrorName(remaining))) }
+            if outBuffer.pos > 0 { produced(outBuffer.pos) }
+            // Ending: 0 once the frame is flushed whole. Continuing: done once the input is taken.
+            if ending ? remaining == 0 : inBuffer.pos == inBuffer.size && outBuffer.pos < outBuffer.size { return }
+        }
     }
 }
