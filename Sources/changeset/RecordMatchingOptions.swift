@@ -28,7 +28,7 @@ struct RecordMatchingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Compare only this field (repeatable; globs as for --ignore).", valueName: "field"))
     var only: [String] = []
 
-    @Option(help: ArgumentHelp("A field named NEW is the field OLD of the old snapshot, for --id, --section, --ignore, --only and the comparison (repeatable).", valueName: "old=new"))
+    @Option(help: ArgumentHelp("A field named NEW is the field OLD of the old snapshot, for --id, --section, --ignore, --only and the comparison (repeatable); an = in a name is written \\=.", valueName: "old=new"))
     var rename: [String] = []
 
     @Option(help: ArgumentHelp("Read the inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))

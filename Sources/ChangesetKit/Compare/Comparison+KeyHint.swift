@@ -21,14 +21,7 @@ package struct KeyHint: Equatable, Sendable {
 
     /// A key as `--id` takes it: `geonameid`, `name,country`.
     static func argument(_ key: [String]) -> String {
-        FieldPath.listDescription(key.map { FieldPath([$0]) })
-    }
-}
-
-extension FieldPath {
-    /// Paths as a comma list that `parseList` reads back (`a,b\,c`: a description escapes commas).
-    static func listDescription(_ paths: [FieldPath]) -> String {
-        paths.map(\.description).joined(separator: ",")
+        FieldPath.listArgument(key.map { FieldPath([$0]) })
     }
 }
 

@@ -9,13 +9,14 @@ public struct ComparisonOptions: Sendable {
     public var delimiter: UInt8?
     public var sortSections = false
     /// `--ignore-order`: reports leave out moves within sections and section
-    /// moves (the changeset still has them, so replays stay exact).
+    /// moves (the changeset still has them). The replay formats refuse it.
     public var ignoreOrder = false
-    /// What else counts as equal in reports (see `ValueTolerance`).
+    /// What else counts as equal in reports (see `ValueTolerance`); the replay formats refuse it.
     public var tolerance = ValueTolerance.exact
     /// `--loose-types`: compare JSON as CSV is compared, by the text a
     /// value would have in a cell: `"3"` equals `3`, `"4.50"` equals `4.5`,
     /// `"true"` equals `true`, and `null`, `""` and a missing field are one.
+    /// The replay formats refuse it (a patch would leave such changes out).
     public var looseTypes = false
     /// `--arrays`: arrays inside records compared element by element (the
     /// default), or as one value.

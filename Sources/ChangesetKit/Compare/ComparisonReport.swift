@@ -186,7 +186,7 @@ extension Comparison {
             return ShownField(path: path, inOld: inOld, inNew: inNew)
         }
         func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
-            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names))
+            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names, syntax: .pattern))
         }
         var fields: [ShownField] = []
         for path in paths {

@@ -17,21 +17,25 @@ enum FieldCheck {
             + options.notedFields.map { ($0.option, $0.path) }
         for (option, path) in named
         where !old.records.fieldsFound.contains(path) && !new.records.fieldsFound.contains(path) {
-            if let array = try? arrayOnTheWay(to: path, in: [old, new]) {
+            let isTolerance = !Self.takesPatterns(option)
+            // A tolerance reaches into array elements (a member of each
+            // element is compared under its path without the index); the readers note no field there.
+            if isTolerance, try elementsHold(path, in: [old, new]) { continue }
+            if !isTolerance, let array = try? arrayOnTheWay(to: path, in: [old, new]) {
                 // A field inside array elements: the rules stop at the array.
                 throw FieldCheckError(description: "\(option) \"\(path)\": \(array) holds arrays, and --ignore and --only name fields "
-                    + "outside arrays (inside an element every member counts); \(option) \(ShellWord.quoted(array.description)) takes in the whole array")
+                    + "outside arrays (inside an element every member counts); \(option) \(ShellWord.quoted(array.argument(.pattern))) takes in the whole array")
             }
-            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names))
+            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names, option: option))
         }
         for rename in options.renames {
             if knowsFields(old) && !old.records.fieldsFound.contains(rename.old) {
-                throw FieldCheckError(description: "--rename \(rename.old)=\(rename.new): no record of \(old.input.name) has the field \"\(rename.old)\"; "
-                    + hint(rename.old, old.records.schema))
+                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(old.input.name) has the field \"\(rename.old)\"; "
+                    + hint(rename.old, old.records.schema, option: "--rename"))
             }
             if knowsFields(new) && !new.records.fieldsFound.contains(rename.new) {
-                throw FieldCheckError(description: "--rename \(rename.old)=\(rename.new): no record of \(new.input.name) has the field \"\(rename.new)\"; "
-                    + hint(rename.new, new.records.schema))
+                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(new.input.name) has the field \"\(rename.new)\"; "
+                    + hint(rename.new, new.records.schema, option: "--rename"))
             }
         }
     }
@@ -47,14 +51,39 @@ enum FieldCheck {
         let named = options.ignore.map { ("--ignore", $0) } + options.only.map { ("--only", $0) }
             + options.notedFields.map { ($0.option, $0.path) }
         for (option, path) in named where !found(path) {
-            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names))
+            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names, option: option))
         }
         for rename in options.renames {
             for path in [rename.old, rename.new] where !found(path) {
-                throw FieldCheckError(description: "--rename \(rename.old)=\(rename.new): no record of \(sides) has the field \"\(path)\"; "
-                    + hint(path, names))
+                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(sides) has the field \"\(path)\"; "
+                    + hint(path, names, option: "--rename"))
             }
         }
+    }
+
+    /// `--ignore` and `--only` read patterns; the per-field tolerances do not.
+    private static func takesPatterns(_ option: String) -> Bool {
+        option == "--ignore" || option == "--only"
+    }
+
+    /// Whether an element of an array on `path` holds the rest of it, in
+    /// one of the first records of `sides` (`t.y` for `{"t": [{"y": 1}]}`).
+    private static func elementsHold(_ path: FieldPath, in sides: [Snapshot]) throws -> Bool {
+        func holds(_ value: Value, _ names: ArraySlice<String>) -> Bool {
+            guard let name = names.first else { return true }
+            switch value {
+            case .object(let members): return members.contains { ExactText.same($0.name, name) && holds($0.value, names.dropFirst()) }
+            case .array(let elements): return elements.contains { holds($0, names) }
+            default: return false
+            }
+        }
+        guard path.components.count > 1 else { return false }
+        for side in sides {
+            for row in 0..<min(side.records.count, 1000) where holds(try side.value(ofRecord: row), path.components[...]) {
+                return true
+            }
+        }
+        return false
     }
 
     /// The start of `path` that holds an array in one of the first records
@@ -74,7 +103,8 @@ enum FieldCheck {
         return nil
     }
 
-    static func hint(_ path: FieldPath, _ names: [String]) -> String {
-        NameHint.hint(path, names)
+    /// The closest names, written as `option` takes them.
+    static func hint(_ path: FieldPath, _ names: [String], option: String) -> String {
+        NameHint.hint(path, names, syntax: takesPatterns(option) ? .pattern : .beforeEquals)
     }
 }

@@ -3,10 +3,12 @@
 /// records and field changes they carry as a stream, read again once, on all
 /// cores, in order.
 ///
-/// A replay carries every difference the fingerprints see, including values
-/// equal under a tolerance and fields only one schema has, so it rebuilds NEW
-/// exactly; fields left out by `--ignore`, `--only` or `--section` are not in
-/// the fingerprints, so a record whose only changes are there is not in it.
+/// A replay carries every difference the fingerprints see, including fields
+/// only one schema has, so it rebuilds NEW exactly (options that would count
+/// some of those differences as none, a tolerance or `--ignore-order`, are
+/// refused with a replay format); fields left out by `--ignore`, `--only` or
+/// `--section` are not in the fingerprints, so a record whose only changes
+/// are there is not in it.
 package struct Replay: Sendable {
     /// What a replay format needs of each change.
     package enum Detail: Sendable {

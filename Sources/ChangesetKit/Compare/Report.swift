@@ -116,9 +116,9 @@ public struct RenameSuggestion: Equatable, Sendable {
         "looks renamed: \(old) -> \(new) (\(equal) of \(compared) values equal); --rename \(renameArgument) compares them as one field"
     }
 
-    /// `OLD=NEW` as `--rename` takes it, quoted for a shell when it must be.
+    /// `OLD=NEW` as `--rename` takes it (an `=` in a name escaped), quoted for a shell when it must be.
     package var renameArgument: String {
-        ShellWord.quoted("\(old)=\(new)")
+        ShellWord.quoted(Rename(old: old, new: new).argument)
     }
 }
 

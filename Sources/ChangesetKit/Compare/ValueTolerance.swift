@@ -4,9 +4,11 @@ import Foundation
 /// `--relative-tolerance` (for all numbers, or per field), `--ignore-case`
 /// and `--ignore-whitespace`. Two values equal under these rules are
 /// unchanged everywhere: in reports, counts and assertions. The fingerprints
-/// stay exact, so a replay (`patch`, `jsonpatch`) still carries such
-/// differences and rebuilds NEW exactly; and without `--id`, where a
-/// record's content is its identity, these rules do not make records match.
+/// stay exact, so without `--id`, where a record's content is its identity,
+/// these rules do not make records match. The replay formats (`patch`,
+/// `jsonpatch`, `batch`) refuse them: a replay carries every change, and
+/// its counts and exit status would leave out the ones these rules hide
+/// (see `Comparison.checkReplayCarriesWhatIsCounted`).
 ///
 /// Numbers are compared as decimals (`Foundation.Decimal`, 38 digits), so
 /// `|1.005 - 1.000| <= 0.005` holds exactly; a number that a decimal cannot

@@ -1,6 +1,7 @@
 /// A path to a field inside a record: `meta.key` names the `key` member of the
 /// `meta` object. A backslash makes the next character literal, so a field
 /// whose name holds a dot, a comma or a backslash is written `a\.b`, `a\,b`, `a\\b`.
+/// (Any character may be escaped: `--rename` writes an `=` in a name `a\=b`.)
 /// A name that is empty (a CSV column without a header, pandas' index
 /// column) is written `""`; a name that is two quote characters, `\"\"`.
 public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
@@ -104,6 +105,46 @@ public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
     package var flatName: String { components.joined(separator: ".") }
 }
 
+/// Paths written as an option takes them, for a hint that suggests an
+/// option: a hint the user cannot paste back is no help.
+extension FieldPath {
+    /// What an option makes of a path's text, beyond the escapes of `description`.
+    package enum Syntax: Sendable {
+        /// `--id`, `--section`: the description as it is.
+        case plain
+        /// `--ignore`, `--only`, `--show`: `*`, `?` and `[` are pattern
+        /// characters, so a name holding one writes it as a set of one: `[*]`, `[?]`, `[[]`.
+        case pattern
+        /// `--rename OLD=NEW`, `--tolerance FIELD=X`: an `=` in a name is
+        /// written `\=`, since the first `=` not escaped ends the field.
+        case beforeEquals
+    }
+
+    /// The path as an option written `syntax` reads it back: `description`
+    /// with the escapes `syntax` needs, and a leading `-` escaped too (the
+    /// argument parser would take `-x` for an option).
+    package func argument(_ syntax: Syntax = .plain) -> String {
+        Self.argument(description, syntax)
+    }
+
+    /// Paths as a comma list that `parseList` reads back (`a,b\,c`), for `--id`.
+    package static func listArgument(_ paths: [FieldPath]) -> String {
+        argument(paths.map(\.description).joined(separator: ","), .plain)
+    }
+
+    private static func argument(_ described: String, _ syntax: Syntax) -> String {
+        var text = ""
+        for character in described {
+            switch (syntax, character) {
+            case (.pattern, "*"), (.pattern, "?"), (.pattern, "["): text += "[\(character)]"
+            case (.beforeEquals, "="): text += "\\="
+            default: text.append(character)
+            }
+        }
+        return text.hasPrefix("-") ? "\\" + text : text
+    }
+}
+
 /// A field matched under another name (`--rename OLD=NEW`).
 extension FieldPath {
     /// Whether a name holds a control character (below U+0020, or U+007F):
@@ -122,10 +163,24 @@ public struct Rename: Equatable, Sendable {
         self.new = new
     }
 
-    /// `OLD=NEW` as `--rename` takes it: two paths in the same object.
+    /// `OLD=NEW` as `--rename` takes it: two paths in the same object. The
+    /// first `=` that no backslash escapes ends OLD, so a name holding an `=`
+    /// is written `a\=b` (a backslash escapes any character, as in every path).
     public init(parsing text: String) throws {
-        guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw OptionError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's")
+        var separator: String.Index?
+        var escaped = false
+        for index in text.indices {
+            if escaped {
+                escaped = false
+            } else if text[index] == "\\" {
+                escaped = true
+            } else if text[index] == "=" {
+                separator = index
+                break
+            }
+        }
+        guard let equals = separator, equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+            throw OptionError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's (an = in a name is written \\=)")
         }
         let old = try FieldPath(parsing: String(text[..<equals]))
         let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
@@ -133,6 +188,11 @@ public struct Rename: Equatable, Sendable {
             throw OptionError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
         }
         self.init(old: old, new: new)
+    }
+
+    /// `OLD=NEW` as `--rename` reads it back (not quoted for a shell).
+    package var argument: String {
+        old.argument(.beforeEquals) + "=" + new.argument(.beforeEquals)
     }
 }
 

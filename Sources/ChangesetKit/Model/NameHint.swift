@@ -5,9 +5,13 @@ package enum NameHint {
     /// "did you mean ...?" with the closest names, or the names there are.
     /// `kind`: what the names are, for the list ("top-level fields", "columns").
     /// `ordered`: the names are listed as given (a CSV header's order), not sorted.
-    package static func hint(_ path: FieldPath, _ names: [String], kind: String = "top-level fields", ordered: Bool = false) -> String {
-        if path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {
-            return "a name with *, ? or [ is a pattern; write [*], [?] and [[] for the characters themselves"
+    /// `syntax`: how the option reads a name, so a name suggested is written
+    /// as that option takes it and quoted for a shell: pasted, it works.
+    package static func hint(
+        _ path: FieldPath, _ names: [String], kind: String = "top-level fields", ordered: Bool = false, syntax: FieldPath.Syntax = .plain
+    ) -> String {
+        if syntax == .pattern, path.components.contains(where: GlobPattern.isPattern), names.contains(path.flatName) {
+            return "a name with *, ? or [ is a pattern; the field itself is written \(ShellWord.quotedInText(path.argument(.pattern)))"
         }
         let wanted = path.flatName.lowercased()
         // Names far longer than the one wanted cannot be close (and a huge one would cost its length squared).
@@ -18,9 +22,11 @@ package enum NameHint {
             .filter { $0.1 <= max(2, wanted.count / 3) && $0.1 < min(wanted.count, $0.0.count) }
             .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
         if !scored.isEmpty {
-            return "did you mean " + scored.prefix(3).map { "\"\(VisibleText.datum(FieldPath([$0.0]).description))\"" }.joined(separator: " or ") + "?"
+            // Not cut as a quoted datum is: a name longer than 4 times the one typed is not offered.
+            return "did you mean " + scored.prefix(3).map { ShellWord.quotedInText(FieldPath([$0.0]).argument(syntax)) }.joined(separator: " or ") + "?"
         }
-        return names.isEmpty ? "the records have no fields" : "the \(kind) are: " + VisibleText.list((ordered ? names : names.sorted()).map { FieldPath([$0]).description })
+        // Listed as the option takes them (a list is read, not pasted whole: no shell quotes).
+        return names.isEmpty ? "the records have no fields" : "the \(kind) are: " + VisibleText.list((ordered ? names : names.sorted()).map { FieldPath([$0]).argument(syntax) })
     }
 
     /// Levenshtein distance over characters.

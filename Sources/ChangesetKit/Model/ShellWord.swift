@@ -6,7 +6,32 @@ package enum ShellWord {
         let plain = !word.isEmpty && word.unicodeScalars.allSatisfy { scalar in
             scalar.isASCII && (CharacterSet.alphanumerics(scalar) || "_.,:/=@%+-".unicodeScalars.contains(scalar))
         }
-        return plain ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        if plain { return word }
+        // A character a terminal would not show (a control character, a bidi
+        // mark) is printed as an escape, never as itself (`VisibleText`):
+        // inside $'...' (bash, zsh, ksh, POSIX.1-2024) its UTF-8 bytes as
+        // \xHH are the character again, whatever the shell's locale.
+        if word.unicodeScalars.contains(where: VisibleText.isInvisible) {
+            var text = "$'"
+            for scalar in word.unicodeScalars {
+                switch scalar {
+                case "\\": text += "\\\\"
+                case "'": text += "\\'"
+                case _ where VisibleText.isInvisible(scalar):
+                    for byte in String(scalar).utf8 { text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
+                default: text.unicodeScalars.append(scalar)
+                }
+            }
+            return text + "'"
+        }
+        return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    /// `quoted`, for a word set in a sentence: a plain word in double quotes
+    /// (`did you mean "capital"?`), which a shell reads as the word too.
+    package static func quotedInText(_ word: String) -> String {
+        let shell = quoted(word)
+        return shell == word ? "\"" + word + "\"" : shell
     }
 }
 

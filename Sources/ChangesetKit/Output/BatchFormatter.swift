@@ -15,9 +15,10 @@
 /// - a record that moves out of a deleted section or into an inserted one.
 /// Items of a deleted section are not listed as deleted (deleting the
 /// section deletes them), nor items of an inserted section as inserted (the
-/// table view asks its data source for them). Section moves and moves within
-/// sections are always listed, even with `--ignore-order`: the batch must
-/// produce NEW's layout.
+/// table view asks its data source for them). Reloads and moves are those of
+/// the exact changeset: the batch must produce NEW's layout and content, so
+/// the options that count some changes as none (a tolerance,
+/// `--ignore-order`) are refused with it.
 package struct BatchFormatter {
     package init() {}
 

@@ -84,6 +84,7 @@ extension Comparison {
         if !settings.show.isEmpty && settings.format.isReplay {
             throw OptionError("--format \(settings.format.rawValue) replays the change; --show adds context to a report")
         }
+        try checkReplayCarriesWhatIsCounted(settings.format)
         if showingNothing { return try counts() }
         if isPartitioned && (settings.format == .patch || settings.format == .jsonpatch) {
             // A replay carries every record's place in NEW: the tables must hold them all.
@@ -160,5 +161,42 @@ extension Report {
         }
         try Comparison.checkCounts(settings)
         try Comparison.write(self, settings, to: &output)
+    }
+}
+
+extension Comparison {
+    /// The options that count some real changes as none (values within a
+    /// tolerance, letter case, white space, a value's type, an order), as the
+    /// command names them.
+    package var optionsCountingChangesAsNone: [String] {
+        var names: [String] = []
+        let tolerance = options.tolerance
+        let bounds = [tolerance.all] + tolerance.fields.values
+        if bounds.contains(where: { $0.absolute != nil }) { names.append("--tolerance") }
+        if bounds.contains(where: { $0.relative != nil }) { names.append("--relative-tolerance") }
+        if tolerance.ignoreCase { names.append("--ignore-case") }
+        if tolerance.ignoreWhitespace { names.append("--ignore-whitespace") }
+        // Where a side is CSV every value compares by its text anyway: the option changes nothing.
+        if options.looseTypes && old.input.format.isJSON && new.input.format.isJSON { names.append("--loose-types") }
+        if options.ignoreOrder { names.append("--ignore-order") }
+        return names
+    }
+
+    /// A replay (`patch`, `jsonpatch`, `batch`) must carry every change, or
+    /// `apply` would not rebuild NEW (and a table view would show stale rows);
+    /// the counts and the exit status must say what it carries, or a patch
+    /// full of changes would come with "no differences" (exit 0). Both hold
+    /// only when nothing counts a change as none, so such options are
+    /// refused here, the one place every replay is written from (report formats pass).
+    func checkReplayCarriesWhatIsCounted(_ format: OutputFormat) throws {
+        let hiding = optionsCountingChangesAsNone
+        guard format.isReplay, !hiding.isEmpty else { return }
+        let what = format == .batch
+            ? "turns a table of OLD into NEW, so it reloads and moves every record that changed"
+            : "rebuilds NEW exactly, so it carries every change"
+        let noun = format == .batch ? "batch" : "patch"
+        let one = hiding.count == 1
+        throw OptionError("--format \(format.rawValue) \(what), but \(VisibleText.sentence(hiding)) \(one ? "counts" : "count") some changes as none, "
+            + "and a \(noun) cannot: make the \(noun) without \(one ? "it" : "them") (a report format shows what \(one ? "it hides" : "they hide"))")
     }
 }
