@@ -179,3 +179,20 @@ extension RespellingAndIdentityTests {
         #expect(markdown.stdout.contains("change only a value's type (`\"12\" -> 12`)"), "\(markdown)")
     }
 }
+
+extension RespellingAndIdentityTests {
+    /// A merge without --id names the unique field as an option that runs
+    /// when pasted, a name with a space or an `=` too.
+    @Test func theMergesIDHintRunsWhenPasted() throws {
+        let paths = try scratchFiles([
+            ("base.csv", "the key=k,v\n1,a\n2,b\n"),
+            ("ours.csv", "the key=k,v\n1,a\n2,c\n"),
+            ("theirs.csv", "the key=k,v\n1,d\n2,b\n"),
+        ])
+        let refused = try changeset(["merge"] + paths)
+        #expect(refused.status == 2 && refused.stderr.contains("merge with --id 'the key=k'"), "\(refused)")
+        let pasted = try runProcess(
+            URL(fileURLWithPath: "/bin/bash"), ["-c", "'\(changesetBinary.path)' merge --id 'the key=k' \(paths.joined(separator: " "))"])
+        #expect(pasted.status == 0 && pasted.stdout == "the key=k,v\n1,d\n2,c\n", "\(pasted)")
+    }
+}

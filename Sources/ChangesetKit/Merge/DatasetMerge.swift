@@ -65,7 +65,7 @@ public struct DatasetMerge: Sendable {
                 source: inputs[1].name, location: nil,
                 message: "without --id a merge matches records by their whole content, so a record edited on both "
                     + "sides would be kept twice; \"\(VisibleText.datum(field))\" is unique in each file: "
-                    + "merge with --id \(VisibleText.datum(FieldPath([field]).description))")
+                    + "merge with --id \(ShellWord.quoted(FieldPath([field]).argument()))")
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
     }
