@@ -51,6 +51,9 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Compare JSON as CSV is compared, by a value's text: \"3\" equals 3, \"4.50\" equals 4.5, \"true\" equals true, and null, \"\" and a missing field are one.")
     var looseTypes = false
 
+    @Flag(help: "Two CSV files: cells that spell numbers compare by value (6199 equals 6.199e3), as a CSV cell and a JSON number always do. Without it a CSV cell's text is its value.")
+    var numbersByValue = false
+
     @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
     var arrays: ArrayComparison = .elements
 
@@ -190,6 +193,7 @@ struct DiffCommand: ParsableCommand {
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         options.looseTypes = looseTypes
+        options.numbersByValue = numbersByValue
         options.arrays = arrays
         // A replay needs every record in memory: under the default limit it is
         // made there (as ever); a limit given is kept, and the replay refused past it.

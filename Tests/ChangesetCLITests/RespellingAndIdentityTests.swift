@@ -196,3 +196,59 @@ extension RespellingAndIdentityTests {
         #expect(pasted.status == 0 && pasted.stdout == "the key=k,v\n1,d\n2,c\n", "\(pasted)")
     }
 }
+
+/// A CSV cell's spelling is its value: `6199` -> `6.199e3` and `6696.0` ->
+/// `6696` reported nothing (exit 0), and a patch replayed OLD's text.
+@Suite struct CSVCellTextTests {
+    static let elevations = [
+        ("old.csv", "ident,elevation_ft,name\n00A,6199,Total Rf\n00AA,6696.0,Aero B\n00AK,450,Lowell\n"),
+        ("new.csv", "ident,elevation_ft,name\n00A,6.199e3,Total Rf\n00AA,6696,Aero B\n00AK,450,Lowell\n"),
+    ]
+
+    @Test func aRespelledNumberInACSVCellIsAChangeWithANote() throws {
+        let paths = try scratchFiles(Self.elevations)
+        let text = try changeset(paths + ["--id", "ident"])
+        #expect(text.status == 1, "\(text)")
+        #expect(text.stdout.hasPrefix("0 inserted, 0 deleted, 2 updated, 0 moved, 1 unchanged\n"), "\(text)")
+        #expect(text.stdout.contains("  elevation_ft: 6199 -> 6.199e3\n"), "\(text)")
+        #expect(text.stdout.contains(
+            "\n2 of the 2 updates only respell a number (6199 -> 6.199e3); --numbers-by-value compares numbers by value and leaves them unchanged\n"),
+            "\(text)")
+        let json = try changeset(paths + ["--id", "ident", "--format", "json"])
+        #expect(try run("jq", ["-c", ".summary.respelledNumbers"], input: json.stdout) == "2\n")
+        let markdown = try changeset(paths + ["--id", "ident", "--format", "markdown"])
+        #expect(markdown.stdout.contains("only respell a number (`6199 -> 6.199e3`); `--numbers-by-value`"), "\(markdown)")
+    }
+
+    @Test func numbersByValueComparesTheCellsByValue() throws {
+        let paths = try scratchFiles(Self.elevations)
+        let byValue = try changeset(paths + ["--id", "ident", "--numbers-by-value"])
+        #expect(byValue.status == 0 && byValue.stdout == "0 inserted, 0 deleted, 0 updated, 0 moved, 3 unchanged\n", "\(byValue)")
+        // A tolerance on the field compares its numbers by value too.
+        let tolerant = try changeset(paths + ["--id", "ident", "--tolerance", "elevation_ft=0"])
+        #expect(tolerant.status == 0, "\(tolerant)")
+        // A patch cannot leave respellings out.
+        let patch = try changeset(paths + ["--id", "ident", "--numbers-by-value", "--format", "patch"])
+        #expect(patch.status == 2 && patch.stderr.contains("--numbers-by-value") && patch.stdout.isEmpty, "\(patch)")
+    }
+
+    @Test func aPatchOfRespelledCellsRebuildsNewByteForByte() throws {
+        let paths = try scratchFiles(Self.elevations)
+        let patch = try changeset(paths + ["--id", "ident", "--format", "patch"])
+        #expect(patch.status == 1, "\(patch)")
+        let patchFile = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().appendingPathComponent("p.patch")
+        try Data(patch.stdout.utf8).write(to: patchFile)
+        let applied = try changeset(["apply", paths[0], patchFile.path])
+        #expect(applied.status == 0 && applied.stdout == Self.elevations[1].1, "\(applied)")
+    }
+
+    /// A CSV cell against a JSON number still compares by value.
+    @Test func aCSVCellAgainstAJSONNumberComparesByValue() throws {
+        let paths = try scratchFiles([
+            Self.elevations[0],
+            ("new.json", #"[{"ident":"00A","elevation_ft":6199,"name":"Total Rf"},{"ident":"00AA","elevation_ft":6696,"name":"Aero B"},{"ident":"00AK","elevation_ft":4.5e2,"name":"Lowell"}]"#),
+        ])
+        let result = try changeset(paths + ["--id", "ident"])
+        #expect(result.status == 0 && result.stdout.hasPrefix("0 inserted, 0 deleted, 0 updated, 0 moved, 3 unchanged"), "\(result)")
+    }
+}

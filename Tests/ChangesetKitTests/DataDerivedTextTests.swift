@@ -109,7 +109,8 @@ import Testing
             "- removed `gone\\u000D\\u000A## Removed` (1 record had a value)",
             "- renamed `old\\u0007` → `csi\\u009B31m`",
             "- looks renamed: `gone\\u000D\\u000A## Removed` → `new\\u001B[2J<img src=x onerror=alert(1)>` (1 of 1 values equal); "
-                + "`--rename 'gone\\u000D\\u000A## Removed=new\\u001B[2J<img src=x onerror=alert(1)>'` compares them as one field",
+                // The hint is an option that runs: invisible characters as $'\\xHH', an `=` in a name as `\\=`.
+                + "`--rename $'gone\\x0D\\x0A## Removed=new\\x1B[2J<img src\\\\=x onerror\\\\=alert(1)>'` compares them as one field",
             "- added `bidi\\u202Etxt`, ignored (`--ignore`/`--only`)",
             "- removed `nul\\u0000`, ignored (`--ignore`/`--only`)",
             "| `\(Self.shown)` | 2 |",

@@ -18,6 +18,12 @@ public struct ComparisonOptions: Sendable {
     /// `"true"` equals `true`, and `null`, `""` and a missing field are one.
     /// The replay formats refuse it (a patch would leave such changes out).
     public var looseTypes = false
+    /// `--numbers-by-value`: two CSV files compare cells that spell numbers
+    /// by value (`6199` equals `6.199e3`, `6696.0` equals `6696`), as a CSV
+    /// cell and a JSON number always compare. Off, a CSV cell's text is its
+    /// value. The replay formats refuse it (a patch would leave such
+    /// respellings out, and `apply` would not rebuild NEW).
+    public var numbersByValue = false
     /// `--arrays`: arrays inside records compared element by element (the
     /// default), or as one value.
     public var arrays = ArrayComparison.elements
@@ -81,13 +87,22 @@ public struct Comparison: Sendable {
         }
     }
 
+    /// How two inputs' values compare (see `ComparisonMode`).
+    static func mode(_ old: InputFormat, _ new: InputFormat, _ options: ComparisonOptions) -> ComparisonMode {
+        switch (old.isJSON, new.isJSON) {
+        case (true, true): options.looseTypes ? .text : .typed
+        case (false, false): options.numbersByValue ? .text : .cellText
+        default: .text
+        }
+    }
+
     /// Compares two inputs already open (tests give them from memory).
     static func run(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions) throws -> Comparison {
         var options = options
         options.records.nameRulesByOldNames()
         options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
                                               uniquingKeysWith: { first, _ in first })
-        options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
+        options.records.mode = Comparison.mode(oldInput.format, newInput.format, options)
         if let limit = options.memoryLimit, canPartition(options) {
             if try estimatedMemory([oldInput, newInput]) >= limit {
                 let bytes = [oldInput, newInput].reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }

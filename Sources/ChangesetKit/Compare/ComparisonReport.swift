@@ -90,6 +90,14 @@ extension Comparison {
             summary.typeOnlyUpdates = typeOnly.count
             summary.typeOnlyExample = typeOnly.first?.fields.first
         }
+        // Updates that only respell numbers: compared by value, every field would be equal.
+        if options.records.mode == .cellText {
+            let respelled = resolved.filter { update in
+                !update.fields.isEmpty && update.fields.allSatisfy { Value.respellsNumber($0.old, $0.new) }
+            }
+            summary.respelledNumberUpdates = respelled.count
+            summary.respelledNumberExample = respelled.first?.fields.first
+        }
         // Per field, the records that changed it (once each, however many
         // of its array's elements changed) and its transitions: a field's
         // own, and its array elements' apart (`tags[]: inserted "x"`), the

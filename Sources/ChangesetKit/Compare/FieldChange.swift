@@ -204,7 +204,7 @@ private struct FieldDiffer {
                 }
             case (let present?, nil), (nil, let present?):
                 // In text comparisons a missing field equals an empty one.
-                if mode == .text && tolerance.isEmptyText(present) { continue }
+                if mode.isText && tolerance.isEmptyText(present) { continue }
                 if verdict == .lookInside, case .object(let inside) = present {
                     // Only the selected fields inside count.
                     let (a, b) = oldValue == nil ? ([], inside) : (inside, [])

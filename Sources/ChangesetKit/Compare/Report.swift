@@ -176,6 +176,12 @@ public struct Summary: Equatable, Sendable {
     public var typeOnlyUpdates = 0
     /// The first field change of the first such update, the note's example.
     public var typeOnlyExample: FieldChange?
+    /// Updated records whose every changed field is a number spelled
+    /// another way (`6199` -> `6.199e3`): what `--numbers-by-value` would
+    /// leave unchanged. Counted when both inputs are CSV.
+    public var respelledNumberUpdates = 0
+    /// The first field change of the first such update, the note's example.
+    public var respelledNumberExample: FieldChange?
 
     public init() {}
 
@@ -191,16 +197,27 @@ extension Summary {
     /// `248 of the 250 updates change only a value's type ("3" -> 3); --loose-types ...`.
     package func typeOnlyNote(example: (String) -> String) -> String? {
         guard typeOnlyUpdates > 0, typeOnlyUpdates * 2 >= updated else { return nil }
-        var shown = ""
-        if let change = typeOnlyExample {
-            // Compact JSON text, cut: an example, not the value.
-            func cut(_ value: Value?) -> String {
-                let text = value?.jsonText ?? "(absent)"
-                return text.count <= 24 ? text : String(text.prefix(23)) + "…"
-            }
-            shown = " (" + example("\(cut(change.old)) -> \(cut(change.new))") + ")"
-        }
+        let shown = typeOnlyExample.map { change in
+            " (" + example(Summary.exampleText(change.old?.jsonText ?? "(absent)") + " -> " + Summary.exampleText(change.new?.jsonText ?? "(absent)")) + ")"
+        } ?? ""
         return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type\(shown); --loose-types compares by text and leaves them unchanged"
+    }
+
+    /// Said once when most updates only respell numbers, with an example
+    /// from the data that `example` writes as its format shows data:
+    /// `2 of the 3 updates only respell a number (6199 -> 6.199e3); --numbers-by-value ...`.
+    package func respelledNumberNote(example: (String) -> String) -> String? {
+        guard respelledNumberUpdates > 0, respelledNumberUpdates * 2 >= updated else { return nil }
+        let shown = respelledNumberExample.map { change in
+            " (" + example(Summary.exampleText(change.old?.cellText ?? "") + " -> " + Summary.exampleText(change.new?.cellText ?? "")) + ")"
+        } ?? ""
+        return "\(respelledNumberUpdates) of the \(updated) updates only respell a number\(shown); "
+            + "--numbers-by-value compares numbers by value and leaves them unchanged"
+    }
+
+    /// A value's text in a note, cut: an example, not the value.
+    static func exampleText(_ text: String) -> String {
+        text.count <= 24 ? text : String(text.prefix(23)) + "…"
     }
 
     /// How many changes of a kind there are.

@@ -98,7 +98,7 @@ public struct ValueTolerance: Sendable, Equatable {
                 switch (xByName[name], yByName[name]) {
                 case let (p?, q?): if !equal(p, q, path: path + [name.text], mode: mode) { return false }
                 case (let present?, nil), (nil, let present?):
-                    if !(mode == .text && isEmptyText(present)) { return false }
+                    if !(mode.isText && isEmptyText(present)) { return false }
                 case (nil, nil): break
                 }
             }
@@ -139,7 +139,7 @@ public struct ValueTolerance: Sendable, Equatable {
         let text: String
         switch value {
         case .number(let literal): text = literal
-        case .string(let cell) where mode == .text && CanonicalNumber.isNumberLiteral(cell): text = cell
+        case .string(let cell) where mode.isText && CanonicalNumber.isNumberLiteral(cell): text = cell
         default: return nil
         }
         guard let decimal = Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")), !decimal.isNaN else { return nil }
@@ -154,7 +154,7 @@ public struct ValueTolerance: Sendable, Equatable {
     private func text(_ value: Value, mode: ComparisonMode) -> String? {
         switch value {
         case .string(let text): return text
-        case .null where mode == .text: return ""
+        case .null where mode.isText: return ""
         default: return nil
         }
     }

@@ -84,7 +84,8 @@ package final class CSVRecordReader {
         self.idPartCount = options.id.count
         self.builder = RecordTableBuilder(source: source, options: options, indexesKeys: indexesKeys)
         self.indexesKeys = indexesKeys
-        self.hasher = ValueHasher(mode: .text)
+        // Cells are text: by their bytes when both sides are CSV, else numbers by value.
+        self.hasher = ValueHasher(mode: options.mode == .cellText ? .cellText : .text)
         // A delimiter that is also a quote, a line break or part of a UTF-8
         // sequence gives a byte two meanings, which the state machine settles
         // by where the byte stands; such files take the state machine only.

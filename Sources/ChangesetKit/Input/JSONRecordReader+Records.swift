@@ -205,7 +205,7 @@ extension JSONRecordReader {
                     guard let token = currentTokenStart() else { return 0 }
                     return cancel("the id field \"\(options.id[role.idComponent])\" is null", at: location(of: token))
                 }
-                if value.isEmpty, options.mode == .text {
+                if value.isEmpty, options.mode.isText {
                     guard let token = currentTokenStart() else { return 0 }
                     return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: location(of: token))
                 }

@@ -182,7 +182,7 @@ struct RecordTableBuilder {
     @inline(never)
     private mutating func sectionPosition(_ section: String?) -> Int32 {
         // In text comparisons an empty cell and a null are one thing.
-        guard let text = section, !(options.mode == .text && text.isEmpty) else {
+        guard let text = section, !(options.mode.isText && text.isEmpty) else {
             if let nullSection { return nullSection }
             let position = addSection(nil)
             nullSection = position

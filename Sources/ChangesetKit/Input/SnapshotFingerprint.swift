@@ -16,7 +16,7 @@ package struct SnapshotFingerprint: Equatable, Sendable, CustomStringConvertible
     /// The options a snapshot is read with for its fingerprint: whole records,
     /// compared the way its own format compares (typed JSON, text CSV).
     package static func options(for format: InputFormat, recordsAt: FieldPath?) -> RecordOptions {
-        RecordOptions(recordsAt: recordsAt, mode: format.isJSON ? .typed : .text)
+        RecordOptions(recordsAt: recordsAt, mode: format.isJSON ? .typed : .cellText)
     }
 
     package init(of table: RecordTable) {

@@ -45,7 +45,7 @@ package struct FieldMerge: Sendable {
         case (nil, nil): return true
         case let (a?, b?): return a.isEquivalent(to: b, mode: mode)
         // In text comparisons (CSV) a missing field and an empty one are the same.
-        case (let present?, nil), (nil, let present?): return mode == .text && present.isEmptyText
+        case (let present?, nil), (nil, let present?): return mode.isText && present.isEmptyText
         }
     }
 

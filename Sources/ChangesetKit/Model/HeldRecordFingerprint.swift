@@ -16,7 +16,7 @@ extension Value {
 /// its value: for records that exist only as values until they are written
 /// (the records a patch carries). It is what a reader of the written snapshot
 /// computes, under the fingerprint rules of the snapshot's own format
-/// (`SnapshotFingerprint.options`: typed JSON, text CSV; see `ValueHasher`),
+/// (`SnapshotFingerprint.options`: typed JSON, CSV cells as text; see `ValueHasher`),
 /// so `--format patch` can state the fingerprint of the snapshot `apply`
 /// builds, and `apply` can check it before it writes a byte.
 enum HeldRecordFingerprint {
@@ -34,8 +34,8 @@ enum HeldRecordFingerprint {
     }
 
     /// A CSV or TSV row: `cells[i]` under `columns[i]`, as the CSV reader
-    /// hashes it (text mode leaves empty cells out).
+    /// hashes it (by their text as written; empty cells left out).
     static func csv(cells: [String], columns: [String]) -> UInt64 {
-        Value.object(zip(columns, cells).map { Value.Member(name: $0, value: .string($1)) }).contentHash(mode: .text)
+        Value.object(zip(columns, cells).map { Value.Member(name: $0, value: .string($1)) }).contentHash(mode: .cellText)
     }
 }

@@ -3,10 +3,19 @@ public enum ComparisonMode: Sendable, Equatable {
     /// Both sides are JSON: a value's type is part of it (`1` differs from `"1"`),
     /// numbers compare by value, objects ignore key order.
     case typed
-    /// At least one side is CSV, which has only text: every scalar compares as
-    /// the text a CSV cell would hold (numbers by value, `true`/`false`, and an
-    /// empty cell, a `null` and a missing field are the same).
+    /// One side is CSV, which has only text, and the other JSON (or
+    /// `--loose-types`, or `--numbers-by-value`): every scalar compares as the
+    /// text a CSV cell would hold, numbers by value (`6199` equals `6.199e3`
+    /// and the JSON number `6199`), `true`/`false` as words, and an empty
+    /// cell, a `null` and a missing field are the same.
     case text
+    /// Both sides are CSV: a cell's text is its value, compared by its bytes
+    /// (`6199` -> `6.199e3` is a change, as daff, csv-diff and git have it);
+    /// an empty cell and a missing field are the same.
+    case cellText
+
+    /// Whether scalars compare as text (`.text` or `.cellText`).
+    public var isText: Bool { self != .typed }
 }
 
 /// What to do when two records of one file share an id.

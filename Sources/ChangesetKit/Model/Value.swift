@@ -87,6 +87,21 @@ public enum Value: Sendable, Equatable {
         }
     }
 
+    /// Whether `old` -> `new` is one number spelled two ways (`6199` ->
+    /// `6.199e3`, `6696.0` -> `6696`, in CSV cells or JSON), what
+    /// `--numbers-by-value` would not see.
+    package static func respellsNumber(_ old: Value?, _ new: Value?) -> Bool {
+        func literal(_ value: Value?) -> String? {
+            switch value {
+            case .number(let text)?: text
+            case .string(let text)? where CanonicalNumber.isNumberLiteral(text): text
+            default: nil
+            }
+        }
+        guard let a = literal(old), let b = literal(new), !ExactText.same(a, b) else { return false }
+        return Value.number(a).isEquivalent(to: .number(b), mode: .typed)
+    }
+
     public func isEquivalent(to other: Value, mode: ComparisonMode) -> Bool {
         // Same text, same value: the common case needs no hashing.
         switch (self, other) {
@@ -114,7 +129,7 @@ public enum Value: Sendable, Equatable {
             var sum: UInt64 = 0
             var count = 0
             for member in members {
-                if hasher.mode == .text && member.value.isEmptyText { continue }
+                if hasher.mode.isText && member.value.isEmptyText { continue }
                 let nameHash = member.name.withBytes { ValueHasher.name($0) }
                 sum &+= ValueHasher.member(name: nameHash, value: member.value.hash(&hasher))
                 count += 1

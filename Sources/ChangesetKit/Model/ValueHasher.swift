@@ -40,7 +40,7 @@ struct ValueHasher {
     mutating func null() -> Scalar {
         switch mode {
         case .typed: Scalar(hash: StableHash.empty(seed: Seed.null), isEmpty: false)
-        case .text: Scalar(hash: ValueHasher.emptyText, isEmpty: true)
+        case .text, .cellText: Scalar(hash: ValueHasher.emptyText, isEmpty: true)
         }
     }
 
@@ -48,7 +48,7 @@ struct ValueHasher {
         switch mode {
         case .typed:
             return Scalar(hash: StableHash.empty(seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
-        case .text:
+        case .text, .cellText:
             let word: StaticString = value ? "true" : "false"
             return Scalar(hash: String.withBytes(of: word) { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
         }
@@ -56,6 +56,8 @@ struct ValueHasher {
 
     mutating func number(_ literal: Span<UInt8>) -> Scalar {
         let seed = mode == .typed ? Seed.number : Seed.text
+        // A CSV cell read again as a number is still the cell's text.
+        if mode == .cellText { return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false) }
         if CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
             return Scalar(hash: StableHash.bytes(scratch.span, seed: seed), isEmpty: false)
         }
@@ -71,6 +73,9 @@ struct ValueHasher {
             if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
                 return Scalar(hash: StableHash.bytes(scratch.span, seed: Seed.text), isEmpty: false)
             }
+            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
+        case .cellText:
+            if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
             return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
         }
     }

@@ -178,6 +178,8 @@ extension Comparison {
         if tolerance.ignoreWhitespace { names.append("--ignore-whitespace") }
         // Where a side is CSV every value compares by its text anyway: the option changes nothing.
         if options.looseTypes && old.input.format.isJSON && new.input.format.isJSON { names.append("--loose-types") }
+        // A CSV cell against a JSON number compares by value whatever the option says.
+        if options.numbersByValue && !old.input.format.isJSON && !new.input.format.isJSON { names.append("--numbers-by-value") }
         if options.ignoreOrder { names.append("--ignore-order") }
         return names
     }

@@ -129,6 +129,7 @@ package struct JSONFormatter: ReportFormatter {
         for count in summary.fieldCounts { fields.add(count.path.description, int: count.records) }
         object.add("fields", raw: fields.text)
         if summary.typeOnlyUpdates > 0 { object.add("typeOnly", int: summary.typeOnlyUpdates) }
+        if summary.respelledNumberUpdates > 0 { object.add("respelledNumbers", int: summary.respelledNumberUpdates) }
         if !summary.transitions.isEmpty {
             // Per field, its most frequent transitions and how far its numbers moved.
             object.add("transitions", array: summary.transitions) { entry, field in

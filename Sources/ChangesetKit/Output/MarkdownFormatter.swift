@@ -80,6 +80,9 @@ package struct MarkdownFormatter: ReportFormatter {
             page.add("\n")
         }
         if let note = summary.typeOnlyNote(example: { MarkdownPage.code($0, inTable: false) }) { page.add("_\(note.replacingOccurrences(of: "--loose-types", with: "`--loose-types`"))._\n\n") }
+        if let note = summary.respelledNumberNote(example: { MarkdownPage.code($0, inTable: false) }) {
+            page.add("_\(note.replacingOccurrences(of: "--numbers-by-value", with: "`--numbers-by-value`"))._\n\n")
+        }
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {

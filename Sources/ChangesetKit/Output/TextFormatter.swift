@@ -95,6 +95,7 @@ package struct TextFormatter: ReportFormatter {
                 .joined(separator: ", "))
         }
         if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
+        if let note = report.summary.respelledNumberNote(example: DisplayText.visible) { lines.append(note) }
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
