@@ -184,3 +184,80 @@ import Testing
         #expect(result.status == 0 && result.stdout == "\u{FEFF}id,v\r\n1,11\r\n2,2\r\n3,3\r\n", "\(result)")
     }
 }
+
+/// Issue 34: a merge as exact as the diff.
+extension MergeRegressionTests {
+    /// Three variants of a datapackage.json written to a scratch folder: BASE, OURS and THEIRS.
+    func dataPackages(base: DataPackage, ours: DataPackage, theirs: DataPackage) throws -> [String] {
+        try files([("base.json", base.text), ("ours.json", ours.text), ("theirs.json", theirs.text)])
+    }
+
+    /// git's own line merge of three files (`git merge-file -p`): its output and status.
+    func gitTextMerge(_ paths: [String]) throws -> CommandResult {
+        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+                                                               paths[1], paths[0], paths[2]],
+                       in: URL(fileURLWithPath: paths[0]).deletingLastPathComponent(), environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// vega-datasets' datapackage.json: OURS named each license of a
+    /// resource, THEIRS changed their paths. git merges that cleanly; the
+    /// merge reported a conflict for each resource, because it merged each
+    /// `licenses` array whole. Element by element it is git's result, byte
+    /// for byte: THEIRS's paths keep THEIRS's spelling (`\/`).
+    @Test func arraysOfObjectsInRecordsMergeElementByElementAsGitMergesThem() throws {
+        var ours = DataPackage(), theirs = DataPackage()
+        ours.named = true
+        theirs.scheme = "https"
+        theirs.escapesSlashes = true
+        let paths = try dataPackages(base: DataPackage(), ours: ours, theirs: theirs)
+        let git = try gitTextMerge(paths)
+        #expect(git.status == 0, "git merges it cleanly: \(git)")
+        let merged = try changeset(["merge"] + paths + ["--id", "name", "--records-at", "resources"])
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
+        #expect(merged.stdout == git.stdout, "\(merged)")
+        var both = ours
+        both.scheme = "https"
+        both.escapesSlashes = true
+        #expect(merged.stdout == both.text)
+    }
+
+    /// Both changed one license's path, differently: one conflict, named by
+    /// the element (`licenses[1].path`) with its three values, listed,
+    /// written to --conflicts, and marked around that member's line only.
+    @Test func aConflictInsideAnArrayElementNamesTheElementAndMarksItsLine() throws {
+        var ours = DataPackage(), theirs = DataPackage()
+        ours.named = true
+        ours.pathOverrides = ["airports": [1: "https://creativecommons.org/licenses/by/4.0/legalcode"]]
+        theirs.pathOverrides = ["airports": [1: "https://creativecommons.org/licenses/by/4.0/deed"]]
+        let paths = try dataPackages(base: DataPackage(), ours: ours, theirs: theirs)
+        let conflicts = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().appendingPathComponent("conflicts.json").path
+        let merged = try changeset(["merge"] + paths + ["--id", "name", "--records-at", "resources", "--markers", "--conflicts", conflicts])
+        #expect(merged.status == 1, "\(merged)")
+        #expect(merged.stderr == """
+            changeset: conflict: id airports, field licenses[1].path: base "http://creativecommons.org/licenses/by/4.0/", \
+            ours "https://creativecommons.org/licenses/by/4.0/legalcode", theirs "https://creativecommons.org/licenses/by/4.0/deed"
+
+            """, "\(merged)")
+        #expect(try String(contentsOf: URL(fileURLWithPath: conflicts), encoding: .utf8) == """
+            {"resolvedBy":null,"conflicts":[
+            {"kind":"field","id":"airports","path":"licenses[1].path","pointer":"/licenses/1/path",\
+            "base":"http://creativecommons.org/licenses/by/4.0/","ours":"https://creativecommons.org/licenses/by/4.0/legalcode",\
+            "theirs":"https://creativecommons.org/licenses/by/4.0/deed"}
+            ]}
+
+            """)
+        let marked = ours.text.replacingOccurrences(of: """
+                      "path": "https://creativecommons.org/licenses/by/4.0/legalcode"
+
+            """, with: """
+            <<<<<<< ours
+                      "path": "https://creativecommons.org/licenses/by/4.0/legalcode"
+            =======
+                      "path": "https://creativecommons.org/licenses/by/4.0/deed"
+            >>>>>>> theirs
+
+            """)
+        #expect(marked != ours.text)
+        #expect(merged.stdout == marked, "\(merged)")
+    }
+}

@@ -10,7 +10,10 @@
 /// changed it), `deleted-by-theirs`, `inserted-by-both` (different
 /// content under one id) or `document` (with `--records-at`, both changed
 /// the JSON document around the records differently; nothing else is given). `id` as in the diff's JSON (an array for a
-/// composite id; null without `--id`). `path` only for field conflicts.
+/// composite id; null without `--id`). `path` only for field conflicts, as a
+/// person reads it, array positions and all (`licenses[0].path`); inside an
+/// array also `pointer`, the place as RFC 6901 writes it (`/licenses/0/path`).
+/// A position is an index in the array as OURS's resolution has it.
 /// `base`, `ours`, `theirs`: the field's (or record's) three versions, left
 /// out where absent. `resolvedBy`: `"ours"` or `"theirs"` with `--prefer`.
 package struct MergeConflictFormatter {
@@ -28,7 +31,7 @@ package struct MergeConflictFormatter {
             func show(_ value: Value?) -> String { DisplayText.shownValue(value, width: width) }
             switch conflict.kind {
             case .field:
-                let path = conflict.path?.description ?? ""
+                let path = conflict.location ?? ""
                 return "conflict: \(id), field \(DisplayText.visible(path)): base \(show(conflict.base)), ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
             case .deletedByOurs:
                 return "conflict: \(id): deleted by ours, changed by theirs to \(show(conflict.theirs))\(resolution)"
@@ -52,7 +55,8 @@ package struct MergeConflictFormatter {
                 continue
             }
             object.add("id", raw: byID ? ChangeJSON.idJSON(RecordKey.parts(MergeKey.identity(conflict.key))) : "null")
-            if let path = conflict.path { object.add("path", string: path.description) }
+            if let location = conflict.location { object.add("path", string: location) }
+            if !conflict.elements.isEmpty, let pointer = conflict.pointer { object.add("pointer", string: pointer) }
             if let base = conflict.base { object.add("base", raw: base.jsonText) }
             if let ours = conflict.ours { object.add("ours", raw: ours.jsonText) }
             if let theirs = conflict.theirs { object.add("theirs", raw: theirs.jsonText) }
