@@ -41,16 +41,18 @@ public struct MergeConflict: Sendable, Equatable {
         case deletedByTheirs = "deleted-by-theirs"
         /// Both inserted a record with this id, with different content.
         case insertedByBoth = "inserted-by-both"
-        /// Both changed a JSON document around its records (`--records-at`), differently.
+        /// Both changed a member of the JSON document around the records
+        /// (`--records-at`), differently: `path` names the member (from the
+        /// document down), `base`, `ours` and `theirs` hold its versions.
         case document
     }
 
     public var kind: Kind
-    /// The record's key (see `RecordKey`).
+    /// The record's key (see `RecordKey`); empty for `.document`.
     public var key: String
-    /// The field, for `.field`: its member names from the record down, array
-    /// positions left out (they are in `elements`); nil when the conflict is
-    /// about whole records.
+    /// The field, for `.field` and `.document`: its member names from the
+    /// record (or document) down, array positions left out (they are in
+    /// `elements`); nil when the conflict is about whole records.
     public var path: FieldPath?
     /// The array positions on the way to the field, as `FieldChange` has
     /// them (`licenses[0].path`: depth 1, index 0), each an index in the
