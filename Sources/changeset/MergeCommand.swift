@@ -39,7 +39,7 @@ struct MergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"))
     var conflicts: String?
 
-    @Flag(help: "On conflict, write the result anyway, each conflicting record as OURS's and THEIRS's version between git-style <<<<<<< ======= >>>>>>> lines (only its lines in conflict, in a record that spans lines).")
+    @Flag(help: "On conflict, write the result anyway, each conflicting record (or member of the document around the records) as OURS's and THEIRS's version between git-style <<<<<<< ======= >>>>>>> lines (only its lines in conflict, in a record that spans lines).")
     var markers = false
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))

@@ -161,6 +161,71 @@ import Testing
         #expect(status.stdout.contains("UU data.csv"), "\(status)")
     }
 
+    /// `*.json` files of `repository` go through the drivers with `--id name
+    /// --records-at resources` (a datapackage.json's records), committed.
+    func useDriversForDataPackages(_ repository: Repository) throws {
+        #expect(try repository.changeset("git", "setup", "--id", "name", "*.json").status == 0)
+        let driver = try repository.git("config", "merge.changeset.driver").stdout.trimmingCharacters(in: .newlines)
+        try repository.git("config", "merge.changeset.driver",
+                           driver.replacingOccurrences(of: "merge-driver --", with: "merge-driver --records-at resources --"))
+        try repository.commit("use changeset for JSON files")
+    }
+
+    /// Both branches changed `created`, in the document around the records
+    /// of a datapackage.json: the driver wrote OURS's file without markers,
+    /// so `git add` kept OURS's value and lost THEIRS's. The file now holds
+    /// both between markers, and the path is unmerged.
+    @Test func aDocumentMemberChangedOnBothBranchesIsMarkedInTheFile() throws {
+        let repository = try Repository()
+        try useDriversForDataPackages(repository)
+        var ours = DataPackage(), theirs = DataPackage()
+        (ours.named, ours.created) = (true, "2024-12-01T08:00:00Z")
+        (theirs.scheme, theirs.created) = ("https", "2024-12-02T09:30:00Z")
+        try repository.branches("datapackage.json", base: DataPackage().text, ours: ours.text, theirs: theirs.text)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status != 0 && merged.stdout.contains("CONFLICT"), "\(merged)")
+        #expect(merged.stderr.contains("conflict: the JSON document around the records changed on both sides, member created: "
+            + "base \"2024-11-03T12:00:00Z\", ours \"2024-12-01T08:00:00Z\", theirs \"2024-12-02T09:30:00Z\""), "\(merged)")
+        var both = ours
+        both.scheme = "https"
+        #expect(try repository.read("datapackage.json") == both.text.replacingOccurrences(of: """
+              "created": "2024-12-01T08:00:00Z",
+
+            """, with: """
+            <<<<<<< ours
+              "created": "2024-12-01T08:00:00Z",
+            =======
+              "created": "2024-12-02T09:30:00Z",
+            >>>>>>> theirs
+
+            """))
+        let status = try repository.git("status", "--porcelain")
+        #expect(status.stdout.contains("UU datapackage.json"), "\(status)")
+    }
+
+    /// The same branches without the clash over `created`: the driver merges
+    /// the arrays element by element and the document member by member, and
+    /// gives git's own result.
+    @Test func aDataPackageMergedByTheDriverIsPlainGitsResult() throws {
+        let repository = try Repository()
+        var ours = DataPackage(), theirs = DataPackage()
+        (ours.named, ours.packageNamed) = (true, true)
+        (theirs.scheme, theirs.packageScheme, theirs.created) = ("https", "https", "2024-12-02T09:30:00Z")
+        try repository.branches("datapackage.json", base: DataPackage().text, ours: ours.text, theirs: theirs.text)
+        let plain = try repository.git("merge", "--no-edit", "theirs")
+        #expect(plain.status == 0, "\(plain)")
+        let plainResult = try repository.read("datapackage.json")
+        try repository.git("reset", "-q", "--hard", "HEAD~1")
+
+        try useDriversForDataPackages(repository)
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
+        #expect(try repository.read("datapackage.json") == plainResult)
+        var both = ours
+        (both.scheme, both.packageScheme, both.created) = ("https", "https", theirs.created)
+        #expect(plainResult == both.text)
+    }
+
     @Test func gitDiffAndLogShowRecordLevelChanges() throws {
         let repository = try Repository()
         #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)

@@ -155,6 +155,35 @@ extension RespellingAndIdentityTests {
 }
 
 extension RespellingAndIdentityTests {
+    /// The document around the records merges member by member as a record
+    /// does: a member only one side respelled (`2.50` -> `2.5`) is that
+    /// side's text, and against the other side's change of its value the
+    /// value wins.
+    @Test func aDocumentMemberOnlyOneSideRespelledIsThatSidesText() throws {
+        let paths = try scratchFiles([
+            ("base.json", "{\n  \"scale\": 2.50,\n  \"offset\": 1.0,\n  \"data\": [\n    {\"id\": 1, \"v\": 1}\n  ]\n}\n"),
+            ("ours.json", "{\n  \"scale\": 2.50,\n  \"offset\": 1.00,\n  \"data\": [\n    {\"id\": 1, \"v\": 2}\n  ]\n}\n"),
+            ("theirs.json", "{\n  \"scale\": 2.5,\n  \"offset\": 3,\n  \"data\": [\n    {\"id\": 1, \"v\": 1}\n  ]\n}\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id", "--records-at", "data"] + paths)
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
+        #expect(merged.stdout == "{\n  \"scale\": 2.5,\n  \"offset\": 3,\n  \"data\": [\n    {\"id\": 1, \"v\": 2}\n  ]\n}\n", "\(merged)")
+    }
+
+    /// THEIRS's change of the document goes into OURS's framing: OURS's
+    /// byte-order mark and line ends stay, as they do for records.
+    @Test func aDocumentChangeOfTheirsKeepsOursFraming() throws {
+        let paths = try scratchFiles([
+            ("base.json", "{\"n\":1,\"data\":[{\"id\":1}]}\n"),
+            ("ours.json", "\u{FEFF}{\"n\":1,\"data\":[{\"id\":1}]}\r\n"),
+            ("theirs.json", "{\"n\":2,\"data\":[{\"id\":1}]}\n"),
+        ])
+        let merged = try changeset(["merge", "--id", "id", "--records-at", "data"] + paths)
+        #expect(merged.status == 0 && merged.stdout == "\u{FEFF}{\"n\":2,\"data\":[{\"id\":1}]}\r\n", "\(merged)")
+    }
+}
+
+extension RespellingAndIdentityTests {
     /// The type-only note's example is the data's, and a string that changed
     /// its spelling of a number (`"1e3"` -> `"1000"`) is a change of value,
     /// not of type.

@@ -179,6 +179,124 @@ import Testing
         #expect(result.conflicts.isEmpty)
     }
 
+    // MARK: Arrays inside records
+
+    static func value(_ json: String) -> Value { try! Array(json.utf8).withSpan { try JSONValueReader.read($0) } }
+
+    /// `FieldMerge` on three versions of one record, elements keyed by `id` when they all hold one.
+    func fieldMerge(_ base: String, _ ours: String, _ theirs: String, id: [FieldPath] = MergeTests.id) -> FieldMerge.Outcome {
+        var options = RecordOptions()
+        options.id = id
+        return FieldMerge(mode: .typed, options: options).merge(Self.value(base), Self.value(ours), Self.value(theirs), key: "1")
+    }
+
+    /// vega-datasets' datapackage.json: OURS named each license, THEIRS
+    /// changed each one's path; git merges it, the merge conflicted twice
+    /// because it merged the array whole.
+    @Test func anArrayOfObjectsMergesElementByElement() {
+        let outcome = fieldMerge(
+            #"{"id":1,"licenses":[{"title":"PDDL","path":"http://a/"},{"title":"CC-BY","path":"http://b/"}]}"#,
+            #"{"id":1,"licenses":[{"name":"PDDL-1.0","title":"PDDL","path":"http://a/"},{"name":"CC-BY-4.0","title":"CC-BY","path":"http://b/"}]}"#,
+            #"{"id":1,"licenses":[{"title":"PDDL","path":"https://a/"},{"title":"CC-BY","path":"https://b/"}]}"#)
+        #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
+        #expect(outcome.ours.jsonText
+            == #"{"id":1,"licenses":[{"name":"PDDL-1.0","title":"PDDL","path":"https://a/"},{"name":"CC-BY-4.0","title":"CC-BY","path":"https://b/"}]}"#)
+        #expect(outcome.theirs == outcome.ours)
+    }
+
+    @Test func aConflictInsideAnElementNamesTheElementAndItsThreeValues() {
+        let outcome = fieldMerge(
+            #"{"id":1,"licenses":[{"path":"a"},{"path":"b","title":"B"}]}"#,
+            #"{"id":1,"licenses":[{"path":"a"},{"path":"b2","title":"B"}]}"#,
+            #"{"id":1,"licenses":[{"path":"a"},{"path":"b3","title":"Bee"}]}"#)
+        #expect(outcome.conflicts == [
+            MergeConflict(kind: .field, key: "1", path: FieldPath(["licenses", "path"]), base: .string("b"), ours: .string("b2"),
+                          theirs: .string("b3"), elements: [FieldChange.ElementIndex(depth: 1, index: 1)])
+        ])
+        #expect(outcome.conflicts.first?.location == "licenses[1].path")
+        #expect(outcome.conflicts.first?.pointer == "/licenses/1/path")
+        // Each resolution holds the other side's change that does not conflict.
+        #expect(outcome.ours.jsonText == #"{"id":1,"licenses":[{"path":"a"},{"path":"b2","title":"Bee"}]}"#)
+        #expect(outcome.theirs.jsonText == #"{"id":1,"licenses":[{"path":"a"},{"path":"b3","title":"Bee"}]}"#)
+    }
+
+    @Test func elementsInsertedOrDeletedByOneSideAreThatSidesEdit() {
+        let outcome = fieldMerge(
+            #"{"id":1,"parts":[{"n":1,"q":1},{"n":2,"q":2},{"n":3,"q":3}]}"#,
+            #"{"id":1,"parts":[{"n":0,"q":0},{"n":1,"q":1},{"n":2,"q":20},{"n":3,"q":3}]}"#,
+            #"{"id":1,"parts":[{"n":2,"q":2},{"n":3,"q":3,"r":1},{"n":4,"q":4}]}"#)
+        #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
+        #expect(outcome.ours.jsonText == #"{"id":1,"parts":[{"n":0,"q":0},{"n":2,"q":20},{"n":3,"q":3,"r":1},{"n":4,"q":4}]}"#)
+    }
+
+    @Test func anElementDeletedOnOneSideAndChangedOnTheOtherConflicts() {
+        let outcome = fieldMerge(
+            #"{"id":1,"parts":[{"n":1,"q":1},{"n":2,"q":2}]}"#,
+            #"{"id":1,"parts":[{"n":1,"q":1},{"n":2,"q":20}]}"#,
+            #"{"id":1,"parts":[{"n":1,"q":1}]}"#)
+        #expect(outcome.conflicts == [
+            MergeConflict(kind: .field, key: "1", path: FieldPath(["parts"]), base: Self.value(#"{"n":2,"q":2}"#),
+                          ours: Self.value(#"{"n":2,"q":20}"#), theirs: nil, elements: [FieldChange.ElementIndex(depth: 1, index: 1)])
+        ])
+        #expect(outcome.ours.jsonText == #"{"id":1,"parts":[{"n":1,"q":1},{"n":2,"q":20}]}"#)
+        #expect(outcome.theirs.jsonText == #"{"id":1,"parts":[{"n":1,"q":1}]}"#)
+    }
+
+    @Test func elementsInsertedByBothAtOnePlaceAreTakenOnceWhenEqualElseOursThenTheirs() {
+        let equal = fieldMerge(
+            #"{"id":1,"parts":[{"n":1},{"n":9}]}"#, #"{"id":1,"parts":[{"n":1,"q":1},{"n":2},{"n":9}]}"#,
+            #"{"id":1,"parts":[{"n":1},{"n":2},{"n":9}]}"#)
+        #expect(equal.conflicts.isEmpty && equal.ours.jsonText == #"{"id":1,"parts":[{"n":1,"q":1},{"n":2},{"n":9}]}"#)
+        let different = fieldMerge(
+            #"{"id":1,"parts":[{"n":1}]}"#, #"{"id":1,"parts":[{"n":1},{"n":2}]}"#, #"{"id":1,"parts":[{"n":1},{"n":3}]}"#)
+        #expect(different.conflicts.isEmpty && different.ours.jsonText == #"{"id":1,"parts":[{"n":1},{"n":2},{"n":3}]}"#)
+    }
+
+    /// Elements that all hold the record's id field are matched by it, as the comparison matches them.
+    @Test func elementsWithTheIDFieldAreMatchedByItMovesIncluded() {
+        // OURS moved element 3 to the front; THEIRS changed it and element 1.
+        let moved = fieldMerge(
+            #"{"id":1,"parts":[{"id":1,"q":1},{"id":2,"q":2},{"id":3,"q":3}]}"#,
+            #"{"id":1,"parts":[{"id":3,"q":3},{"id":1,"q":1},{"id":2,"q":2}]}"#,
+            #"{"id":1,"parts":[{"id":1,"q":10},{"id":2,"q":2},{"id":3,"q":30}]}"#)
+        #expect(moved.conflicts.isEmpty, "\(moved.conflicts)")
+        #expect(moved.ours.jsonText == #"{"id":1,"parts":[{"id":3,"q":30},{"id":1,"q":10},{"id":2,"q":2}]}"#)
+        // One id inserted by both with different content: a conflict on that element.
+        let inserted = fieldMerge(
+            #"{"id":1,"parts":[{"id":1}]}"#, #"{"id":1,"parts":[{"id":1},{"id":5,"q":1}]}"#, #"{"id":1,"parts":[{"id":5,"q":2},{"id":1}]}"#)
+        #expect(inserted.conflicts.map(\.location) == ["parts[1]"])
+        #expect(inserted.conflicts.first?.base == nil)
+        #expect(inserted.ours.jsonText == #"{"id":1,"parts":[{"id":1},{"id":5,"q":1}]}"#)
+        #expect(inserted.theirs.jsonText == #"{"id":1,"parts":[{"id":1},{"id":5,"q":2}]}"#)
+    }
+
+    @Test func anArrayOfScalarsMergesAsASequenceWhereTheEditsDoNotOverlap() {
+        let apart = fieldMerge(#"{"id":1,"tags":["a","b","c","d"]}"#, #"{"id":1,"tags":["z","a","b","c","d"]}"#, #"{"id":1,"tags":["a","b","c"],"x":1}"#)
+        #expect(apart.conflicts.isEmpty && apart.ours.jsonText == #"{"id":1,"tags":["z","a","b","c"],"x":1}"#)
+        // Both appended, differently: their edits overlap, a conflict on the array.
+        let overlapping = fieldMerge(#"{"id":1,"tags":["a","b"]}"#, #"{"id":1,"tags":["z","a","b","c"]}"#, #"{"id":1,"tags":["a","b","d"]}"#)
+        #expect(overlapping.conflicts == [
+            MergeConflict(kind: .field, key: "1", path: FieldPath(["tags"]), base: Self.value(#"["a","b"]"#),
+                          ours: Self.value(#"["z","a","b","c"]"#), theirs: Self.value(#"["a","b","d"]"#))
+        ])
+        // Each resolution has the other side's edits where they do not overlap.
+        #expect(overlapping.ours.jsonText == #"{"id":1,"tags":["z","a","b","c"]}"#)
+        #expect(overlapping.theirs.jsonText == #"{"id":1,"tags":["z","a","b","d"]}"#)
+        // A respelled element equal on all sides keeps the respelling.
+        let spelled = fieldMerge(#"{"id":1,"v":[2.50,1]}"#, #"{"id":1,"v":[2.5,1]}"#, #"{"id":1,"v":[2.50,1,7]}"#)
+        #expect(spelled.conflicts.isEmpty && spelled.ours.jsonText == #"{"id":1,"v":[2.5,1,7]}"#)
+    }
+
+    @Test func insideAnArrayElementTheIgnoreRulesDoNotReach() {
+        var options = RecordOptions()
+        options.ignore = [FieldPath(["seen"])]
+        let outcome = FieldMerge(mode: .typed, options: options).merge(
+            Self.value(#"{"id":1,"seen":1,"parts":[{"seen":1}]}"#), Self.value(#"{"id":1,"seen":2,"parts":[{"seen":2}]}"#),
+            Self.value(#"{"id":1,"seen":3,"parts":[{"seen":3}]}"#), key: "1")
+        #expect(outcome.conflicts.map(\.location) == ["parts[0].seen"])
+        #expect(outcome.ours.jsonText == #"{"id":1,"seen":2,"parts":[{"seen":2}]}"#)
+    }
+
     // MARK: Laws
 
     /// A small dataset: records with ids 0..<n and fields a, b, c, and
@@ -296,3 +414,128 @@ import Testing
     }
 }
 
+
+// MARK: Laws for arrays inside records
+
+extension MergeTests {
+    /// A record holding an array of objects (`parts`, each with a unique
+    /// `id`, or `n` when not keyed) and an array of scalars (`tags`, with
+    /// repeats), and random edits of both, from a seed.
+    struct ArrayEdits {
+        var random: SplitMix
+        let keyed: Bool
+        var nextName = 100
+
+        var keyName: String { keyed ? "id" : "n" }
+
+        static func element(_ key: String, _ name: Int, q: Int, r: Int) -> Value {
+            .object([.init(name: key, value: .number(String(name))), .init(name: "q", value: .number(String(q))),
+                     .init(name: "r", value: .number(String(r)))])
+        }
+
+        mutating func base() -> Value {
+            let parts = (0..<random.next(upTo: 8)).map { Self.element(keyName, $0, q: random.next(upTo: 3), r: random.next(upTo: 3)) }
+            let tags = (0..<random.next(upTo: 6)).map { _ in Value.string(["a", "b", "c"][random.next(upTo: 3)]) }
+            return Self.record(parts: parts, tags: tags)
+        }
+
+        static func record(parts: [Value], tags: [Value]) -> Value {
+            .object([.init(name: "id", value: .number("1")), .init(name: "parts", value: .array(parts)), .init(name: "tags", value: .array(tags))])
+        }
+
+        static func parts(_ record: Value) -> [Value] { if case .array(let parts)? = record.member(at: ["parts"]) { parts } else { [] } }
+        static func tags(_ record: Value) -> [Value] { if case .array(let tags)? = record.member(at: ["tags"]) { tags } else { [] } }
+
+        static func setting(_ member: String, of element: Value, to number: Int) -> Value {
+            guard case .object(var members) = element else { return element }
+            for index in members.indices where members[index].name == member { members[index].value = .number(String(number)) }
+            return .object(members)
+        }
+
+        /// Any edits: elements changed, deleted, inserted or (keyed) moved; tags inserted or deleted.
+        mutating func edit(_ record: Value) -> Value {
+            var parts = Self.parts(record)
+            for index in parts.indices.reversed() {
+                switch random.next(upTo: 5) {
+                case 0: parts.remove(at: index)
+                case 1: parts[index] = Self.setting(["q", "r"][random.next(upTo: 2)], of: parts[index], to: 10 + random.next(upTo: 5))
+                case 2 where keyed && parts.count > 1: parts.insert(parts.remove(at: index), at: random.next(upTo: parts.count))
+                default: break
+                }
+            }
+            for _ in 0..<random.next(upTo: 3) {
+                parts.insert(Self.element(keyName, nextName, q: 0, r: 0), at: random.next(upTo: parts.count + 1))
+                nextName += 1
+            }
+            var tags = Self.tags(record)
+            for index in tags.indices.reversed() where random.next(upTo: 4) == 0 { tags.remove(at: index) }
+            for _ in 0..<random.next(upTo: 3) { tags.insert(.string(["a", "d", "e"][random.next(upTo: 3)]), at: random.next(upTo: tags.count + 1)) }
+            return Self.record(parts: parts, tags: tags)
+        }
+    }
+
+    @Test func mergingArraysWithAnUnchangedSideOrTheSameEditGivesThatEditExactly() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...1_000_000), Gen.bool) { seed, keyed in
+            var edits = ArrayEdits(random: SplitMix(seed: UInt64(seed)), keyed: keyed)
+            let base = edits.base()
+            let edited = edits.edit(base)
+            let fields = FieldMerge(mode: .typed, options: RecordOptions(id: Self.id))
+            for (ours, theirs) in [(base, edited), (edited, base), (edited, edited)] {
+                let outcome = fields.merge(base, ours, theirs, key: "1")
+                #expect(outcome.conflicts.isEmpty, "seed \(seed) keyed \(keyed): \(outcome.conflicts)")
+                #expect(outcome.ours == edited && outcome.theirs == edited, "seed \(seed) keyed \(keyed): \(outcome.ours.jsonText)")
+            }
+            // The other side changed the record elsewhere: the arrays are still the edit's, exactly.
+            func noted(_ record: Value) -> Value {
+                guard case .object(let members) = record else { return record }
+                return .object(members + [.init(name: "note", value: .string("x"))])
+            }
+            for (ours, theirs) in [(noted(base), edited), (edited, noted(base))] {
+                let outcome = fields.merge(base, ours, theirs, key: "1")
+                #expect(outcome.conflicts.isEmpty, "seed \(seed) keyed \(keyed): \(outcome.conflicts)")
+                #expect(outcome.ours == noted(edited), "seed \(seed) keyed \(keyed): \(outcome.ours.jsonText)")
+            }
+        }
+    }
+
+    /// OURS changes `q` of some elements at even places and puts a tag
+    /// first; THEIRS changes `r` of elements at odd places, deletes some of
+    /// them, inserts elements anywhere and appends a tag: all of it lands.
+    @Test func arrayEditsThatDoNotOverlapAllLand() async {
+        await propertyCheck(count: 400, input: Gen.int(in: 0...1_000_000), Gen.bool) { seed, keyed in
+            var edits = ArrayEdits(random: SplitMix(seed: UInt64(seed)), keyed: keyed)
+            var random = SplitMix(seed: UInt64(seed) ^ 0x5EED)
+            let base = edits.base()
+            let baseParts = ArrayEdits.parts(base)
+            var oursParts = baseParts
+            for index in oursParts.indices where index % 2 == 0 && random.next(upTo: 2) == 0 {
+                oursParts[index] = ArrayEdits.setting("q", of: oursParts[index], to: 20 + index)
+            }
+            var theirsParts = baseParts
+            for index in theirsParts.indices.reversed() where index % 2 == 1 {
+                switch random.next(upTo: 3) {
+                case 0: theirsParts.remove(at: index)
+                case 1: theirsParts[index] = ArrayEdits.setting("r", of: theirsParts[index], to: 30 + index)
+                default: break
+                }
+            }
+            for name in 200..<(200 + random.next(upTo: 3)) {
+                theirsParts.insert(ArrayEdits.element(edits.keyName, name, q: 0, r: 0), at: random.next(upTo: theirsParts.count + 1))
+            }
+            let tags = ArrayEdits.tags(base)
+            let ours = ArrayEdits.record(parts: oursParts, tags: [.string("first")] + tags)
+            // Appended to no tags, "last" would be where "first" goes: an overlap.
+            let theirs = ArrayEdits.record(parts: theirsParts, tags: tags + (tags.isEmpty ? [] : [.string("last")]))
+            let outcome = FieldMerge(mode: .typed, options: RecordOptions(id: Self.id)).merge(base, ours, theirs, key: "1")
+            #expect(outcome.conflicts.isEmpty, "seed \(seed) keyed \(keyed): \(outcome.conflicts)")
+            // THEIRS's elements in THEIRS's order, each with OURS's q.
+            let oursQ = Dictionary(oursParts.map { (Self.text($0.member(at: [edits.keyName])), $0.member(at: ["q"])) }, uniquingKeysWith: { a, _ in a })
+            let expected = theirsParts.map { element in
+                oursQ[Self.text(element.member(at: [edits.keyName]))].map { q in ArrayEdits.setting("q", of: element, to: Int(Self.text(q))!) } ?? element
+            }
+            #expect(ArrayEdits.parts(outcome.ours) == expected, "seed \(seed) keyed \(keyed): \(outcome.ours.jsonText)")
+            let expectedTags: [Value] = [.string("first")] + tags + (tags.isEmpty ? [] : [.string("last")])
+            #expect(ArrayEdits.tags(outcome.ours) == expectedTags, "seed \(seed): \(outcome.ours.jsonText)")
+        }
+    }
+}

@@ -34,9 +34,11 @@ import Testing
         var quotesEveryField = false
         var nameSeparator = ": "
         var inlineSeparator = ", "
+        /// JSON records inside a document, at `items` (`--records-at items`).
+        var inDocument = false
 
         var description: String {
-            "\(kind) indent \(indent.debugDescription) break \(lineBreak.debugDescription) escapes \(escapesNonASCII) "
+            (inDocument ? "document, " : "") + "\(kind) indent \(indent.debugDescription) break \(lineBreak.debugDescription) escapes \(escapesNonASCII) "
                 + "final \(finalLineBreak) quotes \(quotesEveryField) \(nameSeparator.debugDescription) \(inlineSeparator.debugDescription)"
         }
 
@@ -48,6 +50,7 @@ import Testing
             layout.finalLineBreak = choices.flip()
             layout.quotesEveryField = choices.flip()
             if choices.flip() { (layout.nameSeparator, layout.inlineSeparator) = (":", ",") }
+            layout.inDocument = (layout.kind == .pretty || layout.kind == .oneALine) && choices.flip()
             return layout
         }
 
@@ -91,9 +94,14 @@ import Testing
             quotesEveryField || text.contains(where: { $0 == "," || $0 == "\"" }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
         }
 
-        /// The file: records are objects with the same members (`id`, `name`, `n`, `tags`, `where`).
-        func file(_ records: [Value]) -> String {
+        /// The file: records are objects with the same members (`id`, `name`,
+        /// `n`, `tags`, `where`); in a document, at its member `items`.
+        func file(_ records: [Value], document: Value? = nil) -> String {
             let end = finalLineBreak ? lineBreak : ""
+            if inDocument, case .object(let members)? = document {
+                let wrapped = Value.object(members.map { $0.name == "items" ? Value.Member(name: "items", value: .array(records)) : $0 })
+                return json(wrapped, depth: "") + end
+            }
             switch kind {
             case .pretty:
                 guard !records.isEmpty else { return "[]" + end }
@@ -139,6 +147,32 @@ import Testing
         ])
     }
 
+    /// A document around the records (`items`), like a datapackage.json's,
+    /// and an edit of it: `created` changed, licenses named or given
+    /// another path, a member added.
+    static func documents(_ choices: inout Choices) -> (base: Value, edited: Value) {
+        let licenses: [Value] = (0..<choices.next(3)).map { index in
+            .object([.init(name: "title", value: .string("Licence \(index)")), .init(name: "path", value: .string("http://l/\(index)"))])
+        }
+        func document(created: String, licenses: [Value], extra: [Value.Member]) -> Value {
+            .object([.init(name: "name", value: .string("pkg")), .init(name: "created", value: .string(created)),
+                     .init(name: "licenses", value: .array(licenses)), .init(name: "items", value: .null)] + extra)
+        }
+        let base = document(created: "2024-01-01", licenses: licenses, extra: [])
+        var edited = licenses
+        for index in edited.indices {
+            guard case .object(var members) = edited[index] else { continue }
+            switch choices.next(3) {
+            case 0: members.insert(.init(name: "name", value: .string("L-\(index)")), at: 0)
+            case 1: members[1].value = .string("https://l/\(index)")
+            default: break
+            }
+            edited[index] = .object(members)
+        }
+        let extra: [Value.Member] = choices.flip() ? [.init(name: "version", value: .number("2.50"))] : []
+        return (base, document(created: choices.flip() ? "2024-02-0\(choices.next(9) + 1)" : "2024-01-01", licenses: edited, extra: extra))
+    }
+
     /// BASE's records and an edit of them: values changed, records deleted, inserted and moved.
     static func snapshots(seed: Int) -> (layout: Layout, base: [Value], edited: [Value]) {
         var choices = Choices(state: UInt64(bitPattern: Int64(seed)))
@@ -169,20 +203,21 @@ import Testing
         return (layout, base, edited)
     }
 
-    static func snapshot(_ text: String, _ name: String, format: InputFormat) throws -> Snapshot {
+    static func snapshot(_ text: String, _ name: String, format: InputFormat, recordsAt: FieldPath? = nil) throws -> Snapshot {
         let input = InputFile(name: name, bytes: InputBytes(copying: Array(text.utf8)), format: format)
-        var options = RecordOptions(id: [FieldPath(["id"])], mode: format.isJSON ? .typed : .text)
+        var options = RecordOptions(id: [FieldPath(["id"])], recordsAt: recordsAt, mode: format.isJSON ? .typed : .text)
         options.appliesRenames = true
         return Snapshot(input: input, records: try input.readRecords(options, delimiter: UInt8(ascii: ",")), delimiter: UInt8(ascii: ","))
     }
 
-    static func merged(_ base: String, _ ours: String, _ theirs: String, format: InputFormat) throws -> String {
+    static func merged(_ base: String, _ ours: String, _ theirs: String, format: InputFormat, recordsAt: FieldPath? = nil) throws -> String {
         var options = MergeOptions()
         options.records.id = [FieldPath(["id"])]
+        options.records.recordsAt = recordsAt
         options.records.mode = format.isJSON ? .typed : .text
         let merge = try DatasetMerge(
-            base: snapshot(base, "base", format: format), ours: snapshot(ours, "ours", format: format),
-            theirs: snapshot(theirs, "theirs", format: format), options: options)
+            base: snapshot(base, "base", format: format, recordsAt: recordsAt), ours: snapshot(ours, "ours", format: format, recordsAt: recordsAt),
+            theirs: snapshot(theirs, "theirs", format: format, recordsAt: recordsAt), options: options)
         var output = ""
         try MergeWriter(merge).write(to: &output)
         return output
@@ -191,10 +226,14 @@ import Testing
     @Test func mergingWithAnUnchangedSideGivesTheOtherSideByteForByte() async {
         await propertyCheck(count: 400, input: Gen.int(in: 0...Int.max)) { seed in
             let (layout, baseRecords, editedRecords) = Self.snapshots(seed: seed)
-            let base = layout.file(baseRecords), edited = layout.file(editedRecords)
-            let theirsChanged = try Self.merged(base, base, edited, format: layout.format)
+            // The document around the records (when there is one) is edited too.
+            var choices = Choices(state: UInt64(bitPattern: Int64(seed)) ^ 0xD0C)
+            let documents = Self.documents(&choices)
+            let base = layout.file(baseRecords, document: documents.base), edited = layout.file(editedRecords, document: documents.edited)
+            let recordsAt = layout.inDocument ? FieldPath(["items"]) : nil
+            let theirsChanged = try Self.merged(base, base, edited, format: layout.format, recordsAt: recordsAt)
             #expect(Array(theirsChanged.utf8) == Array(edited.utf8), "seed \(seed), \(layout), THEIRS changed:\n\(base)\n---\n\(edited)\n---\n\(theirsChanged)")
-            let oursChanged = try Self.merged(base, edited, base, format: layout.format)
+            let oursChanged = try Self.merged(base, edited, base, format: layout.format, recordsAt: recordsAt)
             #expect(Array(oursChanged.utf8) == Array(edited.utf8), "seed \(seed), \(layout), OURS changed:\n\(oursChanged)")
         }
     }

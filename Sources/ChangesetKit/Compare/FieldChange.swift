@@ -131,9 +131,9 @@ public enum ArrayComparison: String, Sendable, CaseIterable {
 
 extension FieldChange {
     /// The changed fields, walking nested objects, and with `arrays:
-    /// .elements` arrays element by element (see `ElementAlignment`;
-    /// objects that all hold the `elementKey` fields, each key once on a
-    /// side, are matched by them), in the old record's member order, then
+    /// .elements` arrays element by element (paired as `ElementPairing`
+    /// says: objects that all hold the `elementKey` fields, each key once on
+    /// a side, by them; else by content), in the old record's member order, then
     /// fields only the new one has. In an array: the deleted elements, the
     /// inserted ones, then the changes inside elements that stayed, each
     /// ascending (the order a JSON Patch can replay, but for deletions,
@@ -222,77 +222,14 @@ private struct FieldDiffer {
     private mutating func elements(_ old: [Value], _ new: [Value], path: [String], elements: [FieldChange.ElementIndex]) {
         let depth = path.count
         func at(_ index: Int) -> [FieldChange.ElementIndex] { elements + [FieldChange.ElementIndex(depth: depth, index: index)] }
-        let keys = elementKeys(old, new)
-        let oldHashes = keys?.old ?? old.map { $0.contentHash(mode: mode) }
-        let newHashes = keys?.new ?? new.map { $0.contentHash(mode: mode) }
-        let same: (Int, Int) -> Bool
-        if keys != nil {
-            // A key's hash is checked, not trusted.
-            let elementKey = self.elementKey
-            let mode = self.mode
-            same = { a, b in
-                oldHashes[a] == newHashes[b] && elementKey.allSatisfy { key in
-                    old[a].member(at: key.components)!.isEquivalent(to: new[b].member(at: key.components)!, mode: mode)
-                }
-            }
-        } else if tolerance.isExact {
-            same = { oldHashes[$0] == newHashes[$1] }
-        } else {
-            let tolerance = self.tolerance
-            let mode = self.mode
-            same = { oldHashes[$0] == newHashes[$1] || tolerance.equal(old[$0], new[$1], path: path, mode: mode) }
-        }
-        let matches = ElementAlignment(oldHashes: oldHashes, newHashes: newHashes, same: same).matches()
-        // Between two matches, unmatched elements are paired in order
-        // (changed in place) unless a key tells them apart; the rest are
-        // deleted or inserted.
-        var deleted: [Int] = []
-        var inserted: [Int] = []
-        var pairs: [(old: Int, new: Int, matched: Bool)] = []
-        var (oldNext, newNext) = (0, 0)
-        for match in matches + [(old: old.count, new: new.count)] {
-            let paired = keys == nil ? min(match.old - oldNext, match.new - newNext) : 0
-            for offset in 0..<paired { pairs.append((oldNext + offset, newNext + offset, false)) }
-            deleted.append(contentsOf: (oldNext + paired)..<match.old)
-            inserted.append(contentsOf: (newNext + paired)..<match.new)
-            if match.old < old.count { pairs.append((match.old, match.new, true)) }
-            (oldNext, newNext) = (match.old + 1, match.new + 1)
-        }
+        let pairing = ElementPairing(old, new, mode: mode, elementKey: elementKey, tolerance: tolerance, path: path)
         let fieldPath = FieldPath(path)
-        for index in deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
-        for index in inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
-        for pair in pairs where !(pair.matched && keys == nil) {
+        for index in pairing.deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
+        for index in pairing.inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
+        for pair in pairing.pairs where !(pair.matched && !pairing.byKey) {
             // Matched by key, or paired in place: what changed inside.
             values(old[pair.old], new[pair.new], path: path, elements: at(pair.new), inArray: true)
         }
-    }
-
-    /// Each element's key hash, when every element of both arrays is an
-    /// object holding every `elementKey` field as a scalar, and no key
-    /// occurs twice on a side; nil otherwise.
-    private func elementKeys(_ old: [Value], _ new: [Value]) -> (old: [UInt64], new: [UInt64])? {
-        guard !elementKey.isEmpty, !old.isEmpty, !new.isEmpty else { return nil }
-        func keys(_ elements: [Value]) -> [UInt64]? {
-            var hashes: [UInt64] = []
-            hashes.reserveCapacity(elements.count)
-            var seen = Set<UInt64>()
-            for element in elements {
-                guard case .object = element else { return nil }
-                var hash: UInt64 = 0x6B65_7973
-                for key in elementKey {
-                    guard let value = element.member(at: key.components) else { return nil }
-                    switch value {
-                    case .object, .array, .null: return nil
-                    default: hash = StableHash.combine(hash, value.contentHash(mode: mode))
-                    }
-                }
-                guard seen.insert(hash).inserted else { return nil }
-                hashes.append(hash)
-            }
-            return hashes
-        }
-        guard let oldKeys = keys(old), let newKeys = keys(new) else { return nil }
-        return (oldKeys, newKeys)
     }
 }
 

@@ -211,7 +211,7 @@ package struct JSONStyle: Sendable, Equatable {
     /// copied from the donor, as that file writes it.
     package func text(of value: Value, frame: [UInt8]?, frameDepth: String, depth: String, donors: [([UInt8], String)] = []) -> String {
         if let frame, let spliced = {
-            if case .array = value { return spliceArray(value, into: frame, frameDepth: frameDepth, depth: depth) }
+            if case .array = value { return spliceArray(value, into: frame, frameDepth: frameDepth, depth: depth, donors: donors) }
             return splice(value, into: frame, frameDepth: frameDepth, depth: depth, donors: donors)
         }() {
             return spliced
@@ -306,27 +306,43 @@ package struct JSONStyle: Sendable, Equatable {
     /// `ElementAlignment`) are copied as they are, with the frame's bytes
     /// between them; an element changed in place that is an object or array
     /// in both is spliced in turn; the others are written in this style, on
-    /// one line when the frame is. Nil when the frame is not an array with
-    /// elements (there is no layout to keep).
-    private func spliceArray(_ value: Value, into frame: [UInt8], frameDepth: String, depth: String) -> String? {
+    /// one line when the frame is. `donors` are other versions of the array:
+    /// an element not kept from the frame that a donor holds as it is, is
+    /// the donor's text; one changed in place takes the donor's element
+    /// paired with it (found the same way) as its donor. Nil when the frame
+    /// is not an array with elements (there is no layout to keep).
+    private func spliceArray(_ value: Value, into frame: [UInt8], frameDepth: String, depth: String, donors: [([UInt8], String)] = []) -> String? {
         guard case .array(let targets) = value, let raw = JSONValueReader.rawElements(ofArray: frame.span), !raw.isEmpty,
             let frameValues = try? raw.map({ try JSONValueReader.read(frame.span.extracting($0)) })
         else { return nil }
         guard !targets.isEmpty else { return "[]" }
-        let matches = ElementAlignment(
-            oldHashes: frameValues.map { $0.contentHash(mode: .typed) }, newHashes: targets.map { $0.contentHash(mode: .typed) },
-            same: { frameValues[$0] == targets[$1] }
-        ).matches()
-        // Each target's source in the frame: kept, or changed in place (paired in order between two kept ones).
-        var source = [(index: Int, kept: Bool)?](repeating: nil, count: targets.count)
-        var (frameNext, targetNext) = (0, 0)
-        for match in matches + [(old: raw.count, new: targets.count)] {
-            for offset in 0..<min(match.old - frameNext, match.new - targetNext) {
-                source[targetNext + offset] = (frameNext + offset, false)
+        let targetHashes = targets.map { $0.contentHash(mode: .typed) }
+        /// Each target's source in `values`: kept, or changed in place (paired in order between two kept ones).
+        func sources(in values: [Value]) -> [(index: Int, kept: Bool)?] {
+            let matches = ElementAlignment(
+                oldHashes: values.map { $0.contentHash(mode: .typed) }, newHashes: targetHashes, same: { values[$0] == targets[$1] }
+            ).matches()
+            var source = [(index: Int, kept: Bool)?](repeating: nil, count: targets.count)
+            var (valuesNext, targetNext) = (0, 0)
+            for match in matches + [(old: values.count, new: targets.count)] {
+                for offset in 0..<min(match.old - valuesNext, match.new - targetNext) {
+                    source[targetNext + offset] = (valuesNext + offset, false)
+                }
+                if match.new < targets.count { source[match.new] = (match.old, true) }
+                (valuesNext, targetNext) = (match.old + 1, match.new + 1)
             }
-            if match.new < targets.count { source[match.new] = (match.old, true) }
-            (frameNext, targetNext) = (match.old + 1, match.new + 1)
+            return source
         }
+        let source = sources(in: frameValues)
+        // Read only when some element is not the frame's.
+        let donorElements: [(text: [UInt8], raw: [Range<Int>], depth: String, source: [(index: Int, kept: Bool)?])] =
+            source.allSatisfy({ $0?.kept == true }) ? [] : donors.compactMap { donor, donorDepth in
+                guard let raw = JSONValueReader.rawElements(ofArray: donor.span), !raw.isEmpty,
+                      let values = try? raw.map({ try JSONValueReader.read(donor.span.extracting($0)) }) else { return nil }
+                let elementDepth = JSONStyle.indentation(ofLineAt: raw[0].lowerBound, in: donor)
+                    .map { String(decoding: $0, as: UTF8.self) } ?? donorDepth + (indent ?? "")
+                return (donor, raw, elementDepth, sources(in: values))
+            }
         func bytes(_ range: Range<Int>) -> String { String(decoding: frame[range], as: UTF8.self) }
         func reindent(_ text: String) -> String { JSONStyle.reindented(text, from: frameDepth, to: depth) }
         let oneLine = !frame.contains(0x0A)
@@ -341,14 +357,23 @@ package struct JSONStyle: Sendable, Equatable {
             if between.filter({ $0 == 0x2C }).count == 1 { inline.inlineSeparator = String(decoding: between, as: UTF8.self) }
         }
         let pieces: [(frameIndex: Int?, text: String)] = targets.enumerated().map { position, target in
-            if let (index, kept) = source[position] {
-                if kept { return (index, reindent(bytes(raw[index]))) }
-                if frameValues[index].isContainer(like: target) {
-                    return (index, (oneLine ? inline : self).text(of: target, frame: Array(frame[raw[index]]), frameDepth: frameElementDepth, depth: elementDepth))
-                }
-                return (index, (oneLine ? inline : self).text(of: target, depth: elementDepth))
+            let frameIndex = source[position]?.index
+            if let (index, kept) = source[position], kept { return (index, reindent(bytes(raw[index]))) }
+            var nestedDonors: [([UInt8], String)] = []
+            for donor in donorElements {
+                guard let (index, kept) = donor.source[position] else { continue }
+                let text = Array(donor.text[donor.raw[index]])
+                // An array on one line stays on one line.
+                if oneLine && (text.contains(0x0A) || text.contains(0x0D)) { continue }
+                // A donor's element as it is, moved to where this one stands.
+                if kept { return (frameIndex, JSONStyle.reindented(String(decoding: text, as: UTF8.self), from: donor.depth, to: elementDepth)) }
+                nestedDonors.append((text, donor.depth))
             }
-            return (nil, (oneLine ? inline : self).text(of: target, depth: elementDepth))
+            let style = oneLine ? inline : self
+            if let index = frameIndex, frameValues[index].isContainer(like: target) {
+                return (index, style.text(of: target, frame: Array(frame[raw[index]]), frameDepth: frameElementDepth, depth: elementDepth, donors: nestedDonors))
+            }
+            return (frameIndex, style.text(of: target, frame: nil, frameDepth: elementDepth, depth: elementDepth, donors: nestedDonors))
         }
         func gap(after index: Int) -> String { bytes(raw[index].upperBound..<raw[index + 1].lowerBound) }
         let onlySeparator = raw.count > 1 ? gap(after: 0) : oneLine ? inlineSeparator : "," + lineBreak + frameElementDepth

@@ -43,9 +43,15 @@ package struct SnapshotWriter {
     package let lineBreak: String
     /// A CSV file that puts every field in quotes (its header and first rows do).
     package let quotesEveryField: Bool
+    /// What replaces the JSON document around the records array (a merge
+    /// of it): the text before the array's `[` and the text after its `]`.
+    /// Nil copies the file's.
+    package var documentAround: (before: String, after: String)?
 
     private let before: Range<Int>
     private let after: Range<Int>
+    /// The records array with its brackets (JSON); the whole file otherwise.
+    private let container: Range<Int>
     /// Inside the brackets of a JSON records array; the end of the file otherwise.
     private let inner: Range<Int>
     private let opening: String
@@ -63,6 +69,7 @@ package struct SnapshotWriter {
         let count = bytes.count
         let isArray = snapshot.input.format == .json
         let container = isArray ? (table.containerRange ?? 0..<count) : 0..<count
+        self.container = container
         // What comes before the records and after them, kept whole; in a JSON
         // document, the brackets of the records array go with them.
         let inner = isArray ? (container.lowerBound + 1)..<max(container.lowerBound + 1, container.upperBound - 1) : count..<count
@@ -241,11 +248,38 @@ package struct SnapshotWriter {
     /// Nil when the versions differ in their first or last line (a record on
     /// one line): the record is then two alternatives.
     package func markedRecord(ours: String, theirs: String, markers: MarkerLines) -> String? {
-        // Lines split at line feeds; a CR stays at the end of its line.
-        let oursLines = Array(ours.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
-        let theirsLines = Array(theirs.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        let oursLines = Self.lines(ours), theirsLines = Self.lines(theirs)
         guard oursLines.count > 2, theirsLines.count > 2,
               ExactText.same(oursLines[0], theirsLines[0]), ExactText.same(oursLines.last!, theirsLines.last!) else { return nil }
+        return marked(oursLines, theirsLines, markers: markers).lines.joined(separator: "\n")
+    }
+
+    /// Two versions of text around the records (the JSON document before
+    /// the records array, or after it), written once with conflict markers
+    /// around the lines that differ, as `markedRecord` marks a record's.
+    /// Marker lines start lines: where the text starts inside a line
+    /// (`startsLine` false: after the array's `]`) and its first line
+    /// differs, a line break goes before the first marker; where the records
+    /// follow on its last line (`endsBeforeRecords`) and that line differs, a
+    /// line break goes after the last. Either side's lines still make valid
+    /// JSON, as line breaks between tokens are white space.
+    package func markedText(ours: String, theirs: String, markers: MarkerLines, startsLine: Bool, endsBeforeRecords: Bool) -> String {
+        guard !ExactText.same(ours, theirs) else { return ours }
+        let (lines, first, last) = marked(Self.lines(ours), Self.lines(theirs), markers: markers)
+        var text = lines.joined(separator: "\n")
+        if first && !startsLine { text = lineBreak + text }
+        if last && endsBeforeRecords { text += lineBreak }
+        return text
+    }
+
+    /// Lines split at line feeds; a CR stays at the end of its line.
+    private static func lines(_ text: String) -> [String] {
+        Array(text.utf8).split(separator: 0x0A, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Two versions' lines as one list of lines, the stretches that differ
+    /// between marker lines; and whether it starts and ends with a stretch in conflict.
+    private func marked(_ oursLines: [String], _ theirsLines: [String], markers: MarkerLines) -> (lines: [String], first: Bool, last: Bool) {
         // The longest common subsequence of lines (records are short; past a
         // bound, only the common first and last lines are kept).
         let n = oursLines.count, m = theirsLines.count
@@ -278,20 +312,24 @@ package struct SnapshotWriter {
         }
         let carriageReturn = lineBreak == "\r\n" ? "\r" : ""
         var output: [String] = []
+        var (first, last) = (false, false)
         var i = 0, j = 0
         for (nextOurs, nextTheirs) in common + [(n, m)] {
+            last = false
             if i < nextOurs || j < nextTheirs {
+                if output.isEmpty { first = true }
                 output.append(markers.start + carriageReturn)
                 output += oursLines[i..<nextOurs]
                 output.append(markers.middle + carriageReturn)
                 output += theirsLines[j..<nextTheirs]
                 output.append(markers.end + carriageReturn)
+                last = true
             }
             if nextOurs < n { output.append(oursLines[nextOurs]) }
             i = nextOurs + 1
             j = nextTheirs + 1
         }
-        return output.joined(separator: "\n")
+        return (output, first, last)
     }
 
     /// A CSV row of `fields` as this file writes one, without its line break.
@@ -311,6 +349,29 @@ package struct SnapshotWriter {
         return String(decoding: indentation, as: UTF8.self)
     }
 
+    /// `range` of the file, with `documentAround`'s text in place of the
+    /// part of the document around the records array that it covers: the
+    /// text goes to `text`, the bytes still to copy to `bytes`.
+    private func aroundDocument(_ range: Range<Int>, text: (String) -> Void, bytes: (Range<Int>) throws -> Void) rethrows {
+        guard let documentAround else { return try bytes(range) }
+        var range = range
+        if range.lowerBound < container.lowerBound {
+            text(documentAround.before)
+            range = container.lowerBound..<max(container.lowerBound, range.upperBound)
+        }
+        let reachesPast = range.upperBound > container.upperBound
+        if reachesPast { range = min(range.lowerBound, container.upperBound)..<container.upperBound }
+        try bytes(range)
+        if reachesPast { text(documentAround.after) }
+    }
+
+    /// `range` of the file as text, the document around the records as `documentAround` has it.
+    private func text(_ range: Range<Int>) throws -> String {
+        var result = ""
+        try aroundDocument(range, text: { result += $0 }) { result += String(decoding: try snapshot.input.bytes.copy($0), as: UTF8.self) }
+        return result
+    }
+
     /// Writes `records` in the snapshot's place. `prefix`: what replaces the
     /// bytes before the first record (a CSV header whose columns changed,
     /// with its line break); nil keeps the file's.
@@ -328,8 +389,10 @@ package struct SnapshotWriter {
         let bytes = snapshot.input.bytes
         let table = snapshot.records
         func copy(_ range: Range<Int>) throws {
-            guard !range.isEmpty else { return }
-            try bytes.forEachPiece(in: range) { output.write($0) }
+            try aroundDocument(range, text: { output.write($0) }) { range in
+                guard !range.isEmpty else { return }
+                try bytes.forEachPiece(in: range) { output.write($0) }
+            }
         }
         if count == 0 && table.count > 0 {
             // Every record gone: the brackets close up (a JSON array), the
@@ -339,7 +402,7 @@ package struct SnapshotWriter {
                 try copy(inner.upperBound..<bytes.count)
             } else {
                 // Without a final line break after the last record, none after what is left.
-                var text = try prefix ?? String(decoding: bytes.copy(before), as: UTF8.self)
+                var text = try prefix ?? self.text(before)
                 if after.isEmpty, text.utf8.last == 0x0A {
                     text.removeLast()
                 }
@@ -428,7 +491,7 @@ package struct SnapshotWriter {
         if let prefix {
             pending = prefix
         } else {
-            pending = String(decoding: try bytes.copy(before), as: UTF8.self)
+            pending = try text(before)
         }
         pending += opening
         let typical = withoutComma(typicalGap)
@@ -473,7 +536,7 @@ package struct SnapshotWriter {
             previous = .some(row)
         }
         var tail = table.count == 0 ? closing : ""
-        tail += String(decoding: try bytes.copy(after), as: UTF8.self)
+        tail += try text(after)
         if owesLineBreak && tail.utf8.first != 0x0A && tail.utf8.first != 0x0D { tail = lineBreak + tail }
         emit(tail)
     }

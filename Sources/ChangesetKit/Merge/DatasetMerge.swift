@@ -26,6 +26,9 @@ public struct DatasetMerge: Sendable {
     let theirsKeys: [String]
     /// Whose JSON document surrounds the records in the result (`--records-at`).
     package let documentFrom: MergeSide
+    /// The document around the records as the merge resolved it, when it is
+    /// not `documentFrom`'s as it stands: written into OURS's text.
+    package let mergedDocument: MergedDocument?
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
     package let renamesInResult: [Rename]
 
@@ -126,36 +129,76 @@ public struct DatasetMerge: Sendable {
             let dataset = switch side { case .base: datasets[0]; case .ours: datasets[1]; case .theirs: datasets[2] }
             return try dataset.value(ofRecord: row)
         }
-        // The document around the records merges as one value: a change on one side is taken.
+        // The document around the records merges member by member, as a record does.
         var documentFrom = MergeSide.ours
-        if let baseDocument = try DatasetMerge.documentAround(base), let oursDocument = try DatasetMerge.documentAround(ours),
-            let theirsDocument = try DatasetMerge.documentAround(theirs), theirsDocument != baseDocument, theirsDocument != oursDocument
+        var mergedDocument: MergedDocument?
+        if let baseFrame = try DatasetMerge.documentFrame(base), let oursFrame = try DatasetMerge.documentFrame(ours),
+            let theirsFrame = try DatasetMerge.documentFrame(theirs)
         {
-            if oursDocument == baseDocument {
-                documentFrom = .theirs
-            } else {
-                result.conflicts.insert(MergeConflict(kind: .document, key: "", path: nil, base: nil, ours: nil, theirs: nil), at: 0)
-                if options.prefer == .theirs { documentFrom = .theirs }
+            let baseDocument = try baseFrame.value(), oursDocument = try oursFrame.value(), theirsDocument = try theirsFrame.value()
+            if theirsDocument != baseDocument && theirsDocument != oursDocument {
+                if oursDocument == baseDocument && oursFrame == baseFrame {
+                    // OURS left it as it was, bytes and all: THEIRS's, as THEIRS writes it.
+                    documentFrom = .theirs
+                } else {
+                    let outcome = DatasetMerge.documentMerge(options.records).merge(baseDocument, oursDocument, theirsDocument, key: "")
+                    result.conflicts.insert(contentsOf: outcome.conflicts.map { conflict in
+                        var conflict = conflict
+                        conflict.kind = .document
+                        return conflict
+                    }, at: 0)
+                    if !outcome.conflicts.isEmpty || outcome.ours != oursDocument {
+                        mergedDocument = MergedDocument(ours: outcome.ours, theirs: outcome.theirs)
+                    }
+                }
             }
         }
         self.documentFrom = documentFrom
+        self.mergedDocument = mergedDocument
         self.result = result
     }
 
+    /// The JSON document around the records as the merge resolved it: as
+    /// OURS and as THEIRS would have it (equal when nothing in it conflicts;
+    /// each with the other side's changes that do not conflict), `null`
+    /// where the records are.
+    package struct MergedDocument: Sendable {
+        package var ours: Value
+        package var theirs: Value
+    }
+
+    /// How the document around the records merges: member by member, arrays
+    /// element by element, as `FieldMerge` merges a record. `--ignore` and
+    /// `--only` name fields of records, not of the document; arrays of objects
+    /// that hold the `--id` fields are matched by them, as in records.
+    static func documentMerge(_ options: RecordOptions) -> FieldMerge {
+        FieldMerge(mode: .typed, options: RecordOptions(id: options.id))
+    }
+
     /// The JSON document around the records array, when the records are
-    /// inside one: the document's value with `null` where the records are.
-    /// A value, not bytes, so that framing (a byte-order mark, line ends,
-    /// indentation) is not a change; a member spelled otherwise (`2.50` ->
-    /// `2.5`, another key order) is, as it is for a record.
-    static func documentAround(_ dataset: Snapshot) throws -> Value? {
+    /// inside one: its text with `null` where the records array is and
+    /// without a byte-order mark, and whether it had one.
+    package struct DocumentFrame: Equatable, Sendable {
+        package var text: [UInt8]
+        package var hasByteOrderMark: Bool
+
+        /// The document's value. A value, not bytes, so that framing (a
+        /// byte-order mark, line ends, indentation) is not a change; a member
+        /// spelled otherwise (`2.50` -> `2.5`, another key order) is, as it is
+        /// for a record.
+        func value() throws -> Value { try JSONValueReader.read(text.span) }
+    }
+
+    package static func documentFrame(_ dataset: Snapshot) throws -> DocumentFrame? {
         guard dataset.input.format == .json, let container = dataset.records.containerRange,
             container.count < dataset.input.bytes.count
         else { return nil }
         let bytes = dataset.input.bytes
         var before = try bytes.copy(0..<container.lowerBound)
-        if before.starts(with: byteOrderMark) { before.removeFirst(byteOrderMark.count) }
-        let document = before + Array("null".utf8) + (try bytes.copy(container.upperBound..<bytes.count))
-        return try JSONValueReader.read(document.span)
+        let hasByteOrderMark = before.starts(with: byteOrderMark)
+        if hasByteOrderMark { before.removeFirst(byteOrderMark.count) }
+        return DocumentFrame(text: before + Array("null".utf8) + (try bytes.copy(container.upperBound..<bytes.count)),
+                             hasByteOrderMark: hasByteOrderMark)
     }
 
     /// The snapshots' keys (ids, or records' content without `--id`;

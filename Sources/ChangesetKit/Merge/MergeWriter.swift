@@ -1,6 +1,7 @@
 /// Writes a merge's result in OURS's format: OURS's records it keeps are
-/// copied byte for byte (a JSON document around the records array too),
-/// the others written from their merged values. A CSV result's header is
+/// copied byte for byte (a JSON document around the records array too, but
+/// for the members the merge changed), the others written from their merged
+/// values. A CSV result's header is
 /// OURS's, less the columns THEIRS removed, plus those THEIRS added (after
 /// the column that precedes them in THEIRS); a removed column stays while a
 /// record of the result still holds a value in it.
@@ -25,9 +26,12 @@ public struct MergeWriter {
     }
 
     /// Writes the result. Unresolved conflicts need `markers`: each is
-    /// written as OURS's version and THEIRS's between conflict markers.
+    /// written as OURS's version and THEIRS's between conflict markers (a
+    /// member of the document around the records too, around its lines).
     /// The result is OURS's file with the merge's changes in it (THEIRS's,
-    /// for a JSON document only THEIRS changed around its records): every
+    /// for a JSON document around the records that only THEIRS changed, when
+    /// OURS's is BASE's byte for byte; else OURS's text with the merged
+    /// members put in, as for a record): every
     /// record and every byte between records that the merge did not change
     /// is copied (`SnapshotWriter`); a record THEIRS changed is THEIRS's
     /// text, one both changed is OURS's text with THEIRS's changed members
@@ -45,7 +49,10 @@ public struct MergeWriter {
         switch ours.input.format {
         case .json, .ndjson:
             let documentSide = ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours
-            let writer = try SnapshotWriter(documentSide, alsoLearningFrom: [merge.theirs, ours, merge.base].filter { $0.input.bytes !== documentSide.input.bytes })
+            var writer = try SnapshotWriter(documentSide, alsoLearningFrom: [merge.theirs, ours, merge.base].filter { $0.input.bytes !== documentSide.input.bytes })
+            if documentSide.input.bytes === ours.input.bytes, let document = merge.mergedDocument {
+                writer.documentAround = try documentText(document, writer: writer, markers: markerLines)
+            }
             if merge.result.hasUnresolvedConflicts {
                 // Conflicts: the comma rule needs to know where the last record that is not one stands.
                 let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: markerLines) }
@@ -89,6 +96,54 @@ public struct MergeWriter {
         }
         // Records were copied and read again by byte range: from the files as they were merged?
         for side in [merge.base, merge.ours, merge.theirs] { try side.input.bytes.checkUnchanged() }
+    }
+
+    /// The JSON document around the records as the merge resolved it:
+    /// OURS's text with the members the merge changed put in (`JSONStyle`'s
+    /// splice; a member whose value THEIRS's text holds is THEIRS's text),
+    /// cut where the records array stands. While conflicts are unresolved,
+    /// OURS's and THEIRS's resolutions are written once, with conflict
+    /// markers around the lines of each member in conflict.
+    private func documentText(
+        _ document: DatasetMerge.MergedDocument, writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
+    ) throws -> (before: String, after: String) {
+        let ours = merge.ours
+        guard let frame = try DatasetMerge.documentFrame(ours), let recordsAt = merge.options.records.recordsAt else {
+            throw InputError(source: ours.input.name, location: nil, message: "the records are not inside a JSON document")
+        }
+        let donors = try DatasetMerge.documentFrame(merge.theirs).map { [($0.text, "")] } ?? []
+        let byteOrderMark = frame.hasByteOrderMark ? "\u{FEFF}" : ""
+        func text(_ value: Value) throws -> (before: String, after: String) {
+            let spliced = Array(writer.style.text(of: value, frame: frame.text, frameDepth: "", depth: "", donors: donors).utf8)
+            guard let records = Self.place(of: recordsAt, in: spliced) else {
+                throw InputError(source: ours.input.name, location: nil,
+                                 message: "the merged document around the records has no \(recordsAt) to put the records in")
+            }
+            return (byteOrderMark + String(decoding: spliced[..<records.lowerBound], as: UTF8.self),
+                    String(decoding: spliced[records.upperBound...], as: UTF8.self))
+        }
+        if document.ours == document.theirs { return try text(document.ours) }
+        if let resolvedBy = merge.result.resolvedBy { return try text(resolvedBy == .theirs ? document.theirs : document.ours) }
+        guard let markers else { preconditionFailure("unresolved conflicts are written with markers") }
+        let (oursText, theirsText) = (try text(document.ours), try text(document.theirs))
+        return (writer.markedText(ours: oursText.before, theirs: theirsText.before, markers: markers, startsLine: true, endsBeforeRecords: true),
+                writer.markedText(ours: oursText.after, theirs: theirsText.after, markers: markers, startsLine: false, endsBeforeRecords: false))
+    }
+
+    /// Where the value at `path` (member names, each the first member of
+    /// that name) stands in the JSON object `text`; nil when it is not there.
+    static func place(of path: FieldPath, in text: [UInt8]) -> Range<Int>? {
+        var range = 0..<text.count
+        for name in path.components {
+            let object = text.span.extracting(range)
+            guard let members = JSONValueReader.rawMembers(ofObject: object),
+                  let member = members.first(where: { member in
+                      (try? JSONValueReader.name(ofRawMember: object.extracting(member.name))).map { ExactText.same($0, name) } ?? false
+                  })
+            else { return nil }
+            range = (range.lowerBound + member.value.lowerBound)..<(range.lowerBound + member.value.upperBound)
+        }
+        return range
     }
 
     /// Two lists of column names, name by name by their bytes.
