@@ -78,7 +78,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
     var kinds: String?
 
-    @Flag(help: "In the text and markdown reports, write updated records that changed the same fields the same way once, with how many and their first ids.")
+    @Flag(help: "In the text and markdown reports, write updated records that changed the same fields the same way once, with how many and their first ids, largest group first.")
     var group = false
 
     @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))

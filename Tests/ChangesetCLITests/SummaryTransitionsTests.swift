@@ -116,3 +116,66 @@ import Testing
         try expectGolden(try changeset(FormatTests.arrays + ["--group", "--format", "markdown"]).stdout, "arrays-group.md")
     }
 }
+
+/// `--group` on real data: the transition of a thousand records came
+/// thousands of lines down, under the small groups that started earlier.
+/// Here the 12 records of `Russia -> Russian Federation` start at the 7th
+/// row, after a group of 2 (`Chile`), a record of its own and another group
+/// of 2 (`Burma`).
+extension GroupTests {
+    static func lateLargestGroup() throws -> [String] {
+        var rows: [(id: Int, old: String, new: String, population: Int, newPopulation: Int)] = [
+            (1, "Chile", "Chili", 100, 100), (2, "Chile", "Chili", 200, 200), (3, "Peru", "Perú", 300, 300),
+            (4, "Bolivia", "Bolivia", 400, 401), (5, "Burma", "Myanmar", 500, 500), (6, "Burma", "Myanmar", 600, 600),
+        ]
+        rows += (7...18).map { ($0, "Russia", "Russian Federation", $0 * 100, $0 * 100) }
+        rows.append((19, "Norway", "Norway", 1900, 1900))
+        let header = "id,country,population\n"
+        return try scratchFiles([
+            ("old.csv", header + rows.map { "\($0.id),\($0.old),\($0.population)\n" }.joined()),
+            ("new.csv", header + rows.map { "\($0.id),\($0.new),\($0.newPopulation)\n" }.joined()),
+        ]) + ["--id", "id", "--group"]
+    }
+
+    @Test func theLargestGroupComesFirstThoughItsFirstRecordComesLate() throws {
+        let paths = try Self.lateLargestGroup()
+        let text = try changeset(paths + ["--kinds", "updated"])
+        #expect(text.status == 1, "\(text)")
+        // Largest first; the two groups of 2 in the order their first record comes; records of their own last.
+        #expect(text.stdout.hasSuffix("""
+            updated  12 records  ids 7, 8, 9, 10, 11, … and 7 more
+              country: "Russia" -> "Russian Federation"
+            updated  2 records  ids 1, 2
+              country: "Chile" -> "Chili"
+            updated  2 records  ids 5, 6
+              country: "Burma" -> "Myanmar"
+            updated  id 3  at 2, line 4
+              country: "Peru" -> "Perú"
+            updated  id 4  at 3, line 5
+              population: 400 -> 401
+
+            """), "\(text)")
+        // The limit counts groups, so the first one shown is the largest.
+        let capped = try changeset(paths + ["--limit", "1"])
+        #expect(capped.stdout.hasSuffix("""
+            updated  12 records  ids 7, 8, 9, 10, 11, … and 7 more
+              country: "Russia" -> "Russian Federation"
+            … and 4 more groups of updated records (--limit)
+
+            """), "\(capped)")
+        let markdown = try changeset(paths + ["--format", "markdown"])
+        #expect(markdown.stdout.hasSuffix("""
+            | id | line | field | old | new |
+            | --- | ---: | --- | --- | --- |
+            | **12 records**: `7`, `8`, `9`, `10`, `11`, … and 7 more |  | `country` | `"Russia"` | `"Russian Federation"` |
+            | **2 records**: `1`, `2` |  | `country` | `"Chile"` | `"Chili"` |
+            | **2 records**: `5`, `6` |  | `country` | `"Burma"` | `"Myanmar"` |
+            | `3` | 4 | `country` | `"Peru"` | `"Perú"` |
+            | `4` | 5 | `population` | `400` | `401` |
+
+            """), "\(markdown)")
+        let cappedMarkdown = try changeset(paths + ["--format", "markdown", "--limit", "1"])
+        #expect(cappedMarkdown.stdout.contains("| **12 records**: `7`") && !cappedMarkdown.stdout.contains("**2 records**")
+                && cappedMarkdown.stdout.hasSuffix("…and 4 more groups of updated records\n"), "\(cappedMarkdown)")
+    }
+}

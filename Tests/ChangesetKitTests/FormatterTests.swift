@@ -211,3 +211,49 @@ import Testing
     }
 }
 
+
+extension FormatterTests {
+    /// Updates in file order whose groups are of 2 (`X -> Y`, from the
+    /// first record), 3 (`P -> Q`, from the second) and 2 (`M -> N`, last).
+    static func groupedUpdates() -> Report {
+        func update(_ id: String, _ index: Int, _ old: String, _ new: String) -> Change {
+            Change(kind: .updated, id: [id], old: Place(index: index, line: index + 2), new: Place(index: index, line: index + 2),
+                   fields: [FieldChange(path: FieldPath(["code"]), old: .string(old), new: .string(new))])
+        }
+        var summary = Summary()
+        summary.updated = 7
+        summary.oldCount = 7
+        summary.newCount = 7
+        let changes = [update("a", 0, "X", "Y"), update("b", 1, "P", "Q"), update("c", 2, "P", "Q"), update("d", 3, "P", "Q"),
+                       update("e", 4, "X", "Y"), update("f", 5, "M", "N"), update("g", 6, "M", "N")]
+        return Report(old: InputSummary(name: "old.json", format: .json, records: 7), new: InputSummary(name: "new.json", format: .json, records: 7),
+                      id: [FieldPath(["id"])], summary: summary, changes: ChangeStream(changes))
+    }
+
+    @Test func groupsAreListedLargestFirstThenByTheirFirstRecord() throws {
+        var text = TextFormatter()
+        text.group = true
+        var written = ""
+        try text.write(Self.groupedUpdates(), to: &written)
+        #expect(written == """
+            0 inserted, 0 deleted, 7 updated, 0 moved, 0 unchanged
+            updated  3 records  ids b, c, d
+              code: "P" -> "Q"
+            updated  2 records  ids a, e
+              code: "X" -> "Y"
+            updated  2 records  ids f, g
+              code: "M" -> "N"
+
+            """)
+        var markdown = MarkdownFormatter()
+        markdown.group = true
+        var page = ""
+        try markdown.write(Self.groupedUpdates(), to: &page)
+        #expect(page.hasSuffix("""
+            | **3 records**: `b`, `c`, `d` |  | `code` | `"P"` | `"Q"` |
+            | **2 records**: `a`, `e` |  | `code` | `"X"` | `"Y"` |
+            | **2 records**: `f`, `g` |  | `code` | `"M"` | `"N"` |
+
+            """), "\(page)")
+    }
+}

@@ -31,7 +31,7 @@ package struct TextFormatter: ReportFormatter {
     /// (nil: every change).
     package var limit: Int?
     /// `--group`: updated records whose field changes are the same are
-    /// written once, with how many and their first ids.
+    /// written once, with how many and their first ids, largest group first.
     package var group = false
 
     package static let defaultWidth = 120
@@ -126,7 +126,7 @@ package struct TextFormatter: ReportFormatter {
 
     package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
-            // Held until the end: a group is written once, where its first record stands.
+            // Held until the end (updates come last): every group is known only then, and the largest is written first.
             progress.groups.add(change)
             return
         }
@@ -139,7 +139,7 @@ package struct TextFormatter: ReportFormatter {
     package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cap = progress.cap
         var groupsLeft = 0
-        for group in progress.groups.groups {
+        for group in progress.groups.bySize {
             if let step = cap?.next(.updated) {
                 if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
                 guard step.show else {
