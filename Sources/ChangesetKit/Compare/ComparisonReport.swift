@@ -26,13 +26,19 @@ extension Comparison {
     /// report that shows that many of each needs); the changes past it come
     /// without their record and context. Nil: every one.
     public func report(showing kinds: [Change.Kind]? = nil, context: [FieldPath] = [], recordsPerKind: Int? = nil) throws -> Report {
+        try report(showing: kinds, shown: try FieldCheck.shownFields(context, options: options.records, old: old, new: new),
+                   recordsPerKind: recordsPerKind)
+    }
+
+    /// `report(showing:context:recordsPerKind:)` with the `--show` fields already checked.
+    func report(showing kinds: [Change.Kind]?, shown context: [ShownField], recordsPerKind: Int?) throws -> Report {
         let resolved = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema,
-            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextFields(context), recordsPerKind: recordsPerKind ?? Int.max),
+            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
@@ -171,51 +177,6 @@ extension Comparison {
             let path = new ? inNew : inOld
             return record?.member(at: path.components) ?? (path.components.count > 1 ? record?.member(at: [path.flatName]) : nil)
         }
-    }
-
-    /// `--show`'s paths: a glob matched against the top-level names of NEW,
-    /// then OLD; a field no record has is a typo, and an error, as for `--ignore`.
-    private func contextFields(_ paths: [FieldPath]) throws -> [ShownField] {
-        // NEW's schema is held under OLD's names (the renames made them comparable).
-        var names = new.records.schema
-        for name in old.records.schema where !names.contains(where: { ExactText.same($0, name) }) { names.append(name) }
-        let renames = options.records.renames
-        func field(_ path: FieldPath) -> ShownField {
-            let inOld = options.records.oldName(path)
-            let inNew = renames.first { $0.old == path }.map(\.new) ?? path
-            return ShownField(path: path, inOld: inOld, inNew: inNew)
-        }
-        func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
-            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names, syntax: .pattern))
-        }
-        var fields: [ShownField] = []
-        for path in paths {
-            if path.components.count == 1, GlobPattern.isPattern(path.components[0]) {
-                let pattern = GlobPattern(path.components[0])
-                let matched = names.filter(pattern.matches)
-                guard !matched.isEmpty else { throw fail(path, "no field of \(old.input.name) or \(new.input.name) matches") }
-                fields += matched.map { field(FieldPath([$0])) }
-                continue
-            }
-            guard !path.components.dropFirst().contains(where: GlobPattern.isPattern) else {
-                throw FieldCheckError(description: "--show \"\(path)\": a pattern names top-level fields only")
-            }
-            let shown = field(path)
-            let top = shown.inOld.components[0]
-            let known = names.isEmpty || names.contains { ExactText.same($0, top) || ExactText.same($0, shown.inOld.flatName) }
-            guard known else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
-            if shown.inOld.components.count > 1, !names.contains(where: { ExactText.same($0, shown.inOld.flatName) }) {
-                // Nested: some of the first records must have it (records of both are read under OLD's names).
-                let found = try [old, new].contains { side in
-                    try (0..<min(side.records.count, 1000)).contains { row in
-                        shown.value(in: try side.value(ofRecord: row), new: false) != nil
-                    }
-                }
-                guard found else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
-            }
-            fields.append(shown)
-        }
-        return fields
     }
 
     private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [ShownField], recordsPerKind: Int) -> ChangeStream {
