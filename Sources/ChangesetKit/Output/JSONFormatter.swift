@@ -138,6 +138,8 @@ package struct JSONFormatter: ReportFormatter {
                     if let old = transition.old { item.add("old", value: old) }
                     if let new = transition.new { item.add("new", value: new) }
                     item.add("records", int: transition.records)
+                    // Only where it is so: a count is exact unless it says otherwise.
+                    if !transition.exact { item.add("exact", raw: "false") }
                 }
                 entry.add("exact", raw: field.exact ? "true" : "false")
                 if let numbers = field.numbers {
