@@ -257,3 +257,31 @@ extension FormatterTests {
             """), "\(page)")
     }
 }
+
+extension FormatterTests {
+    /// A field most of whose changes are type-only is named in every report
+    /// format, though no update is wholly type-only; a field where they are
+    /// a minority is not, and json carries the per-field counts.
+    @Test func aFieldMostlyChangedInTypeIsNamedInEveryFormat() throws {
+        var report = Self.report()
+        report.summary.updated = 4
+        report.summary.fieldCounts = [FieldCount(path: FieldPath(["region_id"]), records: 4), FieldCount(path: FieldPath(["co|de"]), records: 3),
+                                      FieldCount(path: FieldPath(["price"]), records: 1)]
+        report.summary.typeOnlyFields = [
+            TypeOnlyField(path: FieldPath(["region_id"]), records: 3,
+                          example: FieldChange(path: FieldPath(["region_id"]), old: .string("3"), new: .number("3"))),
+            TypeOnlyField(path: FieldPath(["co|de"]), records: 1, example: FieldChange(path: FieldPath(["co|de"]), old: .string("1"), new: .number("1"))),
+        ]
+        let note = #"region_id changes only a value's type in 3 of its 4 updated records ("3" -> 3); --loose-types compares by text and counts these changes as none"#
+        let text = try Self.text(report)
+        #expect(text.hasPrefix("1 inserted, 1 deleted, 4 updated, 1 moved, 2 unchanged\nfields: region_id 4, co|de 3, price 1\n\(note)\ndeleted "), "\(text)")
+        var markdown = ""
+        try MarkdownFormatter().write(report, to: &markdown)
+        #expect(markdown.contains(#"_`region_id` changes only a value's type in 3 of its 4 updated records (`"3" -> 3`); `--loose-types` compares by text and counts these changes as none._"# + "\n\n"), "\(markdown)")
+        #expect(!markdown.contains("co|de` changes"), "\(markdown)")
+        var html = ""
+        try HTMLFormatter().write(report, to: &html)
+        #expect(html.contains("<p class=\"cut type-only-field\">region_id changes only a value&#39;s type in 3 of its 4 updated records"), "\(html)")
+        #expect(JSONFormatter.summaryJSON(report.summary, sections: false).contains(#""fields":{"region_id":4,"co|de":3,"price":1},"typeOnlyFields":{"region_id":3,"co|de":1}"#))
+    }
+}

@@ -54,6 +54,7 @@ extension Comparison {
         var counts = summary(updates)
         counts.fieldCounts = []
         counts.transitions = []
+        counts.typeOnlyFields = []
         if !fingerprintsTell {
             // Records were read again: from the files as they were compared?
             try old.input.bytes.checkUnchanged()
@@ -102,6 +103,13 @@ extension Comparison {
         // common case found with one lookup of the path.
         var slotOfPath: [FieldPath: Int] = [:]
         var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
+        // Per field, the records whose changes of it all changed only a type
+        // (what --loose-types would count as none): the note's per-field
+        // count, for a field whose records changed other fields too, where
+        // no whole update is type-only. `typeOnlyNow`: this update's so far.
+        let countsTypes = options.records.mode == .typed
+        var typeOnly: [(records: Int, example: FieldChange?, now: Bool)] = []
+        var touched: [Int] = []
         var slotOfPattern: [String: Int] = [:]
         var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
         // An element transition counts once a record, however many of its elements made it.
@@ -109,6 +117,7 @@ extension Comparison {
         var elementTransitions = Set<ElementTransition>()
         for (number, update) in resolved.enumerated() {
             elementTransitions.removeAll(keepingCapacity: true)
+            touched.removeAll(keepingCapacity: true)
             for field in update.fields {
                 let slot: Int
                 if let known = slotOfPath[field.path] {
@@ -117,11 +126,17 @@ extension Comparison {
                     slot = fields.count
                     slotOfPath[field.path] = slot
                     fields.append((field.path, 0, -1, -1))
+                    typeOnly.append((0, nil, false))
                 }
                 if fields[slot].lastUpdate != number {
                     fields[slot].records += 1
                     fields[slot].lastUpdate = number
+                    if countsTypes {
+                        touched.append(slot)
+                        typeOnly[slot].now = true
+                    }
                 }
+                if countsTypes && typeOnly[slot].now && !Value.changesOnlyType(field.old, field.new) { typeOnly[slot].now = false }
                 let counter: Int
                 if field.elements.isEmpty {
                     if fields[slot].own < 0 {
@@ -146,11 +161,21 @@ extension Comparison {
                 }
                 counters[counter].counter.add(field)
             }
+            for slot in touched where typeOnly[slot].now {
+                typeOnly[slot].records += 1
+                if typeOnly[slot].example == nil { typeOnly[slot].example = update.fields.first { $0.path == fields[slot].path } }
+            }
         }
+        let typeOnlyOfPath = Dictionary(uniqueKeysWithValues: fields.indices.map { (fields[$0].path, typeOnly[$0]) })
         fields.sort {
             $0.records != $1.records ? $0.records > $1.records : $0.path.description.unicodeScalars.lexicographicallyPrecedes($1.path.description.unicodeScalars)
         }
         summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
+        summary.typeOnlyFields = fields.compactMap { field in
+            typeOnlyOfPath[field.path].flatMap { counted in
+                counted.example.map { TypeOnlyField(path: field.path, records: counted.records, example: $0) }
+            }
+        }
         // In the fields' order, a field's own transitions before its elements'.
         var elementCounters: [FieldPath: [Int]] = [:]
         for (slot, counter) in counters.enumerated() where counter.pattern != nil { elementCounters[counter.path, default: []].append(slot) }

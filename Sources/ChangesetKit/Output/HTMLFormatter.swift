@@ -98,6 +98,9 @@ package struct HTMLFormatter: ReportFormatter {
                 output.write("<p class=\"cut\">The chart shows the first \(limit) of \(summary.fieldCounts.count) fields.</p>\n")
             }
             if let note = summary.typeOnlyNote(example: { $0 }) { output.write("<p class=\"cut\" id=\"type-only\">\(HTMLFormatter.escape(note))</p>\n") }
+            for note in summary.typeOnlyFieldNotes(name: { $0 }, example: { $0 }) {
+                output.write("<p class=\"cut type-only-field\">\(HTMLFormatter.escape(note))</p>\n")
+            }
             if !summary.transitions.isEmpty {
                 output.write("<h3>Common changes</h3>\n<ul id=\"transitions\">\n")
                 for field in summary.transitions.prefix(TransitionText.fieldLimit) {

@@ -129,6 +129,12 @@ package struct JSONFormatter: ReportFormatter {
         for count in summary.fieldCounts { fields.add(count.path.description, int: count.records) }
         object.add("fields", raw: fields.text)
         if summary.typeOnlyUpdates > 0 { object.add("typeOnly", int: summary.typeOnlyUpdates) }
+        if !summary.typeOnlyFields.isEmpty {
+            // Per field, with `fields`' counts: what a script needs to say the note per field.
+            var typeOnly = JSONObjectWriter()
+            for field in summary.typeOnlyFields { typeOnly.add(field.path.description, int: field.records) }
+            object.add("typeOnlyFields", raw: typeOnly.text)
+        }
         if !summary.transitions.isEmpty {
             // Per field, its most frequent transitions and how far its numbers moved.
             object.add("transitions", array: summary.transitions) { entry, field in
