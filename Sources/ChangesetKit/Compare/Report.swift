@@ -216,16 +216,18 @@ extension Summary {
         return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type\(shown); --loose-types compares by text and leaves them unchanged"
     }
 
-    /// The same note per field, for each field (at most `TransitionText.fieldLimit`,
-    /// most changed first) most of whose changes are only of a value's type, said
+    /// The same note per field, for each field (at most `limit`, most changed
+    /// first) most of whose changes are only of a value's type, said
     /// whether or not the updates are (a record that changed another field too is
     /// no type-only update): `region_id changes only a value's type in 248 of its
     /// 248 updated records ("3" -> 3); --loose-types ...`. `name` writes the
     /// field's name as the format shows names, `option` the option's.
-    package func typeOnlyFieldNotes(name: (String) -> String, example: (String) -> String, option: (String) -> String = { $0 }) -> [String] {
+    package func typeOnlyFieldNotes(
+        limit: Int, name: (String) -> String, example: (String) -> String, option: (String) -> String = { $0 }
+    ) -> [String] {
         let changed = Dictionary(fieldCounts.map { ($0.path, $0.records) }, uniquingKeysWith: { first, _ in first })
         return typeOnlyFields.filter { field in changed[field.path].map { field.records * 2 >= $0 } ?? false }
-            .prefix(TransitionText.fieldLimit)
+            .prefix(limit)
             .map { field in
                 "\(name(field.path.description)) changes only a value's type in \(field.records) of its \(changed[field.path]!) updated records "
                     + "(\(example(Self.exampleText(field.example)))); \(option("--loose-types")) compares by text and counts these changes as none"

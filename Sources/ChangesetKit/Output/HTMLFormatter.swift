@@ -98,7 +98,7 @@ package struct HTMLFormatter: ReportFormatter {
                 output.write("<p class=\"cut\">The chart shows the first \(limit) of \(summary.fieldCounts.count) fields.</p>\n")
             }
             if let note = summary.typeOnlyNote(example: { $0 }) { output.write("<p class=\"cut\" id=\"type-only\">\(HTMLFormatter.escape(note))</p>\n") }
-            for note in summary.typeOnlyFieldNotes(name: { $0 }, example: { $0 }) {
+            for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: { $0 }, example: { $0 }) {
                 output.write("<p class=\"cut type-only-field\">\(HTMLFormatter.escape(note))</p>\n")
             }
             if !summary.transitions.isEmpty {

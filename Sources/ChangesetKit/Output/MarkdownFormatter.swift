@@ -80,8 +80,8 @@ package struct MarkdownFormatter: ReportFormatter {
             page.add("\n")
         }
         if let note = summary.typeOnlyNote(example: { MarkdownPage.code($0, inTable: false) }) { page.add("_\(note.replacingOccurrences(of: "--loose-types", with: "`--loose-types`"))._\n\n") }
-        for note in summary.typeOnlyFieldNotes(name: { MarkdownPage.code($0, inTable: false) }, example: { MarkdownPage.code($0, inTable: false) },
-                                                option: { "`\($0)`" }) {
+        let code = { (text: String) in MarkdownPage.code(text, inTable: false) }
+        for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: code, example: code, option: { "`\($0)`" }) {
             page.add("_\(note)._\n\n")
         }
         if !summary.transitions.isEmpty {

@@ -95,7 +95,7 @@ package struct TextFormatter: ReportFormatter {
                 .joined(separator: ", "))
         }
         if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
-        lines += report.summary.typeOnlyFieldNotes(name: DisplayText.visible, example: DisplayText.visible)
+        lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: DisplayText.visible, example: DisplayText.visible)
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
