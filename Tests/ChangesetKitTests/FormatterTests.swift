@@ -285,3 +285,35 @@ extension FormatterTests {
         #expect(JSONFormatter.summaryJSON(report.summary, sections: false).contains(#""fields":{"region_id":4,"co|de":3,"price":1},"typeOnlyFields":{"region_id":3,"co|de":1}"#))
     }
 }
+
+extension FormatterTests {
+    /// A long schema line is wrapped at the width between fields, a field
+    /// wider than the line on a line of its own, the lines after the first
+    /// under the first field; width 0 keeps one line, as does a short one.
+    @Test func theSchemaLineWrapsAtTheWidthWithAHangingIndent() throws {
+        let added = ["alpha", "beta", "gamma", "a_field_name_longer_than_the_line_itself", "delta"].map { SchemaField(path: FieldPath([$0]), records: 2) }
+        let schema = SchemaChanges(added: added, removed: [SchemaField(path: FieldPath(["fax"]), records: 1)],
+                                   ignoredAdded: [SchemaField(path: FieldPath(["x"]), records: 1), SchemaField(path: FieldPath(["y"]), records: 1)])
+        var report = Self.report(schema: schema)
+        report.changes = ChangeStream([])
+        #expect(try Self.text(report, width: 40) == """
+            1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged
+            schema: added alpha (2 records),
+                    beta (2 records),
+                    gamma (2 records),
+                    a_field_name_longer_than_the_line_itself (2 records),
+                    delta (2 records);
+                    removed fax (1 record)
+            schema, ignored: added x (1 record),
+                             y (1 record)
+            fields: price 1
+
+            """)
+        let oneLine = "schema: added alpha (2 records), beta (2 records), gamma (2 records), "
+            + "a_field_name_longer_than_the_line_itself (2 records), delta (2 records); removed fax (1 record)"
+        #expect(try Self.text(report, width: 0).split(separator: "\n")[1] == oneLine)
+        var stat = ""
+        try report.write(OutputSettings(format: .text, countsOnly: true, width: 40), to: &stat)
+        #expect(stat == (try Self.text(report, width: 40)))
+    }
+}

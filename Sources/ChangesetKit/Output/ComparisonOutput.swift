@@ -123,7 +123,9 @@ extension Comparison {
                 output.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
             default:
                 output.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
-                for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+                for line in TextFormatter.detailLines(report, width: DisplayText.bounded(settings.width ?? TextFormatter.defaultWidth)) {
+                    output.write(line + "\n")
+                }
             }
             return
         }
