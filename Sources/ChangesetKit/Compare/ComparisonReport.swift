@@ -103,10 +103,10 @@ extension Comparison {
         // common case found with one lookup of the path.
         var slotOfPath: [FieldPath: Int] = [:]
         var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
-        // Per field, the records whose changes of it all changed only a type
-        // (what --loose-types would count as none): the note's per-field
-        // count, for a field whose records changed other fields too, where
-        // no whole update is type-only. `typeOnlyNow`: this update's so far.
+        // Per field, the records whose every change of it was only of a type
+        // (what --loose-types would count as none): counted per field, since
+        // a field's records may have changed other fields too and so be no
+        // type-only update. `now`: whether this update's changes of the field are so far.
         let countsTypes = options.records.mode == .typed
         var typeOnly: [(records: Int, example: FieldChange?, now: Bool)] = []
         var touched: [Int] = []
