@@ -72,7 +72,7 @@ struct DiffCommand: ParsableCommand {
     var assertions: [String] = []
 
     // `.unconditional`: `--width -1` is a value to refuse with a reason, not a missing one.
-    @Option(parsing: .unconditional, help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cut values to this many characters around the part that changed; 0 shows them whole (default 120 for text, 80 for markdown, 200 for html). Text also wraps its schema lines at this width.", valueName: "n"))
     var width: Int?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("List at most this many changes of each kind in text (default: all), markdown (default 50) and html (default 1000), then say how many more; 0 for no limit (markdown still stays under 65,536 characters).", valueName: "n"))
@@ -81,7 +81,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show only these kinds of change, a comma list of inserted, deleted, updated, moved, section-inserted, section-deleted and section-moved; the counts, the exit status and --assert still take every change.", valueName: "kinds"))
     var kinds: String?
 
-    @Flag(help: "In the text and markdown reports, write updated records that changed the same fields the same way once, with how many and their first ids.")
+    @Flag(help: "In the text and markdown reports, write updated records that changed the same fields the same way once, with how many and their first ids, largest group first.")
     var group = false
 
     @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))

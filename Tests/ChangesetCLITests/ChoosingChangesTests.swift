@@ -87,3 +87,37 @@ import Testing
         #expect(patch.status == 2 && patch.stderr.contains("--show adds context to a report"), "\(patch)")
     }
 }
+
+extension ContextTests {
+    /// `--show nme` was refused in a report but passed with `--stat` and
+    /// `-q`, which show no context: a CI step with `-q` then failed only
+    /// when someone ran the report. Every mode refuses it with one message.
+    @Test func aShownFieldNoRecordHasIsRefusedInEveryMode() throws {
+        let paths = try scratchFiles([
+            ("old.csv", "id,name,population\n1,Oslo,700\n2,Bergen,290\n"),
+            ("new.csv", "id,name,population\n1,Oslo,710\n2,Bergen,290\n"),
+        ]) + ["--id", "id"]
+        let modes: [[String]] = [[], ["--stat"], ["-q"], ["--stat", "--format", "json"], ["--stat", "--format", "ndjson"],
+                                 ["-q", "--format", "json"], ["--format", "markdown"], ["--format", "html"]]
+        let report = try changeset(paths + ["--show", "nme"])
+        #expect(report.stderr.contains(#"--show "nme": no record of "#) && report.stderr.contains(#"has this field; did you mean "name"?"#), "\(report)")
+        for mode in modes {
+            let refused = try changeset(paths + ["--show", "nme"] + mode)
+            #expect(refused.status == 2 && refused.stdout.isEmpty && refused.stderr == report.stderr, "\(refused)")
+            // A field the records have still passes, and the exit status still tells.
+            let shown = try changeset(paths + ["--show", "name"] + mode)
+            #expect(shown.status == 1 && shown.stderr.isEmpty, "\(shown)")
+        }
+        // A pattern that matches nothing, and a nested field, the same way.
+        let pattern = try changeset(paths + ["--show", "nm*", "-q"])
+        #expect(pattern.status == 2 && pattern.stderr.contains(#"--show "nm*": no field of "#), "\(pattern)")
+        let nested = try scratchFiles([
+            ("old.json", #"[{"id":1,"addr":{"city":"Oslo"},"n":1}]"#),
+            ("new.json", #"[{"id":1,"addr":{"city":"Oslo"},"n":2}]"#),
+        ]) + ["--id", "id", "--show", "addr.cty"]
+        for mode in [[], ["--stat"], ["-q"]] {
+            let refused = try changeset(nested + mode)
+            #expect(refused.status == 2 && refused.stderr.contains(#"--show "addr.cty": no record of "#), "\(refused)")
+        }
+    }
+}

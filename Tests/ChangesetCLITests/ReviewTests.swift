@@ -130,6 +130,49 @@ import Testing
     }
 }
 
+extension ReviewTests {
+    /// Found on real data: a snapshot that gained 43 columns printed them on
+    /// one `schema:` line some 1,300 characters wide. The text report wraps
+    /// it at its width (`--width`, 120 by default) between fields, under the
+    /// first field; markdown lists each field on a line of its own.
+    @Test func aSchemaLineOfManyFieldsIsWrappedWithAHangingIndent() throws {
+        let names = (0..<43).map { "indicator_\($0 < 10 ? "0" : "")\($0)_value" }
+        let paths = try scratchFiles([
+            ("old.csv", "id,name,fax\n1,a,5\n2,b,6\n"),
+            ("new.csv", "id,name," + names.joined(separator: ",") + "\n1,a," + names.map { _ in "x" }.joined(separator: ",")
+                + "\n2,c," + names.map { _ in "" }.joined(separator: ",") + "\n"),
+        ]) + ["--id", "id"]
+        let oneLine = "schema: added " + names.map { "\($0) (1 record)" }.joined(separator: ", ") + "; removed fax (2 records)"
+        let whole = try changeset(paths + ["--stat", "--width", "0"])
+        #expect(whole.stdout.contains("\n" + oneLine + "\nfields: name 1\n"), "\(whole)")
+        for (arguments, width) in [([String](), 120), (["--stat"], 120), (["--stat", "--width", "60"], 60)] {
+            let result = try changeset(paths + arguments)
+            #expect(result.status == 1, "\(result)")
+            let lines = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+            let first = try #require(lines.firstIndex { $0.hasPrefix("schema: ") }, "\(result)")
+            let end = try #require(lines.firstIndex { $0.hasPrefix("fields: ") }, "\(result)")
+            let schema = Array(lines[first..<end])
+            #expect(schema.count > 1 && schema.allSatisfy { $0.count <= width }, "\(width): \(schema)")
+            // Broken after a separator, the rest under the first field: joined back, the one line.
+            #expect(schema.dropFirst().allSatisfy { $0.hasPrefix("        ") && $0.dropFirst(8).first != " " }, "\(schema)")
+            #expect(schema.dropLast().allSatisfy { $0.hasSuffix(",") || $0.hasSuffix(";") }, "\(schema)")
+            #expect(schema.enumerated().map { $0.offset == 0 ? $0.element : " " + $0.element.dropFirst(8) }.joined() == oneLine, "\(schema)")
+        }
+        let text = try changeset(paths)
+        #expect(text.stdout.contains("""
+            schema: added indicator_00_value (1 record), indicator_01_value (1 record), indicator_02_value (1 record),
+                    indicator_03_value (1 record), indicator_04_value (1 record), indicator_05_value (1 record),
+            """), "\(text)")
+        #expect(text.stdout.contains("""
+                    indicator_42_value (1 record); removed fax (2 records)
+            fields: name 1
+            """), "\(text)")
+        let markdown = try changeset(paths + ["--format", "markdown"])
+        let listed = markdown.stdout.split(separator: "\n").filter { $0.hasPrefix("- added `indicator_") && $0.hasSuffix("` (1 record with a value)") }
+        #expect(listed.count == 43, "\(markdown.stdout.prefix(3000))")
+    }
+}
+
 /// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
 @Suite struct ToleranceTests {
     static let countries = ReviewTests.countries + ["--stat"]

@@ -38,6 +38,42 @@ import Testing
     }
 }
 
+extension SummaryTransitionsTests {
+    /// Found on real data: "at least 247" of a transition whose 247 records
+    /// were all counted. Here a column with more distinct transitions than a
+    /// summary tracks (100 one-off renames) keeps the exact count of the
+    /// transition counted from its start (`Turkey`) and of one first seen
+    /// after the one-offs (`Russia`); only `Atlantis`, seen once before the
+    /// one-offs pushed it out, then ten times, is a lower bound.
+    @Test func aCountSaysAtLeastOnlyWhenItIsALowerBound() throws {
+        var rows: [(String, String)] = Array(repeating: ("Turkey", "Türkiye"), count: 30) + [("Atlantis", "Atlantica")]
+        rows += (0..<100).map { ("c\($0)", "d\($0)") }
+        rows += Array(repeating: ("Russia", "Russian Federation"), count: 247) + Array(repeating: ("Atlantis", "Atlantica"), count: 10)
+        let paths = try scratchFiles([
+            ("old.csv", "id,country\n" + rows.enumerated().map { "\($0.offset + 1),\($0.element.0)\n" }.joined()),
+            ("new.csv", "id,country\n" + rows.enumerated().map { "\($0.offset + 1),\($0.element.1)\n" }.joined()),
+        ]) + ["--id", "id"]
+        let stat = try changeset(paths + ["--stat"])
+        #expect(stat.status == 1 && stat.stdout == """
+            0 inserted, 0 deleted, 388 updated, 0 moved, 0 unchanged
+            fields: country 388
+              country: "Russia" -> "Russian Federation" (247), "Turkey" -> "Türkiye" (30), "Atlantis" -> "Atlantica" (at least 10)
+
+            """, "\(stat)")
+        let markdown = try changeset(paths + ["--format", "markdown"])
+        #expect(markdown.stdout.contains("`\"Russian Federation\"` (247), `\"Turkey\"` → `\"Türkiye\"` (30), `\"Atlantis\"` → `\"Atlantica\"` (at least 10)\n"), "\(markdown.stdout.prefix(1500))")
+        // json: the field says some transition went untracked; the one lower bound says so itself.
+        let json = try changeset(paths + ["--stat", "--format", "json"])
+        let transitions = try run("jq", ["-c", ".transitions[] | [.exact, (.top | map([.old, .records, .exact]))]"], input: json.stdout)
+        #expect(transitions == #"[false,[["Russia",247,null],["Turkey",30,null],["Atlantis",10,false]]]"# + "\n", "\(transitions)")
+        let report = try changeset(paths + ["--format", "json"])
+        for (document, schema) in [(json.stdout, "stat.schema.json"), (report.stdout, "report.schema.json")] {
+            let valid = try JSONSchemaTests.validate([document], against: schema)
+            #expect(valid.status == 0, "\(schema): \(valid)")
+        }
+    }
+}
+
 /// A column renamed between two snapshots is one removed and one added; when
 /// their values agree in the records matched by id, every format says it
 /// looks renamed and how to compare them as one field.
@@ -114,5 +150,68 @@ import Testing
             """), "\(grouped.stdout.prefix(2000))")
         #expect(grouped.stdout.contains("…and 11 more groups of updated records\n"), "\(grouped.stdout.suffix(500))")
         try expectGolden(try changeset(FormatTests.arrays + ["--group", "--format", "markdown"]).stdout, "arrays-group.md")
+    }
+}
+
+/// `--group` on real data: the transition of a thousand records came
+/// thousands of lines down, under the small groups that started earlier.
+/// Here the 12 records of `Russia -> Russian Federation` start at the 7th
+/// row, after a group of 2 (`Chile`), a record of its own and another group
+/// of 2 (`Burma`).
+extension GroupTests {
+    static func lateLargestGroup() throws -> [String] {
+        var rows: [(id: Int, old: String, new: String, population: Int, newPopulation: Int)] = [
+            (1, "Chile", "Chili", 100, 100), (2, "Chile", "Chili", 200, 200), (3, "Peru", "Perú", 300, 300),
+            (4, "Bolivia", "Bolivia", 400, 401), (5, "Burma", "Myanmar", 500, 500), (6, "Burma", "Myanmar", 600, 600),
+        ]
+        rows += (7...18).map { ($0, "Russia", "Russian Federation", $0 * 100, $0 * 100) }
+        rows.append((19, "Norway", "Norway", 1900, 1900))
+        let header = "id,country,population\n"
+        return try scratchFiles([
+            ("old.csv", header + rows.map { "\($0.id),\($0.old),\($0.population)\n" }.joined()),
+            ("new.csv", header + rows.map { "\($0.id),\($0.new),\($0.newPopulation)\n" }.joined()),
+        ]) + ["--id", "id", "--group"]
+    }
+
+    @Test func theLargestGroupComesFirstThoughItsFirstRecordComesLate() throws {
+        let paths = try Self.lateLargestGroup()
+        let text = try changeset(paths + ["--kinds", "updated"])
+        #expect(text.status == 1, "\(text)")
+        // Largest first; the two groups of 2 in the order their first record comes; records of their own last.
+        #expect(text.stdout.hasSuffix("""
+            updated  12 records  ids 7, 8, 9, 10, 11, … and 7 more
+              country: "Russia" -> "Russian Federation"
+            updated  2 records  ids 1, 2
+              country: "Chile" -> "Chili"
+            updated  2 records  ids 5, 6
+              country: "Burma" -> "Myanmar"
+            updated  id 3  at 2, line 4
+              country: "Peru" -> "Perú"
+            updated  id 4  at 3, line 5
+              population: 400 -> 401
+
+            """), "\(text)")
+        // The limit counts groups, so the first one shown is the largest.
+        let capped = try changeset(paths + ["--limit", "1"])
+        #expect(capped.stdout.hasSuffix("""
+            updated  12 records  ids 7, 8, 9, 10, 11, … and 7 more
+              country: "Russia" -> "Russian Federation"
+            … and 4 more groups of updated records (--limit)
+
+            """), "\(capped)")
+        let markdown = try changeset(paths + ["--format", "markdown"])
+        #expect(markdown.stdout.hasSuffix("""
+            | id | line | field | old | new |
+            | --- | ---: | --- | --- | --- |
+            | **12 records**: `7`, `8`, `9`, `10`, `11`, … and 7 more |  | `country` | `"Russia"` | `"Russian Federation"` |
+            | **2 records**: `1`, `2` |  | `country` | `"Chile"` | `"Chili"` |
+            | **2 records**: `5`, `6` |  | `country` | `"Burma"` | `"Myanmar"` |
+            | `3` | 4 | `country` | `"Peru"` | `"Perú"` |
+            | `4` | 5 | `population` | `400` | `401` |
+
+            """), "\(markdown)")
+        let cappedMarkdown = try changeset(paths + ["--format", "markdown", "--limit", "1"])
+        #expect(cappedMarkdown.stdout.contains("| **12 records**: `7`") && !cappedMarkdown.stdout.contains("**2 records**")
+                && cappedMarkdown.stdout.hasSuffix("…and 4 more groups of updated records\n"), "\(cappedMarkdown)")
     }
 }

@@ -109,6 +109,58 @@ import Testing
         #expect(tolerant.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated"), "\(tolerant)")
     }
 
+    /// Found on real data: 248 changes of `region_id` from `"3"` to `3`,
+    /// every one type-only, went without the note because each of those
+    /// records changed its population too (no whole update was type-only).
+    /// The note now names a field most of whose changes are type-only.
+    @Test func aFieldWhoseChangesAreTypeOnlyIsNamedThoughItsRecordsChangedOtherFields() throws {
+        var old: [String] = [], new: [String] = []
+        for id in 1...248 {
+            old.append(#"{"id":\#(id),"region_id":"\#(id % 5)","population":\#(id * 100),"code":"c"}"#)
+            new.append(#"{"id":\#(id),"region_id":\#(id % 5),"population":\#(id * 100 + 1),"code":"c"}"#)
+        }
+        // `code`: one type-only change of six, not most: not named.
+        for id in 249...254 {
+            old.append(#"{"id":\#(id),"region_id":"1","population":5,"code":\#(id == 249 ? #""7""# : "\"x\(id)\"")}"#)
+            new.append(#"{"id":\#(id),"region_id":"1","population":5,"code":\#(id == 249 ? "7" : "\"y\(id)\"")}"#)
+        }
+        let paths = try scratchFiles([("old.json", "[" + old.joined(separator: ",\n") + "]"), ("new.json", "[" + new.joined(separator: ",\n") + "]")])
+            + ["--id", "id"]
+        let note = #"region_id changes only a value's type in 248 of its 248 updated records ("1" -> 1); --loose-types compares by text and counts these changes as none"#
+        let stat = try changeset(paths + ["--stat"])
+        #expect(stat.status == 1 && stat.stdout.hasPrefix("""
+            0 inserted, 0 deleted, 254 updated, 0 moved, 0 unchanged
+            fields: population 248, region_id 248, code 6
+            \(note)
+              population:
+            """), "\(stat)")
+        #expect(!stat.stdout.contains("updates change only") && !stat.stdout.contains("code changes only"), "\(stat)")
+        let markdown = try changeset(paths + ["--format", "markdown"])
+        #expect(markdown.stdout.contains(#"_`region_id` changes only a value's type in 248 of its 248 updated records (`"1" -> 1`); `--loose-types` compares by text and counts these changes as none._"# + "\n"), "\(markdown.stdout.prefix(1500))")
+        let html = try changeset(paths + ["--format", "html"])
+        #expect(html.stdout.contains("<p class=\"cut type-only-field\">region_id changes only a value&#39;s type in 248 of its 248"), "\(html.stdout.prefix(3000))")
+        // json: the whole-update count as before, and per field what a script needs beside `fields`.
+        let json = try changeset(paths + ["--stat", "--format", "json"])
+        #expect(try run("jq", ["-c", "[.typeOnly, .typeOnlyFields, .fields]"], input: json.stdout)
+            == #"[1,{"region_id":248,"code":1},{"population":248,"region_id":248,"code":6}]"# + "\n", "\(json)")
+        let report = try changeset(paths + ["--format", "json"])
+        for (document, schema) in [(json.stdout, "stat.schema.json"), (report.stdout, "report.schema.json")] {
+            let valid = try JSONSchemaTests.validate([document], against: schema)
+            #expect(valid.status == 0, "\(schema): \(valid)")
+        }
+        // Taking the advice: region_id compares equal, the population changes stay.
+        let loose = try changeset(paths + ["--loose-types", "--stat"])
+        #expect(loose.stdout.hasPrefix("0 inserted, 0 deleted, 253 updated, 0 moved, 1 unchanged\nfields: population 248, code 5\n")
+                && !loose.stdout.contains("only a value's type"), "\(loose)")
+        // Where the updates too are mostly type-only, both notes: the records', then the field's.
+        let regions = try changeset(Self.regions + ["--stat"])
+        #expect(regions.stdout.contains("""
+            248 of the 250 updates change only a value's type ("1" -> 1); --loose-types compares by text and leaves them unchanged
+            region_id changes only a value's type in 250 of its 250 updated records ("1" -> 1); --loose-types compares by text and counts these changes as none
+
+            """), "\(regions)")
+    }
+
     @Test func looseTypesEquatesWhatACSVCellCannotTellApart() throws {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -2,8 +2,9 @@ import Testing
 @testable import ChangesetKit
 
 /// The per-field transitions of a summary: exact while a field's distinct
-/// transitions fit the counter, lower bounds after, and a transition made by
-/// more than one in `capacity` of the changes is never lost.
+/// transitions fit the counter, lower bounds after for those that may have
+/// been evicted, and a transition made by more than one in `capacity` of
+/// the changes is never lost.
 @Suite struct FieldTransitionsTests {
     static func change(_ old: String, _ new: String) -> FieldChange {
         FieldChange(path: FieldPath(["country"]), old: .string(old), new: .string(new))
@@ -49,8 +50,34 @@ import Testing
             guard case .string(let old)? = transition.old else { continue }
             #expect(transition.records <= truth[old]!, "\(old): \(transition.records) > \(truth[old]!)")
             #expect(transition.records >= 2)
+            // A count said to be exact is the truth, never a lower bound passed off as one.
+            if transition.exact { #expect(transition.records == truth[old]!, "\(old): \(transition.records) said exact, truth \(truth[old]!)") }
         }
         #expect(top[#""A""#]! > 4_000, "\(transitions.top)")
+    }
+
+    /// Found on real data: a field past the counter's capacity said "at
+    /// least 247" of a transition counted from its first record. Only a
+    /// transition that may have been evicted before it took its entry has a
+    /// lower bound: one counted while there was room (`Turkey`) or first
+    /// seen after the evictions began (`Russia`) keeps its exact count.
+    @Test func aCountIsALowerBoundOnlyWhereTheTransitionMayHaveBeenEvicted() throws {
+        var counter = FieldTransitionCounter()
+        for _ in 0..<30 { counter.add(Self.change("Turkey", "Türkiye")) }
+        counter.add(Self.change("Atlantis", "Atlantica"))
+        // Past the capacity: the least counted entry, Atlantis' one, is the first to go.
+        for index in 0..<100 { counter.add(Self.change("c\(index)", "d\(index)")) }
+        for _ in 0..<247 { counter.add(Self.change("Russia", "Russian Federation")) }
+        for _ in 0..<10 { counter.add(Self.change("Atlantis", "Atlantica")) }
+        let transitions = try #require(counter.transitions(of: FieldPath(["country"])))
+        #expect(!transitions.exact)
+        #expect(transitions.top == [
+            Transition(old: .string("Russia"), new: .string("Russian Federation"), records: 247),
+            Transition(old: .string("Turkey"), new: .string("Türkiye"), records: 30),
+            Transition(old: .string("Atlantis"), new: .string("Atlantica"), records: 10, exact: false),
+        ])
+        #expect(TransitionText.line(transitions, width: 40)
+            == #""Russia" -> "Russian Federation" (247), "Turkey" -> "Türkiye" (30), "Atlantis" -> "Atlantica" (at least 10)"#)
     }
 
     @Test func numbersSayHowFarTheyMovedWhereADoubleCanMeasureIt() throws {

@@ -211,3 +211,109 @@ import Testing
     }
 }
 
+
+extension FormatterTests {
+    /// Updates in file order whose groups are of 2 (`X -> Y`, from the
+    /// first record), 3 (`P -> Q`, from the second) and 2 (`M -> N`, last).
+    static func groupedUpdates() -> Report {
+        func update(_ id: String, _ index: Int, _ old: String, _ new: String) -> Change {
+            Change(kind: .updated, id: [id], old: Place(index: index, line: index + 2), new: Place(index: index, line: index + 2),
+                   fields: [FieldChange(path: FieldPath(["code"]), old: .string(old), new: .string(new))])
+        }
+        var summary = Summary()
+        summary.updated = 7
+        summary.oldCount = 7
+        summary.newCount = 7
+        let changes = [update("a", 0, "X", "Y"), update("b", 1, "P", "Q"), update("c", 2, "P", "Q"), update("d", 3, "P", "Q"),
+                       update("e", 4, "X", "Y"), update("f", 5, "M", "N"), update("g", 6, "M", "N")]
+        return Report(old: InputSummary(name: "old.json", format: .json, records: 7), new: InputSummary(name: "new.json", format: .json, records: 7),
+                      id: [FieldPath(["id"])], summary: summary, changes: ChangeStream(changes))
+    }
+
+    @Test func groupsAreListedLargestFirstThenByTheirFirstRecord() throws {
+        var text = TextFormatter()
+        text.group = true
+        var written = ""
+        try text.write(Self.groupedUpdates(), to: &written)
+        #expect(written == """
+            0 inserted, 0 deleted, 7 updated, 0 moved, 0 unchanged
+            updated  3 records  ids b, c, d
+              code: "P" -> "Q"
+            updated  2 records  ids a, e
+              code: "X" -> "Y"
+            updated  2 records  ids f, g
+              code: "M" -> "N"
+
+            """)
+        var markdown = MarkdownFormatter()
+        markdown.group = true
+        var page = ""
+        try markdown.write(Self.groupedUpdates(), to: &page)
+        #expect(page.hasSuffix("""
+            | **3 records**: `b`, `c`, `d` |  | `code` | `"P"` | `"Q"` |
+            | **2 records**: `a`, `e` |  | `code` | `"X"` | `"Y"` |
+            | **2 records**: `f`, `g` |  | `code` | `"M"` | `"N"` |
+
+            """), "\(page)")
+    }
+}
+
+extension FormatterTests {
+    /// A field most of whose changes are type-only is named in every report
+    /// format, though no update is wholly type-only; a field where they are
+    /// a minority is not, and json carries the per-field counts.
+    @Test func aFieldMostlyChangedInTypeIsNamedInEveryFormat() throws {
+        var report = Self.report()
+        report.summary.updated = 4
+        report.summary.fieldCounts = [FieldCount(path: FieldPath(["region_id"]), records: 4), FieldCount(path: FieldPath(["co|de"]), records: 3),
+                                      FieldCount(path: FieldPath(["price"]), records: 1)]
+        report.summary.typeOnlyFields = [
+            TypeOnlyField(path: FieldPath(["region_id"]), records: 3,
+                          example: FieldChange(path: FieldPath(["region_id"]), old: .string("3"), new: .number("3"))),
+            TypeOnlyField(path: FieldPath(["co|de"]), records: 1, example: FieldChange(path: FieldPath(["co|de"]), old: .string("1"), new: .number("1"))),
+        ]
+        let note = #"region_id changes only a value's type in 3 of its 4 updated records ("3" -> 3); --loose-types compares by text and counts these changes as none"#
+        let text = try Self.text(report)
+        #expect(text.hasPrefix("1 inserted, 1 deleted, 4 updated, 1 moved, 2 unchanged\nfields: region_id 4, co|de 3, price 1\n\(note)\ndeleted "), "\(text)")
+        var markdown = ""
+        try MarkdownFormatter().write(report, to: &markdown)
+        #expect(markdown.contains(#"_`region_id` changes only a value's type in 3 of its 4 updated records (`"3" -> 3`); `--loose-types` compares by text and counts these changes as none._"# + "\n\n"), "\(markdown)")
+        #expect(!markdown.contains("co|de` changes"), "\(markdown)")
+        var html = ""
+        try HTMLFormatter().write(report, to: &html)
+        #expect(html.contains("<p class=\"cut type-only-field\">region_id changes only a value&#39;s type in 3 of its 4 updated records"), "\(html)")
+        #expect(JSONFormatter.summaryJSON(report.summary, sections: false).contains(#""fields":{"region_id":4,"co|de":3,"price":1},"typeOnlyFields":{"region_id":3,"co|de":1}"#))
+    }
+}
+
+extension FormatterTests {
+    /// A long schema line is wrapped at the width between fields, a field
+    /// wider than the line on a line of its own, the lines after the first
+    /// under the first field; width 0 keeps one line, as does a short one.
+    @Test func theSchemaLineWrapsAtTheWidthWithAHangingIndent() throws {
+        let added = ["alpha", "beta", "gamma", "a_field_name_longer_than_the_line_itself", "delta"].map { SchemaField(path: FieldPath([$0]), records: 2) }
+        let schema = SchemaChanges(added: added, removed: [SchemaField(path: FieldPath(["fax"]), records: 1)],
+                                   ignoredAdded: [SchemaField(path: FieldPath(["x"]), records: 1), SchemaField(path: FieldPath(["y"]), records: 1)])
+        var report = Self.report(schema: schema)
+        report.changes = ChangeStream([])
+        #expect(try Self.text(report, width: 40) == """
+            1 inserted, 1 deleted, 1 updated, 1 moved, 2 unchanged
+            schema: added alpha (2 records),
+                    beta (2 records),
+                    gamma (2 records),
+                    a_field_name_longer_than_the_line_itself (2 records),
+                    delta (2 records);
+                    removed fax (1 record)
+            schema, ignored: added x (1 record),
+                             y (1 record)
+            fields: price 1
+
+            """)
+        let oneLine = "schema: added alpha (2 records), beta (2 records), gamma (2 records), "
+            + "a_field_name_longer_than_the_line_itself (2 records), delta (2 records); removed fax (1 record)"
+        #expect(try Self.text(report, width: 0).split(separator: "\n")[1] == oneLine)
+        var stat = ""
+        try report.write(OutputSettings(format: .text, countsOnly: true, width: 40), to: &stat)
+        #expect(stat == (try Self.text(report, width: 40)))
+    }
+}

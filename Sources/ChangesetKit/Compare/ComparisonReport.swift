@@ -26,13 +26,19 @@ extension Comparison {
     /// report that shows that many of each needs); the changes past it come
     /// without their record and context. Nil: every one.
     public func report(showing kinds: [Change.Kind]? = nil, context: [FieldPath] = [], recordsPerKind: Int? = nil) throws -> Report {
+        try report(showing: kinds, shown: try FieldCheck.shownFields(context, options: options.records, old: old, new: new),
+                   recordsPerKind: recordsPerKind)
+    }
+
+    /// `report(showing:context:recordsPerKind:)` with the `--show` fields already checked.
+    func report(showing kinds: [Change.Kind]?, shown context: [ShownField], recordsPerKind: Int?) throws -> Report {
         let resolved = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema,
-            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: try contextFields(context), recordsPerKind: recordsPerKind ?? Int.max),
+            changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }
 
@@ -48,6 +54,7 @@ extension Comparison {
         var counts = summary(updates)
         counts.fieldCounts = []
         counts.transitions = []
+        counts.typeOnlyFields = []
         if !fingerprintsTell {
             // Records were read again: from the files as they were compared?
             try old.input.bytes.checkUnchanged()
@@ -104,6 +111,13 @@ extension Comparison {
         // common case found with one lookup of the path.
         var slotOfPath: [FieldPath: Int] = [:]
         var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
+        // Per field, the records whose every change of it was only of a type
+        // (what --loose-types would count as none): counted per field, since
+        // a field's records may have changed other fields too and so be no
+        // type-only update. `now`: whether this update's changes of the field are so far.
+        let countsTypes = options.records.mode == .typed
+        var typeOnly: [(records: Int, example: FieldChange?, now: Bool)] = []
+        var touched: [Int] = []
         var slotOfPattern: [String: Int] = [:]
         var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
         // An element transition counts once a record, however many of its elements made it.
@@ -111,6 +125,7 @@ extension Comparison {
         var elementTransitions = Set<ElementTransition>()
         for (number, update) in resolved.enumerated() {
             elementTransitions.removeAll(keepingCapacity: true)
+            touched.removeAll(keepingCapacity: true)
             for field in update.fields {
                 let slot: Int
                 if let known = slotOfPath[field.path] {
@@ -119,11 +134,17 @@ extension Comparison {
                     slot = fields.count
                     slotOfPath[field.path] = slot
                     fields.append((field.path, 0, -1, -1))
+                    typeOnly.append((0, nil, false))
                 }
                 if fields[slot].lastUpdate != number {
                     fields[slot].records += 1
                     fields[slot].lastUpdate = number
+                    if countsTypes {
+                        touched.append(slot)
+                        typeOnly[slot].now = true
+                    }
                 }
+                if countsTypes && typeOnly[slot].now && !Value.changesOnlyType(field.old, field.new) { typeOnly[slot].now = false }
                 let counter: Int
                 if field.elements.isEmpty {
                     if fields[slot].own < 0 {
@@ -148,11 +169,21 @@ extension Comparison {
                 }
                 counters[counter].counter.add(field)
             }
+            for slot in touched where typeOnly[slot].now {
+                typeOnly[slot].records += 1
+                if typeOnly[slot].example == nil { typeOnly[slot].example = update.fields.first { $0.path == fields[slot].path } }
+            }
         }
+        let typeOnlyOfPath = Dictionary(uniqueKeysWithValues: fields.indices.map { (fields[$0].path, typeOnly[$0]) })
         fields.sort {
             $0.records != $1.records ? $0.records > $1.records : $0.path.description.unicodeScalars.lexicographicallyPrecedes($1.path.description.unicodeScalars)
         }
         summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
+        summary.typeOnlyFields = fields.compactMap { field in
+            typeOnlyOfPath[field.path].flatMap { counted in
+                counted.example.map { TypeOnlyField(path: field.path, records: counted.records, example: $0) }
+            }
+        }
         // In the fields' order, a field's own transitions before its elements'.
         var elementCounters: [FieldPath: [Int]] = [:]
         for (slot, counter) in counters.enumerated() where counter.pattern != nil { elementCounters[counter.path, default: []].append(slot) }
@@ -179,51 +210,6 @@ extension Comparison {
             let path = new ? inNew : inOld
             return record?.member(at: path.components) ?? (path.components.count > 1 ? record?.member(at: [path.flatName]) : nil)
         }
-    }
-
-    /// `--show`'s paths: a glob matched against the top-level names of NEW,
-    /// then OLD; a field no record has is a typo, and an error, as for `--ignore`.
-    private func contextFields(_ paths: [FieldPath]) throws -> [ShownField] {
-        // NEW's schema is held under OLD's names (the renames made them comparable).
-        var names = new.records.schema
-        for name in old.records.schema where !names.contains(where: { ExactText.same($0, name) }) { names.append(name) }
-        let renames = options.records.renames
-        func field(_ path: FieldPath) -> ShownField {
-            let inOld = options.records.oldName(path)
-            let inNew = renames.first { $0.old == path }.map(\.new) ?? path
-            return ShownField(path: path, inOld: inOld, inNew: inNew)
-        }
-        func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
-            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names, syntax: .pattern))
-        }
-        var fields: [ShownField] = []
-        for path in paths {
-            if path.components.count == 1, GlobPattern.isPattern(path.components[0]) {
-                let pattern = GlobPattern(path.components[0])
-                let matched = names.filter(pattern.matches)
-                guard !matched.isEmpty else { throw fail(path, "no field of \(old.input.name) or \(new.input.name) matches") }
-                fields += matched.map { field(FieldPath([$0])) }
-                continue
-            }
-            guard !path.components.dropFirst().contains(where: GlobPattern.isPattern) else {
-                throw FieldCheckError(description: "--show \"\(path)\": a pattern names top-level fields only")
-            }
-            let shown = field(path)
-            let top = shown.inOld.components[0]
-            let known = names.isEmpty || names.contains { ExactText.same($0, top) || ExactText.same($0, shown.inOld.flatName) }
-            guard known else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
-            if shown.inOld.components.count > 1, !names.contains(where: { ExactText.same($0, shown.inOld.flatName) }) {
-                // Nested: some of the first records must have it (records of both are read under OLD's names).
-                let found = try [old, new].contains { side in
-                    try (0..<min(side.records.count, 1000)).contains { row in
-                        shown.value(in: try side.value(ofRecord: row), new: false) != nil
-                    }
-                }
-                guard found else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
-            }
-            fields.append(shown)
-        }
-        return fields
     }
 
     private func changeStream(_ resolved: [ResolvedUpdate], kinds: Set<Change.Kind>?, context: [ShownField], recordsPerKind: Int) -> ChangeStream {

@@ -1,4 +1,4 @@
-/// A field named by `--ignore`, `--only` or `--rename` that no record has is
+/// A field named by `--ignore`, `--only`, `--rename` or `--show` that no record has is
 /// almost always a typo, and silently comparing without it would let a CI
 /// gate pass that should fail. So it is an error that names the field and
 /// suggests the closest names the snapshots do have.
@@ -59,6 +59,54 @@ enum FieldCheck {
                     + hint(path, names, option: "--rename"))
             }
         }
+    }
+
+    /// `--show`'s paths: a glob matched against the top-level names of NEW,
+    /// then OLD; a field no record has is a typo, and an error, as for
+    /// `--ignore`, whatever the run prints (`--stat` and `-q` show no
+    /// context, but a typo that passed there would fail the report run).
+    static func shownFields(_ paths: [FieldPath], options: RecordOptions, old: Snapshot, new: Snapshot) throws -> [Comparison.ShownField] {
+        guard !paths.isEmpty else { return [] }
+        // NEW's schema is held under OLD's names (the renames made them comparable).
+        var names = new.records.schema
+        for name in old.records.schema where !names.contains(where: { ExactText.same($0, name) }) { names.append(name) }
+        let renames = options.renames
+        func field(_ path: FieldPath) -> Comparison.ShownField {
+            let inOld = options.oldName(path)
+            let inNew = renames.first { $0.old == path }.map(\.new) ?? path
+            return Comparison.ShownField(path: path, inOld: inOld, inNew: inNew)
+        }
+        func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
+            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names, syntax: .pattern))
+        }
+        var fields: [Comparison.ShownField] = []
+        for path in paths {
+            if path.components.count == 1, GlobPattern.isPattern(path.components[0]) {
+                let pattern = GlobPattern(path.components[0])
+                let matched = names.filter(pattern.matches)
+                guard !matched.isEmpty else { throw fail(path, "no field of \(old.input.name) or \(new.input.name) matches") }
+                fields += matched.map { field(FieldPath([$0])) }
+                continue
+            }
+            guard !path.components.dropFirst().contains(where: GlobPattern.isPattern) else {
+                throw FieldCheckError(description: "--show \"\(path)\": a pattern names top-level fields only")
+            }
+            let shown = field(path)
+            let top = shown.inOld.components[0]
+            let known = names.isEmpty || names.contains { ExactText.same($0, top) || ExactText.same($0, shown.inOld.flatName) }
+            guard known else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
+            if shown.inOld.components.count > 1, !names.contains(where: { ExactText.same($0, shown.inOld.flatName) }) {
+                // Nested: some of the first records must have it (records of both are read under OLD's names).
+                let found = try [old, new].contains { side in
+                    try (0..<min(side.records.count, 1000)).contains { row in
+                        shown.value(in: try side.value(ofRecord: row), new: false) != nil
+                    }
+                }
+                guard found else { throw fail(path, "no record of \(old.input.name) or \(new.input.name) has this field") }
+            }
+            fields.append(shown)
+        }
+        return fields
     }
 
     /// `--ignore` and `--only` read patterns; the per-field tolerances do not.

@@ -13,10 +13,11 @@ public struct FieldTransitions: Equatable, Sendable {
     /// The most frequent transitions, most first (at most five), each made
     /// by two records or more.
     public var top: [Transition]
-    /// Whether the counts are exact. False when the field had more distinct
-    /// transitions than a summary tracks (`FieldTransitionCounter.capacity`):
-    /// each count is then the number of records known to have made the
-    /// transition, a lower bound.
+    /// Whether every change of the field was counted. False when the field
+    /// had more distinct transitions than a summary tracks
+    /// (`FieldTransitionCounter.capacity`): a transition may then be missing
+    /// from `top`, and a count whose `Transition.exact` is false is the
+    /// number of records known to have made it, a lower bound.
     public var exact: Bool
     /// For the changes from a number to a number: how many, the largest
     /// absolute change and the mean one.
@@ -40,11 +41,15 @@ public struct Transition: Equatable, Sendable {
     public var old: Value?
     public var new: Value?
     public var records: Int
+    /// Whether `records` is the exact count; false: a lower bound (the
+    /// transition may have been made before the summary began to track it).
+    public var exact: Bool
 
-    public init(old: Value?, new: Value?, records: Int) {
+    public init(old: Value?, new: Value?, records: Int, exact: Bool = true) {
         self.old = old
         self.new = new
         self.records = records
+        self.exact = exact
     }
 }
 
@@ -65,10 +70,17 @@ public struct NumericChanges: Equatable, Sendable {
 /// algorithm (Metwally, Agrawal and El Abbadi) keeps `capacity` counters; a
 /// transition not among them takes the place of the least counted and
 /// inherits its count, which is then kept apart as the entry's error: what
-/// is reported is the part counted for sure, exact until an eviction and a
-/// lower bound after. A transition made by more than one in `capacity` of a
-/// field's changes is always among the entries. So a field with a million
-/// distinct values costs `capacity` entries, not a map of every value.
+/// is reported is the part counted for sure. A transition made by more than
+/// one in `capacity` of a field's changes is always among the entries. So a
+/// field with a million distinct values costs `capacity` entries, not a map
+/// of every value.
+///
+/// That part is the exact count when the transition was never evicted
+/// before it took its entry: then none of its changes went uncounted. An
+/// entry taken while there was room (no error) is so; for one taken later,
+/// a Bloom filter of the evicted transitions tells (`evictedKeys`): it can
+/// mistake a new transition for an evicted one, saying "at least" of an
+/// exact count, but never the other way round.
 struct FieldTransitionCounter {
     static let capacity = 64
     static let shown = 5
@@ -85,11 +97,18 @@ struct FieldTransitionCounter {
         var count: Int
         /// How much of `count` the entry inherited from the one it replaced.
         var error: Int
+        /// Whether `count - error` counts every change that made the transition.
+        var exact: Bool
     }
 
     private var entries: [Entry] = []
     private var slots: [Key: Int] = [:]
     private var evicted = false
+    /// A Bloom filter of the transitions evicted so far (`filterBits` bits,
+    /// made at the first eviction): bounded memory that answers "was this
+    /// one ever counted and then dropped?" with no false "no".
+    private var evictedKeys: [UInt64] = []
+    static let filterBits = 4096
     /// No entry has a smaller count (the least count only grows), and where
     /// to look for one that has it: an eviction is a short scan, not a pass
     /// over every entry.
@@ -106,13 +125,16 @@ struct FieldTransitionCounter {
             entries[slot].count += 1
         } else if entries.count < Self.capacity {
             slots[key] = entries.count
-            entries.append(Entry(key: key, old: change.old, new: change.new, count: 1, error: 0))
+            entries.append(Entry(key: key, old: change.old, new: change.new, count: 1, error: 0, exact: true))
         } else {
             // Space-Saving: the least counted entry gives its place, and its count, plus one.
             let slot = leastCounted()
             let inherited = entries[slot].count
             slots[entries[slot].key] = nil
-            entries[slot] = Entry(key: key, old: change.old, new: change.new, count: inherited + 1, error: inherited)
+            if evictedKeys.isEmpty { evictedKeys = Array(repeating: 0, count: Self.filterBits / 64) }
+            noteEvicted(entries[slot].key)
+            entries[slot] = Entry(key: key, old: change.old, new: change.new, count: inherited + 1, error: inherited,
+                                  exact: !mayHaveBeenEvicted(key))
             slots[key] = slot
             evicted = true
         }
@@ -125,6 +147,27 @@ struct FieldTransitionCounter {
             numericLargest = max(numericLargest, distance)
             numericMean += (distance - numericMean) / Double(numericCount)
         }
+    }
+
+    /// The filter's three bits for a transition, from one mixed hash.
+    private static func filterPositions(of key: Key) -> (Int, Int, Int) {
+        let mixed = StableHash.combine(key.old, key.new)
+        let mask = UInt64(filterBits - 1)
+        return (Int(mixed & mask), Int((mixed >> 21) & mask), Int((mixed >> 42) & mask))
+    }
+
+    private mutating func noteEvicted(_ key: Key) {
+        func set(_ bit: Int) { evictedKeys[bit / 64] |= 1 << UInt64(bit % 64) }
+        let (a, b, c) = Self.filterPositions(of: key)
+        set(a)
+        set(b)
+        set(c)
+    }
+
+    private func mayHaveBeenEvicted(_ key: Key) -> Bool {
+        func isSet(_ bit: Int) -> Bool { evictedKeys[bit / 64] & (1 << UInt64(bit % 64)) != 0 }
+        let (a, b, c) = Self.filterPositions(of: key)
+        return isSet(a) && isSet(b) && isSet(c)
     }
 
     /// An entry with the least count.
@@ -147,7 +190,7 @@ struct FieldTransitionCounter {
             .filter { $0.2 >= 2 }
             .sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.0 < $1.0 }
             .prefix(Self.shown)
-            .map { Transition(old: $0.1.old, new: $0.1.new, records: $0.2) }
+            .map { Transition(old: $0.1.old, new: $0.1.new, records: $0.2, exact: $0.1.exact) }
         let numbers = numericCount > 0
             ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericMean) : nil
         guard !top.isEmpty || numbers != nil else { return nil }

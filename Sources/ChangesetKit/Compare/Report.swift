@@ -145,6 +145,21 @@ public struct FieldCount: Equatable, Sendable {
     }
 }
 
+/// A field some of whose changes were only of a value's type (`"3"` -> `3`).
+public struct TypeOnlyField: Equatable, Sendable {
+    public var path: FieldPath
+    /// Updated records whose every change of the field changed only a value's type.
+    public var records: Int
+    /// The first such change, the note's example.
+    public var example: FieldChange
+
+    public init(path: FieldPath, records: Int, example: FieldChange) {
+        self.path = path
+        self.records = records
+        self.example = example
+    }
+}
+
 /// The counts a run reports.
 public struct Summary: Equatable, Sendable {
     public var inserted = 0
@@ -182,6 +197,12 @@ public struct Summary: Equatable, Sendable {
     public var respelledNumberUpdates = 0
     /// The first field change of the first such update, the note's example.
     public var respelledNumberExample: FieldChange?
+    /// Per changed field (in `fieldCounts`' order) that some updated record
+    /// changed only in its value's type: in how many records (of the field's
+    /// `fieldCounts` ones) every change of the field was so. Counted in typed
+    /// comparisons, like `typeOnlyUpdates`, which misses a field whose
+    /// records changed other fields too.
+    public var typeOnlyFields: [TypeOnlyField] = []
 
     public init() {}
 
@@ -197,9 +218,7 @@ extension Summary {
     /// `248 of the 250 updates change only a value's type ("3" -> 3); --loose-types ...`.
     package func typeOnlyNote(example: (String) -> String) -> String? {
         guard typeOnlyUpdates > 0, typeOnlyUpdates * 2 >= updated else { return nil }
-        let shown = typeOnlyExample.map { change in
-            " (" + example(Summary.exampleText(change.old?.jsonText ?? "(absent)") + " -> " + Summary.exampleText(change.new?.jsonText ?? "(absent)")) + ")"
-        } ?? ""
+        let shown = typeOnlyExample.map { " (" + example(Self.exampleText($0)) + ")" } ?? ""
         return "\(typeOnlyUpdates) of the \(updated) updates change only a value's type\(shown); --loose-types compares by text and leaves them unchanged"
     }
 
@@ -218,6 +237,29 @@ extension Summary {
     /// A value's text in a note, cut: an example, not the value.
     static func exampleText(_ text: String) -> String {
         text.count <= 24 ? text : String(text.prefix(23)) + "…"
+    }
+
+    /// The same note per field, for each field (at most `limit`, most changed
+    /// first) most of whose changes are only of a value's type, said
+    /// whether or not the updates are (a record that changed another field too is
+    /// no type-only update): `region_id changes only a value's type in 248 of its
+    /// 248 updated records ("3" -> 3); --loose-types ...`. `name` writes the
+    /// field's name as the format shows names, `option` the option's.
+    package func typeOnlyFieldNotes(
+        limit: Int, name: (String) -> String, example: (String) -> String, option: (String) -> String = { $0 }
+    ) -> [String] {
+        let changed = Dictionary(fieldCounts.map { ($0.path, $0.records) }, uniquingKeysWith: { first, _ in first })
+        return typeOnlyFields.filter { field in changed[field.path].map { field.records * 2 >= $0 } ?? false }
+            .prefix(limit)
+            .map { field in
+                "\(name(field.path.description)) changes only a value's type in \(field.records) of its \(changed[field.path]!) updated records "
+                    + "(\(example(Self.exampleText(field.example)))); \(option("--loose-types")) compares by text and counts these changes as none"
+            }
+    }
+
+    /// A change as a note's example: compact JSON text, each side cut (an example, not the value).
+    static func exampleText(_ change: FieldChange) -> String {
+        exampleText(change.old?.jsonText ?? "(absent)") + " -> " + exampleText(change.new?.jsonText ?? "(absent)")
     }
 
     /// How many changes of a kind there are.

@@ -85,6 +85,8 @@ extension Comparison {
             throw OptionError("--format \(settings.format.rawValue) replays the change; --show adds context to a report")
         }
         try checkReplayCarriesWhatIsCounted(settings.format)
+        // Checked whatever is written: `-q` and `--stat` show no context, and a typo they let pass would fail the report run.
+        let shown = try FieldCheck.shownFields(settings.show, options: options.records, old: old, new: new)
         if showingNothing { return try counts() }
         if isPartitioned && (settings.format == .patch || settings.format == .jsonpatch) {
             // A replay carries every record's place in NEW: the tables must hold them all.
@@ -100,7 +102,7 @@ extension Comparison {
             }
             return summary
         }
-        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, context: settings.countsOnly ? [] : settings.show,
+        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, shown: settings.countsOnly ? [] : shown,
                                 recordsPerKind: settings.countsOnly ? nil : settings.recordsShownPerKind)
         try Self.write(report, settings, to: &output)
         return report.summary
@@ -121,7 +123,9 @@ extension Comparison {
                 output.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
             default:
                 output.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
-                for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+                for line in TextFormatter.detailLines(report, width: DisplayText.bounded(settings.width ?? TextFormatter.defaultWidth)) {
+                    output.write(line + "\n")
+                }
             }
             return
         }

@@ -101,6 +101,9 @@ package struct HTMLFormatter: ReportFormatter {
             if let note = summary.respelledNumberNote(example: { $0 }) {
                 output.write("<p class=\"cut\" id=\"respelled-numbers\">\(HTMLFormatter.escape(note))</p>\n")
             }
+            for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: { $0 }, example: { $0 }) {
+                output.write("<p class=\"cut type-only-field\">\(HTMLFormatter.escape(note))</p>\n")
+            }
             if !summary.transitions.isEmpty {
                 output.write("<h3>Common changes</h3>\n<ul id=\"transitions\">\n")
                 for field in summary.transitions.prefix(TransitionText.fieldLimit) {

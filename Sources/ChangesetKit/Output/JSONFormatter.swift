@@ -130,6 +130,12 @@ package struct JSONFormatter: ReportFormatter {
         object.add("fields", raw: fields.text)
         if summary.typeOnlyUpdates > 0 { object.add("typeOnly", int: summary.typeOnlyUpdates) }
         if summary.respelledNumberUpdates > 0 { object.add("respelledNumbers", int: summary.respelledNumberUpdates) }
+        if !summary.typeOnlyFields.isEmpty {
+            // Per field, with `fields`' counts: what a script needs to say the note per field.
+            var typeOnly = JSONObjectWriter()
+            for field in summary.typeOnlyFields { typeOnly.add(field.path.description, int: field.records) }
+            object.add("typeOnlyFields", raw: typeOnly.text)
+        }
         if !summary.transitions.isEmpty {
             // Per field, its most frequent transitions and how far its numbers moved.
             object.add("transitions", array: summary.transitions) { entry, field in
@@ -139,6 +145,8 @@ package struct JSONFormatter: ReportFormatter {
                     if let old = transition.old { item.add("old", value: old) }
                     if let new = transition.new { item.add("new", value: new) }
                     item.add("records", int: transition.records)
+                    // Only where it is so: a count is exact unless it says otherwise.
+                    if !transition.exact { item.add("exact", raw: "false") }
                 }
                 entry.add("exact", raw: field.exact ? "true" : "false")
                 if let numbers = field.numbers {

@@ -25,7 +25,7 @@ package struct MarkdownFormatter: ReportFormatter {
     /// The `--assert` checks to list at the end of the page (within its size).
     package var assertions: [Assertion] = []
     /// `--group`: updated records that changed the same fields the same way
-    /// are one row group (how many, their first ids); the limit counts groups.
+    /// are one row group (how many, their first ids), largest first; the limit counts groups.
     package var group = false
 
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
@@ -83,6 +83,10 @@ package struct MarkdownFormatter: ReportFormatter {
         if let note = summary.respelledNumberNote(example: { MarkdownPage.code($0, inTable: false) }) {
             page.add("_\(note.replacingOccurrences(of: "--numbers-by-value", with: "`--numbers-by-value`"))._\n\n")
         }
+        let code = { (text: String) in MarkdownPage.code(text, inTable: false) }
+        for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: code, example: code, option: { "`\($0)`" }) {
+            page.add("_\(note)._\n\n")
+        }
         if !summary.transitions.isEmpty {
             page.add("**Common changes**\n\n")
             for field in summary.transitions.prefix(TransitionText.fieldLimit) {
@@ -99,7 +103,7 @@ package struct MarkdownFormatter: ReportFormatter {
 
     package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
-            // Held until the end (updates come last): a group is one row group, where its first record stands.
+            // Held until the end (updates come last): every group is known only then, and the largest is the first row group.
             return progress.groups.add(change)
         }
         let step = progress.cap.next(change.kind)
@@ -114,7 +118,7 @@ package struct MarkdownFormatter: ReportFormatter {
     package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var progress = progress
         var groupsLeft = 0
-        for group in progress.groups.groups {
+        for group in progress.groups.bySize {
             let step = progress.cap.next(.updated)
             if step.starts {
                 Self.more(step.ended, on: &progress.page)

@@ -31,7 +31,7 @@ package struct TextFormatter: ReportFormatter {
     /// (nil: every change).
     package var limit: Int?
     /// `--group`: updated records whose field changes are the same are
-    /// written once, with how many and their first ids.
+    /// written once, with how many and their first ids, largest group first.
     package var group = false
 
     package static let defaultWidth = 120
@@ -70,20 +70,26 @@ package struct TextFormatter: ReportFormatter {
 
     /// The lines after the summary line that `--stat` prints too: schema
     /// changes, renames and per-field counts, each only when there are any.
-    package static func detailLines(_ report: Report) -> [String] {
+    /// A schema line longer than `width` (0: no limit) is wrapped between
+    /// fields, under its first field: a dataset that gained 43 columns is a
+    /// paragraph to read, not one line that runs off the terminal.
+    package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth) -> [String] {
         var lines: [String] = []
-        func fields(_ fields: [SchemaField]) -> String {
-            fields.map { "\(DisplayText.visible($0.path.description)) (\($0.records) \($0.records == 1 ? "record" : "records"))" }
-                .joined(separator: ", ")
+        /// `added a (2 records), b (1 record); removed c (3 records)`, a piece a field, each after its separator.
+        func pieces(_ added: [SchemaField], _ removed: [SchemaField]) -> [(separator: String, text: String)] {
+            var pieces: [(separator: String, text: String)] = []
+            for (verb, fields) in [("added ", added), ("removed ", removed)] {
+                for (index, field) in fields.enumerated() {
+                    let text = "\(DisplayText.visible(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records"))"
+                    pieces.append((pieces.isEmpty ? "" : index == 0 ? "; " : ", ", index == 0 ? verb + text : text))
+                }
+            }
+            return pieces
         }
-        var schema: [String] = []
-        if !report.schema.added.isEmpty { schema.append("added " + fields(report.schema.added)) }
-        if !report.schema.removed.isEmpty { schema.append("removed " + fields(report.schema.removed)) }
-        if !schema.isEmpty { lines.append("schema: " + schema.joined(separator: "; ")) }
-        var ignored: [String] = []
-        if !report.schema.ignoredAdded.isEmpty { ignored.append("added " + fields(report.schema.ignoredAdded)) }
-        if !report.schema.ignoredRemoved.isEmpty { ignored.append("removed " + fields(report.schema.ignoredRemoved)) }
-        if !ignored.isEmpty { lines.append("schema, ignored: " + ignored.joined(separator: "; ")) }
+        let schema = pieces(report.schema.added, report.schema.removed)
+        if !schema.isEmpty { lines += wrapped("schema: ", schema, width: width) }
+        let ignored = pieces(report.schema.ignoredAdded, report.schema.ignoredRemoved)
+        if !ignored.isEmpty { lines += wrapped("schema, ignored: ", ignored, width: width) }
         for suggestion in report.schema.suggestedRenames { lines.append(DisplayText.visible(suggestion.sentence)) }
         if !report.schema.renamed.isEmpty {
             lines.append("renamed: " + report.schema.renamed.map {
@@ -96,10 +102,36 @@ package struct TextFormatter: ReportFormatter {
         }
         if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
         if let note = report.summary.respelledNumberNote(example: DisplayText.visible) { lines.append(note) }
+        lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: DisplayText.visible, example: DisplayText.visible)
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
         }
+        return lines
+    }
+
+    /// `head` and the pieces, each after its separator, in lines of at most
+    /// `width` characters (0: one line), broken only between pieces (a piece
+    /// wider than the line has a line of its own), the separator's mark
+    /// ending the line and the lines after the first indented under the
+    /// first piece (a hanging indent).
+    static func wrapped(_ head: String, _ pieces: [(separator: String, text: String)], width: Int) -> [String] {
+        let indent = String(repeating: " ", count: head.count)
+        var lines: [String] = []
+        var line = head
+        var length = head.count
+        for (index, piece) in pieces.enumerated() {
+            let pieceLength = piece.text.count
+            if index > 0 && width > 0 && length + piece.separator.count + pieceLength > width {
+                lines.append(line + piece.separator.filter { $0 != " " })
+                line = indent + piece.text
+                length = indent.count + pieceLength
+            } else {
+                line += piece.separator + piece.text
+                length += piece.separator.count + pieceLength
+            }
+        }
+        lines.append(line)
         return lines
     }
 
@@ -116,7 +148,7 @@ package struct TextFormatter: ReportFormatter {
     package func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
         let summary = TextFormatter.summaryLine(report.summary, sections: report.sectioned)
         output.write(color ? "\(Paint.bold.code)\(summary)\u{1B}[0m\n" : summary + "\n")
-        for line in TextFormatter.detailLines(report) { output.write(line + "\n") }
+        for line in TextFormatter.detailLines(report, width: width) { output.write(line + "\n") }
         if let note = report.kindsNote { output.write(note + "\n") }
         return Progress(cap: limit.map { PerKindLimit(limit: $0) })
     }
@@ -127,7 +159,7 @@ package struct TextFormatter: ReportFormatter {
 
     package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
         if group && change.kind == .updated {
-            // Held until the end: a group is written once, where its first record stands.
+            // Held until the end (updates come last): every group is known only then, and the largest is written first.
             progress.groups.add(change)
             return
         }
@@ -140,7 +172,7 @@ package struct TextFormatter: ReportFormatter {
     package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
         var cap = progress.cap
         var groupsLeft = 0
-        for group in progress.groups.groups {
+        for group in progress.groups.bySize {
             if let step = cap?.next(.updated) {
                 if let ended = step.ended { output.write(TextFormatter.moreLine(ended)) }
                 guard step.show else {

@@ -19,7 +19,8 @@ enum TransitionText {
         var parts: [String] = []
         if !field.top.isEmpty {
             parts.append(field.top.map { transition in
-                let count = "(\(field.exact ? "" : "at least ")\(transition.records))"
+                // "at least" only for a count that may have missed some changes, not for every count of a field that overflowed.
+                let count = "(\(transition.exact ? "" : "at least ")\(transition.records))"
                 if field.elementPattern?.hasSuffix("[]") == true, transition.old == nil || transition.new == nil {
                     // An array element inserted or deleted: `inserted "x" (40)`.
                     let shown = value(DisplayText.shownValue(transition.old ?? transition.new, width: width))

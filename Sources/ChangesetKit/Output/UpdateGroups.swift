@@ -1,7 +1,7 @@
 /// `--group`: updated records that changed the same fields the same way,
-/// one group each, in the order their first record comes; the text and
-/// markdown reports write a group once, with how many records and their
-/// first ids, instead of one entry per record.
+/// one group each; the text and markdown reports write a group once, with
+/// how many records and their first ids, instead of one entry per record,
+/// largest group first (`bySize`).
 struct UpdateGroups {
     /// The ids a group names before "… and N more".
     static let shownIDs = 5
@@ -12,6 +12,7 @@ struct UpdateGroups {
         var count: Int
     }
 
+    /// In the order their first record comes.
     private(set) var groups: [Group] = []
     private var groupOfSignature: [UInt64: [Int]] = [:]
 
@@ -32,5 +33,14 @@ struct UpdateGroups {
         }
         groupOfSignature[signature, default: []].append(groups.count)
         groups.append(Group(first: change, ids: [id], count: 1))
+    }
+
+    /// The groups as a report lists them: the largest first, since grouping
+    /// is for a review of many updates and the transition made by a thousand
+    /// records is the one to see, not one that happens to come first in the
+    /// file; groups of one size in the order their first record comes.
+    var bySize: [Group] {
+        groups.indices.sorted { groups[$0].count != groups[$1].count ? groups[$0].count > groups[$1].count : $0 < $1 }
+            .map { groups[$0] }
     }
 }
