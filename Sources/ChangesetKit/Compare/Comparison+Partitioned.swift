@@ -28,7 +28,7 @@ extension Comparison {
     /// before it is read (a stream, a compressed file) counts for nothing.
     static func estimatedMemory(_ inputs: [InputFile]) throws -> Int {
         var total = 0
-        for input in inputs {
+        for (index, input) in inputs.enumerated() where !inputs[..<index].contains(where: input.isSameInput) {
             guard let size = input.bytes.knownCount else { continue }
             let head = try input.bytes.leading(1 << 16)
             // NDJSON, CSV: a record a line. A JSON array: a record a line that
@@ -208,7 +208,9 @@ extension Comparison {
         let inputs = [oldInput, newInput]
         // A file a partition a side, beside each side's rows and keys and the links.
         let partitions = max(1, (SpillFile.roomForOpenFiles(2 * partitions + 5) - 5) / 2)
-        var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+        // One input on both sides is read once (as OLD), and its files stand for both.
+        let same = oldInput.isSameInput(as: newInput)
+        var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.prefix(same ? 1 : 2).enumerated())) { side, input in
             Result<SpilledSide, any Error> {
                 var records = options.records
                 records.appliesRenames = side == 1
@@ -220,6 +222,7 @@ extension Comparison {
                 return spilled
             }
         }
+        if same { read.append(read[0]) }
         if case .failure = read[1], case .success(let old) = read[0], try old.repeatsKey() {
             // In memory OLD's ids are indexed as it is read: a repeat there is said before NEW's error.
             try throwRepeatedID(old, oldInput, sideIndex: 0, options: options)
@@ -264,6 +267,11 @@ extension Comparison {
         let tables = try { () throws -> [RecordTable] in
             let sides = [(spilled[0], oldPositions), (spilled[1], newPositions)]
             spilled = []
+            if same {
+                // Nothing changed, so both sides hold the same positions (and the files are one).
+                let table = try sides[0].0.heldTable(sides[0].1)
+                return [table, table]
+            }
             return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.heldTable($0.1) }
         }()
         let (oldTable, newTable) = (tables[0], tables[1])

@@ -64,7 +64,12 @@ public struct Comparison: Sendable {
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
         let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
-        let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
+        // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
+        // answer at once: a FIFO opened a second time would wait for a writer that has gone.
+        // (Unless NEW is to be read in another format: then it is another dataset.)
+        let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
+        let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
+        let newInput = same ? oldInput.named(newPath) : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
         do {
             return try run(oldInput, newInput, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {
@@ -89,7 +94,8 @@ public struct Comparison: Sendable {
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
         if let limit = options.memoryLimit, canPartition(options) {
             if try estimatedMemory([oldInput, newInput]) >= limit {
-                let bytes = [oldInput, newInput].reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
+                let inputs = oldInput.isSameInput(as: newInput) ? [oldInput] : [oldInput, newInput]
+                let bytes = inputs.reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
                 let partitions = options.partitions ?? partitionCount(bytes: bytes, limit: limit)
                 return try runPartitioned(oldInput, newInput, options: options, partitions: partitions)
             }
@@ -104,8 +110,20 @@ public struct Comparison: Sendable {
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
-        let parts = InputFile.parts(sizes: inputs.map(\.bytes.knownCount), workers: options.readingWorkers ?? System.workerCount,
-                                    minimumPartSize: options.minimumPartSize)
+        let workers = options.readingWorkers ?? System.workerCount
+        if oldInput.isSameInput(as: newInput) {
+            // One input on both sides: read once (as OLD, whose ids are indexed), on every core.
+            let parts = InputFile.parts(sizes: [oldInput.bytes.knownCount], workers: workers, minimumPartSize: options.minimumPartSize)
+            let delimiter = oldInput.format.delimiter(options.delimiter)
+            var records = options.records
+            records.appliesRenames = false
+            let table = try oldInput.readRecords(records, delimiter: delimiter, parts: parts[0], minimumPartSize: options.minimumPartSize)
+            // NEW needs no lookups of its own (see below); the index's memory stays OLD's, not copied.
+            var new = Snapshot(input: newInput, records: table, delimiter: delimiter)
+            new.removeKeyLookups()
+            return (Snapshot(input: oldInput, records: table, delimiter: delimiter), new)
+        }
+        let parts = InputFile.parts(sizes: inputs.map(\.bytes.knownCount), workers: workers, minimumPartSize: options.minimumPartSize)
         let datasets = try Snapshot.read(inputs) { side, input in
             let delimiter = input.format.delimiter(options.delimiter)
             // Renames are the new side's: it reads NEW's names as OLD's.

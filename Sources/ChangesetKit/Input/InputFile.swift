@@ -520,6 +520,28 @@ package struct InputFile: Sendable {
         return InputFile(name: name, bytes: bytes, format: fileFormat!)
     }
 
+    /// Whether `a` and `b` name one file: the same device and inode (`-`
+    /// is standard input's). Neither is opened, so a FIFO is not waited on.
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
+        func identity(_ path: String) -> (dev_t, ino_t)? {
+            var status = stat()
+            let found = path == "-" ? fstat(STDIN_FILENO, &status) : stat(FileSystemPath.bytes(path), &status)
+            return found == 0 ? (status.st_dev, status.st_ino) : nil
+        }
+        guard let first = identity(a), let second = identity(b) else { return false }
+        return first == second
+    }
+
+    /// This input under the name `path` gives it (`-`: standard input), its bytes shared.
+    package func named(_ path: String) -> InputFile {
+        InputFile(name: path == "-" ? Self.standardInputName : path, bytes: bytes, format: format)
+    }
+
+    /// Whether the two inputs are one (opened once: see `isSameFile`).
+    package func isSameInput(as other: InputFile) -> Bool {
+        bytes === other.bytes && format == other.format
+    }
+
     /// The format a file name gives: its extension's, or, under a compression
     /// extension, the one before it.
     static func formatOfName(_ path: String) -> InputFormat? {
