@@ -25,7 +25,8 @@ public struct ComparisonOptions: Sendable {
     package var readingWorkers: Int?
     package var minimumPartSize = InputFile.minimumPartSize
     /// `--memory-limit`: when comparing the inputs in memory would take this
-    /// many bytes or more (an estimate from their sizes; 0: always), and the options
+    /// many bytes or more (an estimate from their sizes and samples of them,
+    /// and the records counted as they are read; 0: always), and the options
     /// allow it (`--id`, no `--section`, `--duplicates error`), records go to
     /// temporary files and are matched a partition at a time; the result is
     /// the same. Nil: always in memory.
@@ -93,11 +94,21 @@ public struct Comparison: Sendable {
                                               uniquingKeysWith: { first, _ in first })
         options.records.mode = oldInput.format.isJSON && newInput.format.isJSON && !options.looseTypes ? .typed : .text
         if let limit = options.memoryLimit, canPartition(options) {
-            if try estimatedMemory([oldInput, newInput]) >= limit {
+            func partitioned() throws -> Comparison {
                 let inputs = oldInput.isSameInput(as: newInput) ? [oldInput] : [oldInput, newInput]
                 let bytes = inputs.reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
                 let partitions = options.partitions ?? partitionCount(bytes: bytes, limit: limit)
                 return try runPartitioned(oldInput, newInput, options: options, partitions: partitions)
+            }
+            if try estimatedMemory([oldInput, newInput]) >= limit { return try partitioned() }
+            // The estimate is a sample's, and a stream has none: the readers count
+            // their records too, and past the limit the comparison starts again in partitions.
+            let budget = RecordBudget(records: limit / bytesPerRecordInMemory)
+            do {
+                let (old, new) = try readConcurrently(oldInput, newInput, options: options, budget: budget)
+                return try Comparison(old: consume old, new: consume new, options: options)
+            } catch is RecordBudget.Exceeded {
+                return try partitioned()
             }
         }
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
@@ -107,7 +118,7 @@ public struct Comparison: Sendable {
 
     /// Reads two inputs on two threads; the first error in argument order wins.
     package static func readConcurrently(
-        _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
+        _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, budget: RecordBudget? = nil
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
         let workers = options.readingWorkers ?? System.workerCount
@@ -117,7 +128,8 @@ public struct Comparison: Sendable {
             let delimiter = oldInput.format.delimiter(options.delimiter)
             var records = options.records
             records.appliesRenames = false
-            let table = try oldInput.readRecords(records, delimiter: delimiter, parts: parts[0], minimumPartSize: options.minimumPartSize)
+            let table = try oldInput.readRecords(records, delimiter: delimiter, parts: parts[0], minimumPartSize: options.minimumPartSize,
+                                                 budget: budget)
             // NEW needs no lookups of its own (see below); the index's memory stays OLD's, not copied.
             var new = Snapshot(input: newInput, records: table, delimiter: delimiter)
             new.removeKeyLookups()
@@ -135,7 +147,7 @@ public struct Comparison: Sendable {
             // occurrence`) does it keep its index's chains of repeated keys.
             let indexes = side == 0 || options.records.duplicates == .occurrence
             var table = try input.readRecords(records, delimiter: delimiter, parts: parts[side], minimumPartSize: options.minimumPartSize,
-                                              indexesKeys: indexes)
+                                              indexesKeys: indexes, budget: budget)
             if side == 1 && indexes { table.keyIndex.removeLookups() }
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
             return Snapshot(input: input, records: table, delimiter: delimiter,
