@@ -434,9 +434,14 @@ private final class InputStream {
             }
             pending.removeAll(keepingCapacity: target <= standardSize)
             target = wantsMore() ? target * 2 : standardSize
+            // Room for the next chunk at once: grown by doubling, the chunk
+            // of a long token was copied as it grew and held twice at the end.
+            pending.reserveCapacity(target)
         }
-        // Flushed as pieces arrive: a decoder may make gigabytes of one read.
+        // Flushed as pieces arrive (a decoder may make gigabytes of one read),
+        // before a piece would take a chunk past its size.
         func take(_ piece: UnsafeRawBufferPointer) throws {
+            if !pending.isEmpty && pending.count + piece.count > target { try flush() }
             pending.append(contentsOf: piece)
             if pending.count >= target { try flush() }
         }
