@@ -122,7 +122,6 @@ extension Comparison {
     private static func isShownAsIs(_ name: String) -> Bool {
         VisibleText.datum(name) == name
     }
-
 }
 
 /// A search for keys: the candidates (each a list of top-level names) whose
