@@ -12,10 +12,14 @@ import CMalloc
 @main
 enum ChangesetMain {
     static func main() {
-        // A closed pipe is an error code from write(2), not a signal that kills us.
+        // A closed pipe is an error code from write(2), not a signal that kills us;
+        // so is a write past the limit on file size (`ulimit -f`): EFBIG, which
+        // the writes report (exit status 2, the temporary output removed).
         signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
         TemporaryFiles.removeOnSignals()
         occupyClosedStandardDescriptors()
+        requireFreeDescriptors()
         limitMallocArenas()
         var arguments = rawCommandLineArguments()
         if arguments.isEmpty {
@@ -97,6 +101,39 @@ enum ChangesetMain {
                 close(opened)
             }
         }
+    }
+
+    /// Descriptors a run may need at once: three inputs and their copies
+    /// if they are streams, two outputs, libdispatch's own (an epoll, an
+    /// eventfd, a timer), with room to spare.
+    static let descriptorsNeeded = 16
+
+    /// libdispatch, which runs the command's threads, traps (SIGILL, no
+    /// message) when it cannot open its own descriptors, and it opens them
+    /// at its first use, after the inputs: so before anything can start
+    /// it, a limit on open files that leaves fewer than `descriptorsNeeded`
+    /// free is raised towards the hard limit, or is an error (exit status 2).
+    /// Only a low limit is checked (counting the open ones costs a call
+    /// each): past 4096, the process would have to hold thousands already.
+    static func requireFreeDescriptors() {
+        var limit = rlimit()
+        #if os(Linux)
+        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+        let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 4096 else { return }
+        let open = (0..<Int32(limit.rlim_cur)).reduce(0) { $0 + (fcntl($1, F_GETFD) != -1 ? 1 : 0) }
+        let free = Int(limit.rlim_cur) - open
+        guard free < descriptorsNeeded else { return }
+        if limit.rlim_max > limit.rlim_cur {
+            var raised = limit
+            raised.rlim_cur = min(limit.rlim_max, limit.rlim_cur + rlim_t(descriptorsNeeded - free))
+            if setrlimit(resource, &raised) == 0 && Int(raised.rlim_cur) - open >= descriptorsNeeded { return }
+        }
+        Diagnostics.report("the limit on open files (ulimit -n) is \(limit.rlim_cur), with \(open) open: changeset needs \(descriptorsNeeded) free; "
+            + "raise it (ulimit -n 64)")
+        exit(ExitStatus.trouble)
     }
 
     static func execute<Command: ParsableCommand>(_ command: Command.Type, _ arguments: [String]) -> Never {

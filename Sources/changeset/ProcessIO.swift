@@ -9,7 +9,7 @@ import Foundation
 // only walk fixed C strings, not Swift values.
 
 /// Where the command writes its result: standard output, or a file that
-/// appears whole or not at all (a temporary file beside it, renamed over it
+/// appears whole or not at all (a temporary file beside it, given the name
 /// once everything is written).
 final class OutputSink: TextOutputStream {
     enum Trouble: Error, CustomStringConvertible {
@@ -25,18 +25,30 @@ final class OutputSink: TextOutputStream {
         }
     }
 
+    /// The file being written before it takes the destination's name.
+    private enum Pending {
+        /// None: standard output, or a descriptor written in place.
+        case none
+        /// `.NAME.changeset-XXXXXX` beside the destination, renamed over it.
+        case named(String)
+        /// A file with no name (Linux's O_TMPFILE) in the destination's
+        /// directory, linked in at the end: no exit leaves it behind, a
+        /// SIGKILL included.
+        case unnamed
+    }
+
     private let descriptor: Int32
     private let destination: String
-    private let temporaryPath: String?
+    private let pending: Pending
     private var buffer: [UInt8] = []
     private(set) var trouble: Trouble?
 
     private let closesDescriptor: Bool
 
-    private init(descriptor: Int32, destination: String, temporaryPath: String?, closesDescriptor: Bool = false) {
+    private init(descriptor: Int32, destination: String, pending: Pending, closesDescriptor: Bool = false) {
         self.descriptor = descriptor
         self.destination = destination
-        self.temporaryPath = temporaryPath
+        self.pending = pending
         self.closesDescriptor = closesDescriptor
         buffer.reserveCapacity(1 << 16)
     }
@@ -66,11 +78,12 @@ final class OutputSink: TextOutputStream {
     }
 
     static func standardOutput() -> OutputSink {
-        OutputSink(descriptor: STDOUT_FILENO, destination: "standard output", temporaryPath: nil)
+        OutputSink(descriptor: STDOUT_FILENO, destination: "standard output", pending: .none)
     }
 
     /// A sink for `path`: writes go to a new temporary file in the same
-    /// directory (so the final rename stays on one file system). A symbolic
+    /// directory (so the final link or rename stays on one file system),
+    /// unnamed where the system allows (`unnamedFile`). A symbolic
     /// link is followed, so the rename replaces the file it names, not the
     /// link; a path that is not a regular file (`/dev/stdout`, a pipe, a
     /// device) is written directly, since renaming over it would replace it.
@@ -82,7 +95,7 @@ final class OutputSink: TextOutputStream {
             guard descriptor >= 0 else {
                 throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
             }
-            return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
+            return OutputSink(descriptor: descriptor, destination: path, pending: .none, closesDescriptor: true)
         }
         var target = path
         if let resolved = realPath(path) {
@@ -93,21 +106,52 @@ final class OutputSink: TextOutputStream {
                 guard descriptor >= 0 else {
                     throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
                 }
-                return OutputSink(descriptor: descriptor, destination: path, temporaryPath: nil, closesDescriptor: true)
+                return OutputSink(descriptor: descriptor, destination: path, pending: .none, closesDescriptor: true)
             }
         }
-        // `.NAME.changeset-XXXXXX` beside the target (by name, not through URL, which would not keep a name that is not UTF-8).
+        // By name, not through URL, which would not keep a name that is not UTF-8.
         let slash = target.lastIndex(of: "/")
         let directory = slash.map { String(target[...$0]) } ?? ""
-        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
-        var template = FileSystemPath.bytes(directory + "." + name + ".changeset-XXXXXX")
+        if let descriptor = unnamedFile(in: directory) {
+            return OutputSink(descriptor: descriptor, destination: target, pending: .unnamed)
+        }
+        let (descriptor, temporary) = try namedTemporaryFile(beside: target, for: path)
+        return OutputSink(descriptor: descriptor, destination: target, pending: .named(temporary))
+    }
+
+    /// A new file with no name in `directory` (`""`: the current one), to be
+    /// linked in by `commit`; nil where the system cannot (not Linux, a file
+    /// system without O_TMPFILE, no /proc to link it through), and the
+    /// caller makes a named one.
+    private static func unnamedFile(in directory: String) -> Int32? {
+        #if os(Linux)
+        guard access("/proc/self/fd", X_OK) == 0 else { return nil }
+        let descriptor = open(FileSystemPath.bytes(directory.isEmpty ? "." : directory), __O_TMPFILE | O_WRONLY | O_CLOEXEC, 0o600)
+        return descriptor >= 0 ? descriptor : nil
+        #else
+        return nil
+        #endif
+    }
+
+    /// `.NAME.changeset-XXXXXX` beside `target`, registered for removal by a
+    /// signal (`path`: the name the user gave, for the error).
+    private static func namedTemporaryFile(beside target: String, for path: String) throws -> (Int32, String) {
+        var template = FileSystemPath.bytes(temporaryName(beside: target) + "XXXXXX")
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else {
             throw Trouble.writeFailed("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         let temporary = FileSystemPath.string(template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) })
         TemporaryFiles.register(temporary)
-        return OutputSink(descriptor: descriptor, destination: target, temporaryPath: temporary)
+        return (descriptor, temporary)
+    }
+
+    /// `.NAME.changeset-` beside `target`, for a suffix to follow.
+    private static func temporaryName(beside target: String) -> String {
+        let slash = target.lastIndex(of: "/")
+        let directory = slash.map { String(target[...$0]) } ?? ""
+        let name = slash.map { String(target[target.index(after: $0)...]) } ?? target
+        return directory + "." + name + ".changeset-"
     }
 
     /// The descriptor `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` or `/proc/self/fd/N` names.
@@ -161,44 +205,92 @@ final class OutputSink: TextOutputStream {
         }
     }
 
-    /// Finishes the output: flushes, and for a file, syncs it and renames it into place.
+    /// Finishes the output: flushes, and for a file, syncs it and gives it the destination's name.
     func commit() throws {
         flush()
         if let trouble {
             discard()
             throw trouble
         }
-        guard let temporaryPath else {
+        if case .none = pending {
             if closesDescriptor { close(descriptor) }
             return
         }
         // A file replaced keeps its permissions; a new one gets the usual
-        // ones (mkstemp makes it private).
+        // ones (the temporary file is made private).
         var existing = stat()
-        if stat(FileSystemPath.bytes(destination), &existing) == 0 {
+        let replacing = stat(FileSystemPath.bytes(destination), &existing) == 0
+        if replacing {
             fchmod(descriptor, existing.st_mode & 0o7777)
         } else {
             let mask = umask(0)
             umask(mask)
             fchmod(descriptor, 0o666 & ~mask)
         }
-        defer { TemporaryFiles.unregister(temporaryPath) }
-        if fsync(descriptor) != 0 || close(descriptor) != 0 || rename(FileSystemPath.bytes(temporaryPath), FileSystemPath.bytes(destination)) != 0 {
-            let reason = String(cString: strerror(errno))
-            unlink(FileSystemPath.bytes(temporaryPath))
-            throw Trouble.writeFailed("cannot write \(destination): \(reason)")
+        guard fsync(descriptor) == 0 else { try fail(errno) }
+        switch pending {
+        case .none:
+            break
+        case .named(let temporary):
+            defer { TemporaryFiles.unregister(temporary) }
+            if close(descriptor) != 0 || rename(FileSystemPath.bytes(temporary), FileSystemPath.bytes(destination)) != 0 {
+                let code = errno
+                unlink(FileSystemPath.bytes(temporary))
+                throw Trouble.writeFailed("cannot write \(destination): \(String(cString: strerror(code)))")
+            }
+        case .unnamed:
+            // The file gets a name through /proc (linkat with AT_EMPTY_PATH
+            // would need CAP_DAC_READ_SEARCH). A link never replaces a file:
+            // an existing destination is replaced by a rename from a name
+            // beside it, which exists only between the two calls.
+            let source = FileSystemPath.bytes("/proc/self/fd/\(descriptor)")
+            if !replacing && linkat(AT_FDCWD, source, AT_FDCWD, FileSystemPath.bytes(destination), AT_SYMLINK_FOLLOW) == 0 {
+                close(descriptor)
+                return
+            }
+            if !replacing && errno != EEXIST { try fail(errno) }
+            var linked: String?
+            for _ in 0..<16 where linked == nil {
+                let candidate = Self.temporaryName(beside: destination) + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+                TemporaryFiles.register(candidate)
+                if linkat(AT_FDCWD, source, AT_FDCWD, FileSystemPath.bytes(candidate), AT_SYMLINK_FOLLOW) == 0 {
+                    linked = candidate
+                } else {
+                    let code = errno
+                    TemporaryFiles.unregister(candidate)
+                    if code != EEXIST { try fail(code) }
+                }
+            }
+            guard let linked else { try fail(EEXIST) }
+            defer { TemporaryFiles.unregister(linked) }
+            if rename(FileSystemPath.bytes(linked), FileSystemPath.bytes(destination)) != 0 {
+                let code = errno
+                unlink(FileSystemPath.bytes(linked))
+                try fail(code)
+            }
+            close(descriptor)
         }
+    }
+
+    /// Abandons a file being written after a failure with `code`, and says so.
+    private func fail(_ code: Int32) throws -> Never {
+        discard()
+        throw Trouble.writeFailed("cannot write \(destination): \(String(cString: strerror(code)))")
     }
 
     /// Abandons the output: a file being written is removed, the old one stays.
     func discard() {
-        guard let temporaryPath else {
+        switch pending {
+        case .none:
             if closesDescriptor { close(descriptor) }
-            return
+        case .named(let temporary):
+            close(descriptor)
+            unlink(FileSystemPath.bytes(temporary))
+            TemporaryFiles.unregister(temporary)
+        case .unnamed:
+            // Nameless, it goes with its descriptor.
+            close(descriptor)
         }
-        close(descriptor)
-        unlink(FileSystemPath.bytes(temporaryPath))
-        TemporaryFiles.unregister(temporaryPath)
     }
 }
 

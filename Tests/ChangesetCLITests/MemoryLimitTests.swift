@@ -64,6 +64,65 @@ import Testing
         #expect(limited.status == 1 && limited.stdout == inMemory.stdout && limited.stderr.isEmpty, "\(limited)")
     }
 
+    /// The limit holds whatever the inputs' layout: the estimate counted the
+    /// records in a file's first 64 KiB a line at a time, so a JSON array on
+    /// one line (`json.dump`'s way) or a first record of 64 KiB and more
+    /// seemed to hold one record, and a stream counted for nothing: 2M small
+    /// records stayed in memory past `--memory-limit 50M` (202 MB). Each
+    /// case here is past a limit of 1M: with TMPDIR missing it says so (it
+    /// went to temporary files); with `--format patch` the replay is refused;
+    /// and the report is the one made in memory.
+    @Test func theLimitHoldsForEveryLayoutAndForStreams() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let count = 30_000
+        func write(_ name: String, _ records: [String], big: Bool, layout: String) throws {
+            let first = big ? ["{\"id\": -1, \"blob\": \"\(String(repeating: "x", count: 100_000))\"}"] : []
+            let text = layout == "ndjson" ? (first + records).map { $0 + "\n" }.joined()
+                : layout == "lines" ? "[\n" + (first + records).joined(separator: ",\n") + "\n]\n"
+                : "[" + (first + records).joined(separator: ", ") + "]"
+            try Data(text.utf8).write(to: scratch.appendingPathComponent(name))
+        }
+        let old = (0..<count).map { "{\"id\": \($0)}" }
+        var new = old
+        new[7] = "{\"id\": -7}"
+        try write("compact-old.json", old, big: false, layout: "compact")
+        try write("compact-new.json", new, big: false, layout: "compact")
+        try write("big-old.json", old, big: true, layout: "lines")
+        try write("big-new.json", new, big: true, layout: "lines")
+        try write("big-old.ndjson", old, big: true, layout: "ndjson")
+        try write("big-new.ndjson", new, big: true, layout: "ndjson")
+        try write("small.json", Array(old.prefix(3)), big: false, layout: "compact")
+        _ = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "gzip -c compact-old.json > stream-old.json.gz"], in: scratch)
+        let spill = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: spill, withIntermediateDirectories: true)
+        for (oldName, newName) in [("compact-old.json", "compact-new.json"), ("big-old.json", "big-new.json"),
+                                   ("big-old.ndjson", "big-new.ndjson"), ("stream-old.json.gz", "small.json")] {
+            let pair = [oldName, newName, "--id", "id"]
+            if !oldName.hasPrefix("stream") {
+                // Estimated past the limit before anything is read.
+                let missing = try changeset(pair + ["-q", "--memory-limit", "1M"], in: scratch,
+                                            environment: ["TMPDIR": scratch.appendingPathComponent("absent").path])
+                #expect(missing.status == 2 && missing.stderr.contains("absent"), "\(oldName): \(missing)")
+            }
+            let patch = try changeset(pair + ["--format", "patch", "--memory-limit", "1M"], in: scratch, environment: ["TMPDIR": spill.path])
+            #expect(patch.status == 2 && patch.stderr.contains("holds every record in memory"), "\(oldName): \(patch)")
+            // Under a limit they fit: in memory, the replay written.
+            let roomy = try changeset(pair + ["--format", "patch", "--memory-limit", "100M"], in: scratch)
+            #expect(roomy.status == 1, "\(oldName): \(roomy)")
+            for format in ["json", "text"] {
+                let inMemory = try changeset(pair + ["--format", format], in: scratch)
+                let limited = try changeset(pair + ["--format", format, "--memory-limit", "1M"], in: scratch, environment: ["TMPDIR": spill.path])
+                #expect(limited.status == 1 && limited.stdout == inMemory.stdout && limited.stderr == inMemory.stderr, "\(oldName) \(format): \(limited)")
+            }
+            #expect(try FileManager.default.contentsOfDirectory(atPath: spill.path) == [])
+        }
+        // Standard input too: counted as it is read, and read again from its copy.
+        let piped = try runProcess(URL(fileURLWithPath: "/bin/sh"), ["-c", "\"$CHANGESET\" - small.json --id id --format patch --memory-limit 1M < compact-old.json"],
+                                   in: scratch, environment: ProcessInfo.processInfo.environment.merging(["CHANGESET": changesetBinary.path]) { $1 })
+        #expect(piped.status == 2 && piped.stderr.contains("holds every record in memory"), "\(piped)")
+    }
+
     @Test func aReplayPastTheLimitIsRefusedAndSaysWhatToDo() throws {
         let scratch = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: scratch) }

@@ -23,36 +23,61 @@ extension Comparison {
     }
 
     /// About how much memory comparing the inputs in memory takes: their
-    /// record counts, from their sizes and the records in their first 64 KiB,
-    /// at `bytesPerRecordInMemory`. An input whose size is not known
-    /// before it is read (a stream, a compressed file) counts for nothing.
+    /// record counts, from their sizes and the records in `sampleCount`
+    /// samples of 64 KiB spread through each (`recordStarts`), at
+    /// `bytesPerRecordInMemory`. Samples through the whole file, not its
+    /// first bytes alone: a large first record, or a JSON array on one line,
+    /// made those say a record or none. An input whose size is not known
+    /// before it is read (a stream, a compressed file) counts for nothing
+    /// here: the readers count records as they go (`RecordBudget`).
     static func estimatedMemory(_ inputs: [InputFile]) throws -> Int {
         var total = 0
-        for input in inputs {
-            guard let size = input.bytes.knownCount else { continue }
-            let head = try input.bytes.leading(1 << 16)
-            // NDJSON, CSV: a record a line. A JSON array: a record a line that
-            // starts with `{` (a pretty-printed record spans many lines; its
-            // nested objects that start lines make the estimate larger, not smaller).
+        for (index, input) in inputs.enumerated() where !inputs[..<index].contains(where: input.isSameInput) {
+            guard let size = input.bytes.knownCount, size > 0 else { continue }
+            let window = 1 << 16
+            let starts = size <= sampleCount * window
+                ? [0]
+                : (0..<sampleCount).map { (size - window) / (sampleCount - 1) * $0 }
+            var sampled = 0
             var records = 0
-            if input.format == .json {
-                var atLineStart = true
-                for byte in head {
-                    if byte == 0x0A {
-                        atLineStart = true
-                    } else if atLineStart && byte != 0x20 && byte != 0x09 && byte != 0x0D {
-                        if byte == UInt8(ascii: "{") { records += 1 }
-                        atLineStart = false
-                    }
-                }
-            } else {
-                records = head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            for start in starts {
+                let sample = try input.bytes.copy(start..<min(size, start + (starts.count == 1 ? size : window)))
+                sampled += sample.count
+                records += recordStarts(in: sample, format: input.format)
             }
-            // One line, or no record found: records of 64 bytes.
-            let bytesPerRecord = records == 0 ? 64 : max(1, head.count / records)
-            total += size / bytesPerRecord * bytesPerRecordInMemory
+            // No record start in any sample: each lies inside a record, so records are larger than a sample.
+            let bytesPerRecord = records == 0 ? max(sampled / starts.count, 1) : max(1, sampled / records)
+            total += (size / bytesPerRecord + 1) * bytesPerRecordInMemory
         }
         return total
+    }
+
+    /// Samples of each input `estimatedMemory` reads.
+    static let sampleCount = 16
+
+    /// About how many records start in `bytes`, a piece of an input cut
+    /// anywhere: NDJSON, CSV and TSV a record a line; a JSON array a record
+    /// after each `}` `,` `{` (white space between), which holds for one
+    /// record a line, pretty-printed and on one line alike. A quoted line
+    /// break, objects in an array inside a record, or such text in a string
+    /// count too: the estimate errs towards more records, never fewer.
+    static func recordStarts(in bytes: [UInt8], format: InputFormat) -> Int {
+        guard format == .json else { return bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+        var count = 0
+        // 0: elsewhere; 1: after `}`; 2: after `}` and `,`.
+        var state = 0
+        for byte in bytes {
+            switch byte {
+            case UInt8(ascii: "}"): state = 1
+            case UInt8(ascii: ","): state = state == 1 ? 2 : 0
+            case UInt8(ascii: "{"):
+                if state == 2 { count += 1 }
+                state = 0
+            case 0x20, 0x09, 0x0A, 0x0D: break
+            default: state = 0
+            }
+        }
+        return count
     }
 
     /// The number of partitions for inputs of about `bytes` under `limit`:
@@ -208,7 +233,9 @@ extension Comparison {
         let inputs = [oldInput, newInput]
         // A file a partition a side, beside each side's rows and keys and the links.
         let partitions = max(1, (SpillFile.roomForOpenFiles(2 * partitions + 5) - 5) / 2)
-        var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.enumerated())) { side, input in
+        // One input on both sides is read once (as OLD), and its files stand for both.
+        let same = oldInput.isSameInput(as: newInput)
+        var read = try OrderedConcurrentMap.mapEachOnItsOwnThread(Array(inputs.prefix(same ? 1 : 2).enumerated())) { side, input in
             Result<SpilledSide, any Error> {
                 var records = options.records
                 records.appliesRenames = side == 1
@@ -220,6 +247,7 @@ extension Comparison {
                 return spilled
             }
         }
+        if same { read.append(read[0]) }
         if case .failure = read[1], case .success(let old) = read[0], try old.repeatsKey() {
             // In memory OLD's ids are indexed as it is read: a repeat there is said before NEW's error.
             try throwRepeatedID(old, oldInput, sideIndex: 0, options: options)
@@ -264,6 +292,11 @@ extension Comparison {
         let tables = try { () throws -> [RecordTable] in
             let sides = [(spilled[0], oldPositions), (spilled[1], newPositions)]
             spilled = []
+            if same {
+                // Nothing changed, so both sides hold the same positions (and the files are one).
+                let table = try sides[0].0.heldTable(sides[0].1)
+                return [table, table]
+            }
             return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.heldTable($0.1) }
         }()
         let (oldTable, newTable) = (tables[0], tables[1])

@@ -32,7 +32,8 @@ public struct ComparisonOptions: Sendable {
     package var readingWorkers: Int?
     package var minimumPartSize = InputFile.minimumPartSize
     /// `--memory-limit`: when comparing the inputs in memory would take this
-    /// many bytes or more (an estimate from their sizes; 0: always), and the options
+    /// many bytes or more (an estimate from their sizes and samples of them,
+    /// and the records counted as they are read; 0: always), and the options
     /// allow it (`--id`, no `--section`, `--duplicates error`), records go to
     /// temporary files and are matched a partition at a time; the result is
     /// the same. Nil: always in memory.
@@ -71,7 +72,12 @@ public struct Comparison: Sendable {
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
         let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
-        let newInput = try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
+        // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
+        // answer at once: a FIFO opened a second time would wait for a writer that has gone.
+        // (Unless NEW is to be read in another format: then it is another dataset.)
+        let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
+        let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
+        let newInput = same ? oldInput.named(newPath) : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
         do {
             return try run(oldInput, newInput, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {
@@ -104,10 +110,21 @@ public struct Comparison: Sendable {
                                               uniquingKeysWith: { first, _ in first })
         options.records.mode = Comparison.mode(oldInput.format, newInput.format, options)
         if let limit = options.memoryLimit, canPartition(options) {
-            if try estimatedMemory([oldInput, newInput]) >= limit {
-                let bytes = [oldInput, newInput].reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
+            func partitioned() throws -> Comparison {
+                let inputs = oldInput.isSameInput(as: newInput) ? [oldInput] : [oldInput, newInput]
+                let bytes = inputs.reduce(0) { $0 + ($1.bytes.knownCount ?? 0) }
                 let partitions = options.partitions ?? partitionCount(bytes: bytes, limit: limit)
                 return try runPartitioned(oldInput, newInput, options: options, partitions: partitions)
+            }
+            if try estimatedMemory([oldInput, newInput]) >= limit { return try partitioned() }
+            // The estimate is a sample's, and a stream has none: the readers count
+            // their records too, and past the limit the comparison starts again in partitions.
+            let budget = RecordBudget(records: limit / bytesPerRecordInMemory)
+            do {
+                let (old, new) = try readConcurrently(oldInput, newInput, options: options, budget: budget)
+                return try Comparison(old: consume old, new: consume new, options: options)
+            } catch is RecordBudget.Exceeded {
+                return try partitioned()
             }
         }
         let (old, new) = try readConcurrently(oldInput, newInput, options: options)
@@ -117,11 +134,24 @@ public struct Comparison: Sendable {
 
     /// Reads two inputs on two threads; the first error in argument order wins.
     package static func readConcurrently(
-        _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions
+        _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, budget: RecordBudget? = nil
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
-        let parts = InputFile.parts(sizes: inputs.map(\.bytes.knownCount), workers: options.readingWorkers ?? System.workerCount,
-                                    minimumPartSize: options.minimumPartSize)
+        let workers = options.readingWorkers ?? System.workerCount
+        if oldInput.isSameInput(as: newInput) {
+            // One input on both sides: read once (as OLD, whose ids are indexed), on every core.
+            let parts = InputFile.parts(sizes: [oldInput.bytes.knownCount], workers: workers, minimumPartSize: options.minimumPartSize)
+            let delimiter = oldInput.format.delimiter(options.delimiter)
+            var records = options.records
+            records.appliesRenames = false
+            let table = try oldInput.readRecords(records, delimiter: delimiter, parts: parts[0], minimumPartSize: options.minimumPartSize,
+                                                 budget: budget)
+            // NEW needs no lookups of its own (see below); the index's memory stays OLD's, not copied.
+            var new = Snapshot(input: newInput, records: table, delimiter: delimiter)
+            new.removeKeyLookups()
+            return (Snapshot(input: oldInput, records: table, delimiter: delimiter), new)
+        }
+        let parts = InputFile.parts(sizes: inputs.map(\.bytes.knownCount), workers: workers, minimumPartSize: options.minimumPartSize)
         let datasets = try Snapshot.read(inputs) { side, input in
             let delimiter = input.format.delimiter(options.delimiter)
             // Renames are the new side's: it reads NEW's names as OLD's.
@@ -133,7 +163,7 @@ public struct Comparison: Sendable {
             // occurrence`) does it keep its index's chains of repeated keys.
             let indexes = side == 0 || options.records.duplicates == .occurrence
             var table = try input.readRecords(records, delimiter: delimiter, parts: parts[side], minimumPartSize: options.minimumPartSize,
-                                              indexesKeys: indexes)
+                                              indexesKeys: indexes, budget: budget)
             if side == 1 && indexes { table.keyIndex.removeLookups() }
             let mixed = inputs[0].format.isJSON != inputs[1].format.isJSON
             return Snapshot(input: input, records: table, delimiter: delimiter,

@@ -36,7 +36,7 @@ extension InputFile {
     /// (a JSON document read with `--records-at`, a JSON array on one line, a
     /// compressed or piped input, too small a file, no line break to cut at)
     /// or a part failed: then the caller reads it whole.
-    func readRecordsInParts(_ options: RecordOptions, delimiter: UInt8, parts: Int, minimumPartSize: Int) -> RecordTable? {
+    func readRecordsInParts(_ options: RecordOptions, delimiter: UInt8, parts: Int, minimumPartSize: Int, budget: RecordBudget? = nil) -> RecordTable? {
         guard parts > 1, options.recordsAt == nil, let size = bytes.knownCount,
               size >= 2 * max(1, minimumPartSize) else { return nil }
         let isCSV = format == .csv || format == .tsv
@@ -57,7 +57,7 @@ extension InputFile {
             guard pieces.count > 1 else { return nil }
             let input = self
             var read = try OrderedConcurrentMap.mapOnNewThreads(Array(pieces.enumerated())) { index, part in
-                try input.readPart(part, isFirst: index == 0, header: header, options: options, delimiter: delimiter)
+                try input.readPart(part, isFirst: index == 0, header: header, options: options, delimiter: delimiter, budget: budget)
             }
             // The array runs from the first part's `[` to the last part's `]`.
             let container = read[0].table.containerRange.flatMap { first in
@@ -166,13 +166,14 @@ extension InputFile {
     /// is sized for the whole file (room reserved and never written costs
     /// address space, not memory), so the others join it without a copy.
     private func readPart(
-        _ part: Part, isFirst: Bool, header: [UInt8], options: RecordOptions, delimiter: UInt8
+        _ part: Part, isFirst: Bool, header: [UInt8], options: RecordOptions, delimiter: UInt8, budget: RecordBudget?
     ) throws -> (table: RecordTable, lineBreaks: Int) {
         let range = part.range
         if format.isJSON {
             // A JSON array's later parts get a `[` just before their first byte, so offsets stay the file's.
             let reader = JSONRecordReader(source: name, layout: format == .ndjson ? .lines : .array, options: options,
                                           partStart: isFirst ? nil : range.lowerBound - (part.opensArray ? 1 : 0), indexesKeys: false)
+            reader.builder.budget = budget
             reader.expectedInputSize = isFirst ? bytes.count : range.count
             if part.opensArray { try reader.feed([UInt8(ascii: "[")]) }
             try bytes.forEachChunk(in: range, reader.feed, wantsMore: { reader.endsInsideLongToken })
@@ -181,6 +182,7 @@ extension InputFile {
             return (table, reader.lineBreaksRead)
         }
         let reader = CSVRecordReader(source: name, delimiter: delimiter, options: options, indexesKeys: false)
+        reader.builder.budget = budget
         reader.expectedInputSize = isFirst ? bytes.count : range.count
         if !isFirst {
             try reader.feed(header)

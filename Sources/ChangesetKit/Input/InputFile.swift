@@ -207,8 +207,9 @@ package final class InputBytes: @unchecked Sendable {
             try UnsafeRawBufferPointer(rebasing: memory[range ?? 0..<count]).withSpan(feed)
         case .stream(let stream):
             precondition(range == nil, "a stream is read whole, once")
-            let copy = try stream.pass({ try $0.withSpan(feed) }, standardSize: standardSize, wantsMore: wantsMore)
+            let (copy, stopped) = try stream.pass({ try $0.withSpan(feed) }, standardSize: standardSize, wantsMore: wantsMore)
             storage = .file(descriptor: copy.descriptor, path: copy.path, size: copy.size, modified: copy.modified)
+            if let stopped { throw stopped }
         case .file(let descriptor, let path, let size, let modified):
             let standard = standardSize
             let end = range?.upperBound ?? size
@@ -394,10 +395,13 @@ private final class InputStream {
     }
 
     /// The pass: every byte to `feed` (in chunks of `standardSize`, bigger
-    /// while `wantsMore`) and to the temporary file, which it returns.
+    /// while `wantsMore`) and to the temporary file, which it returns. A
+    /// reader that stops for its `RecordBudget` is fed no more, but the
+    /// stream is still copied to its end (to be read again in partitions),
+    /// and that stop is returned beside the file.
     func pass(
         _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int, wantsMore: () -> Bool
-    ) throws -> (descriptor: Int32, path: String, size: Int, modified: timespec) {
+    ) throws -> (copy: (descriptor: Int32, path: String, size: Int, modified: timespec), stopped: RecordBudget.Exceeded?) {
         // One pass only: after a failure part of the stream is gone.
         if let failure { throw failure }
         do {
@@ -412,21 +416,32 @@ private final class InputStream {
 
     private func passOnce(
         _ feed: (UnsafeRawBufferPointer) throws -> Void, standardSize: Int, wantsMore: () -> Bool
-    ) throws -> (descriptor: Int32, path: String, size: Int, modified: timespec) {
+    ) throws -> (copy: (descriptor: Int32, path: String, size: Int, modified: timespec), stopped: RecordBudget.Exceeded?) {
         let spill = try TemporaryCopy(source: name)
         var pending = head
         head = []
         var target = standardSize
+        var stopped: RecordBudget.Exceeded?
         func flush() throws {
             try pending.withUnsafeBytes { bytes in
                 try spill.append(bytes)
-                try feed(bytes)
+                guard stopped == nil else { return }
+                do {
+                    try feed(bytes)
+                } catch let budget as RecordBudget.Exceeded {
+                    stopped = budget
+                }
             }
             pending.removeAll(keepingCapacity: target <= standardSize)
             target = wantsMore() ? target * 2 : standardSize
+            // Room for the next chunk at once: grown by doubling, the chunk
+            // of a long token was copied as it grew and held twice at the end.
+            pending.reserveCapacity(target)
         }
-        // Flushed as pieces arrive: a decoder may make gigabytes of one read.
+        // Flushed as pieces arrive (a decoder may make gigabytes of one read),
+        // before a piece would take a chunk past its size.
         func take(_ piece: UnsafeRawBufferPointer) throws {
+            if !pending.isEmpty && pending.count + piece.count > target { try flush() }
             pending.append(contentsOf: piece)
             if pending.count >= target { try flush() }
         }
@@ -444,7 +459,7 @@ private final class InputStream {
         if let status, !InputBytes.isUnchanged(descriptor, size: Int(status.st_size), modified: status.st_mtim) {
             throw InputFile.changed(name)
         }
-        return try spill.finish()
+        return (try spill.finish(), stopped)
     }
 }
 
@@ -520,6 +535,28 @@ package struct InputFile: Sendable {
         return InputFile(name: name, bytes: bytes, format: fileFormat!)
     }
 
+    /// Whether `a` and `b` name one file: the same device and inode (`-`
+    /// is standard input's). Neither is opened, so a FIFO is not waited on.
+    package static func isSameFile(_ a: String, _ b: String) -> Bool {
+        func identity(_ path: String) -> (dev_t, ino_t)? {
+            var status = stat()
+            let found = path == "-" ? fstat(STDIN_FILENO, &status) : stat(FileSystemPath.bytes(path), &status)
+            return found == 0 ? (status.st_dev, status.st_ino) : nil
+        }
+        guard let first = identity(a), let second = identity(b) else { return false }
+        return first == second
+    }
+
+    /// This input under the name `path` gives it (`-`: standard input), its bytes shared.
+    package func named(_ path: String) -> InputFile {
+        InputFile(name: path == "-" ? Self.standardInputName : path, bytes: bytes, format: format)
+    }
+
+    /// Whether the two inputs are one (opened once: see `isSameFile`).
+    package func isSameInput(as other: InputFile) -> Bool {
+        bytes === other.bytes && format == other.format
+    }
+
     /// The format a file name gives: its extension's, or, under a compression
     /// extension, the one before it.
     static func formatOfName(_ path: String) -> InputFormat? {
@@ -569,15 +606,22 @@ package struct InputFile: Sendable {
     /// whose error says where the first repeat is and how many ids repeat.
     /// Without `indexesKeys` there is no index, and no check that ids are
     /// unique: the caller's (a comparison checks NEW's ids as it matches them).
+    ///
+    /// With a `budget`, reading stops (`RecordBudget.Exceeded`) once the
+    /// records read, with those of the readers sharing it, pass the budget;
+    /// a stream is still copied to its end, so it can be read again.
     package func readRecords(
         _ options: RecordOptions, delimiter: UInt8? = nil, parts: Int = 1, minimumPartSize: Int = InputFile.minimumPartSize,
-        indexesKeys: Bool = true
+        indexesKeys: Bool = true, budget: RecordBudget? = nil
     ) throws -> RecordTable {
         var table: RecordTable
-        if parts > 1, let parted = readRecordsInParts(options, delimiter: format.delimiter(delimiter), parts: parts, minimumPartSize: minimumPartSize) {
+        if parts > 1, let parted = readRecordsInParts(options, delimiter: format.delimiter(delimiter), parts: parts, minimumPartSize: minimumPartSize,
+                                                      budget: budget) {
             table = parted
         } else {
-            table = try readWhole(options, delimiter: delimiter, indexesKeys: false)
+            // Parts that stopped for the budget are not read again whole.
+            try budget?.check()
+            table = try readWhole(options, delimiter: delimiter, indexesKeys: false, budget: budget)
         }
         if indexesKeys && !options.id.isEmpty && table.indexKeys() && options.duplicates == .error {
             return try readWhole(options, delimiter: delimiter, indexesKeys: true)
@@ -597,7 +641,7 @@ package struct InputFile: Sendable {
     package func readWhole(
         _ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool,
         batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil,
-        locating: Int? = nil, located: (SourceLocation?) -> Void = { _ in }
+        locating: Int? = nil, located: (SourceLocation?) -> Void = { _ in }, budget: RecordBudget? = nil
     ) throws -> RecordTable {
         precondition(locating == nil || batches != nil, "a record is placed in a read a batch at a time")
         switch format {
@@ -612,14 +656,19 @@ package struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys)
+            reader.builder.budget = budget
             return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,
                             locating: locating, located: located)
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: format.delimiter(delimiter), options: options, indexesKeys: indexesKeys)
+            reader.builder.budget = budget
             return try read(with: reader, wantsMore: { false }, batchSize: batchSize, batches: batches, locating: locating, located: located)
         }
     }
+
+    /// The chunk a reader that hands on batches is fed at a time.
+    static let batchChunkSize = 1 << 20
 
     /// The bytes fed to `reader` (see `readWhole`).
     private func read<Reader: BuildsRecordTable>(
@@ -632,10 +681,12 @@ package struct InputFile: Sendable {
             return try reader.finish()
         }
         reader.rowToLocate = locating
+        // Chunks of 1 MiB, not 8: a batch is handed on between chunks, and a
+        // chunk of 8 MiB held a million records of a few bytes (40 MB).
         try bytes.forEachChunk({ chunk in
             try reader.feed(chunk)
             if reader.heldRecords >= batchSize { try batches(reader.takeRecords()) }
-        }, wantsMore: wantsMore)
+        }, standardSize: Self.batchChunkSize, wantsMore: wantsMore)
         defer { located(reader.locatedRow) }
         return try reader.finish()
     }

@@ -162,6 +162,7 @@ extension JSONRecordReader {
                 range: recordStart..<end, line: recordMark.line, location: recordLocation)
         } catch {
             failure = error as? InputError
+            budgetSpent = error as? RecordBudget.Exceeded
             return 0
         }
         return 1

@@ -80,6 +80,9 @@ package final class JSONRecordReader {
     var pathNeighbours: [FieldPath] = []
     @exclusivity(unchecked) var recordsArrayStart = 0
     @exclusivity(unchecked) var failure: InputError?
+    /// The records' budget spent (`RecordBudget`): not an input error, but
+    /// it stops yajl from a callback as one does.
+    @exclusivity(unchecked) var budgetSpent: RecordBudget.Exceeded?
     @exclusivity(unchecked) var scratch: [UInt8] = []
     @exclusivity(unchecked) var schema = SchemaCollector()
     @exclusivity(unchecked) var recordMemberNames = RecordMemberNames()
@@ -258,6 +261,7 @@ package final class JSONRecordReader {
         switch status {
         case yajl_status_ok: return
         case yajl_status_client_canceled:
+            if failure == nil, let budgetSpent { throw budgetSpent }
             throw failure ?? error("parsing stopped", at: currentLocation)
         default:
             throw yajlError()

@@ -14,6 +14,10 @@ struct RecordTableBuilder {
     var count: Int { taken + records.count }
     /// Records handed on by `takeRecords`.
     private var taken = 0
+    /// A comparison in memory under `--memory-limit`: the records read are
+    /// charged to it every `RecordBudget.chargeInterval`, and reading stops
+    /// when it is spent.
+    var budget: RecordBudget?
     /// The record (counted from the input's first) whose place the reader
     /// is asked for, and its place once read: a comparison past memory finds
     /// an id's first repeat in its files, and its place by reading again.
@@ -246,6 +250,7 @@ struct RecordTableBuilder {
             throw InputError(source: source, location: location(), message: "a record of 4 GiB or more is more than changeset supports")
         }
         records.append(fingerprint: fingerprint, range: range, line: line)
+        if records.count % RecordBudget.chargeInterval == 0, let budget { try budget.charge(RecordBudget.chargeInterval) }
     }
 }
 
