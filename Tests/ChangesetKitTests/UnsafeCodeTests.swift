@@ -13,7 +13,7 @@ import Testing
         "ChangesetKit/Input/JSONRecordReader.swift": "yajl's C callbacks while reading records",
         "ChangesetKit/Input/JSONValueReader.swift": "yajl's C callbacks while reading one value",
         "ChangesetKit/Input/CSVRecordReader.swift": "the CSV reader's inner loop over a chunk",
-        "ChangesetKit/Model/OrderedConcurrentMap.swift": "results filled from several threads",
+        "ChangesetKit/Model/OrderedConcurrentMap.swift": "results filled from several threads, and the record count they share",
         "changeset/ProcessIO.swift": "the process's own arguments, writes and signal handler",
     ]
 
