@@ -235,6 +235,7 @@ struct DiffCommand: ParsableCommand {
 extension OutputFormat: ExpressibleByArgument {}
 
 extension DuplicatePolicy: ExpressibleByArgument {}
+extension CSVRowPolicy: ExpressibleByArgument {}
 extension ArrayComparison: ExpressibleByArgument {}
 extension InputFormat: ExpressibleByArgument {}
 

@@ -22,6 +22,11 @@ struct RecordMatchingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What a repeated id is: error, or occurrence (records sharing an id match an equal one first, then the k-th the k-th).", valueName: "policy"))
     var duplicates: DuplicatePolicy = .error
 
+    @Option(help: ArgumentHelp(
+        "A CSV row with more or fewer cells than the header: strict (an error), or lenient (a missing cell is empty, an extra one a field named # and its column number, #7; ## if the header has #7).",
+        valueName: "policy"))
+    var csvRows: CSVRowPolicy = .strict
+
     @Option(help: ArgumentHelp("Leave this field out of the comparison (repeatable); a glob such as 'UNTERM*' or 'translations.*' names several.", valueName: "field"))
     var ignore: [String] = []
 
@@ -62,6 +67,7 @@ struct RecordMatchingOptions: ParsableArguments {
             throw ValidationError("\(error)")
         }
         options.duplicates = duplicates
+        options.csvRows = csvRows
         return options
     }
 

@@ -83,7 +83,7 @@ import Testing
 
     @Test func raggedRowAfterAMultiLineField() {
         #expect(read("id,a\n1,\"x\ny\",z\n", format: .csv, options: byID).failureMessage
-            == "test:3:4: this row has 3 fields but the header has 2")
+            == "test:3:4: this row has 3 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
     }
 }
 
@@ -205,8 +205,8 @@ import Testing
     @Test func errorsInPlainRowsKeepTheirPlaces() {
         func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }
         let header = Array("id,a\n1,x\n".utf8)
-        #expect(failure(header + Array("2,y,z\n".utf8)) == "test:3:5: this row has 3 fields but the header has 2")
-        #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2")
+        #expect(failure(header + Array("2,y,z\n".utf8)) == "test:3:5: this row has 3 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
+        #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
         #expect(failure(header + [0x32, 0x2C, 0x61, 0xC3, 0x28, 0x0A]) == "test:3:4: invalid UTF-8 (a bad byte sequence starting with byte 0xC3)")
         #expect(failure(header + [0x32, 0x2C, 0xE6, 0x97, 0x0A]) == "test:3:3: invalid UTF-8 (a bad byte sequence starting with byte 0xE6)")
         for run in 0..<10 {  // a bad byte at every place in a word
@@ -215,5 +215,97 @@ import Testing
         }
         #expect(failure(header + Array(",y\n".utf8)) == "test:3:1: the id field \"id\" is empty")
         #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them")
+    }
+}
+
+/// Rows with fewer or more cells than the header (issue 34: real files have
+/// them): an error at the row that names `--csv-rows lenient`, or, with it,
+/// missing cells read as empty and extra ones as fields named by their
+/// column. `read` feeds every input in chunks of 1, 7 and 65536 bytes and
+/// checks they agree, so each row here goes through the state machine and
+/// (where it lies whole in a chunk) the plain-row path.
+@Suite struct CSVRaggedRowTests {
+    let strict = RecordOptions(id: [FieldPath(["id"])], mode: .cellText)
+    var lenient: RecordOptions {
+        var options = strict
+        options.csvRows = .lenient
+        return options
+    }
+
+    @Test func raggedRowErrorKeepsItsPlaceAndNamesTheLenientOption() {
+        let hint = " (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)"
+        #expect(read("id,a\n1,x\n2,y,z\n", format: .csv, options: strict).failureMessage
+            == "test:3:5: this row has 3 fields but the header has 2" + hint)
+        #expect(read("id,a\n1,x\n2\n", format: .csv, options: strict).failureMessage
+            == "test:3:2: this row has 1 fields but the header has 2" + hint)
+        #expect(read("id,a\n1,\"x\ny\",z\n", format: .csv, options: strict).failureMessage
+            == "test:3:4: this row has 3 fields but the header has 2" + hint)
+    }
+
+    @Test func shortRowsReadTheirMissingCellsAsEmpty() throws {
+        // Short rows plain, quoted, at the end without a line break, with CRLF.
+        let text = "id,name,region,area\n1,Aruba\n2,\"Chad\",Africa\r\n3,Peru,Americas,1285216\n4,Fiji,,"
+        let table = try #require(read(text, format: .csv, options: lenient).table)
+        #expect(table.keys == ["1", "2", "3", "4"])
+        #expect(table.lines == [2, 3, 4, 5])
+        #expect(table.schema == ["id", "name", "region", "area"])
+        #expect(table.schemaValueCounts == [4, 4, 2, 1])
+        // The same records written out in full read the same.
+        let full = "id,name,region,area\n1,Aruba,,\n2,\"Chad\",Africa,\r\n3,Peru,Americas,1285216\n4,Fiji,,"
+        let fullTable = try #require(read(full, format: .csv, options: strict).table)
+        #expect(table.fingerprints == fullTable.fingerprints)
+    }
+
+    @Test func longRowsHoldTheirExtraCellsAsFieldsNamedByColumn() throws {
+        let text = "id,name\n1,MMM,\"Saint Paul\",x\n2,AOS\n3,ABT,,y\n4,ABBV,\n"
+        let table = try #require(read(text, format: .csv, options: lenient).table)
+        #expect(table.keys == ["1", "2", "3", "4"])
+        #expect(table.lines == [2, 3, 4, 5])
+        #expect(table.schema == ["id", "name", "#3", "#4"])
+        #expect(table.schemaValueCounts == [4, 4, 1, 2])
+        // An extra cell is compared like a column: a value changes the record,
+        // an empty one (row 4) does not.
+        let plain = try #require(read("id,name\n1,MMM\n2,AOS\n3,ABT\n4,ABBV\n", format: .csv, options: lenient).table)
+        #expect(table.fingerprints[0] != plain.fingerprints[0])
+        #expect(table.fingerprints[1] == plain.fingerprints[1])
+        #expect(table.fingerprints[2] != plain.fingerprints[2])
+        #expect(table.fingerprints[3] == plain.fingerprints[3])
+        // An extra cell is the same field as a header column of that name.
+        let widened = try #require(read("id,name,#3,#4\n1,MMM,Saint Paul,x\n", format: .csv, options: strict).table)
+        let shortHeader = try #require(read("id,name,#3\n1,MMM,Saint Paul,x\n", format: .csv, options: lenient).table)
+        #expect(widened.fingerprints[0] == table.fingerprints[0])
+        #expect(shortHeader.fingerprints[0] == table.fingerprints[0])
+    }
+
+    /// A header that has the name `#3` keeps it, and a third cell past a
+    /// header of two is `##3`: no extra cell is read as a column it is not in.
+    @Test func positionalNamesNeverTakeAHeaderName() throws {
+        #expect(RecordOptions.positionalFieldName(column: 3, header: ["id", "name"]) == "#3")
+        #expect(RecordOptions.positionalFieldName(column: 3, header: ["#3", "x"]) == "##3")
+        #expect(RecordOptions.positionalFieldName(column: 3, header: ["#3", "##3"]) == "###3")
+        #expect(RecordOptions.positionalColumn(ofFieldName: "##3", header: ["#3", "x"]) == 3)
+        #expect(RecordOptions.positionalColumn(ofFieldName: "#3", header: ["#3", "x"]) == nil)
+        #expect(RecordOptions.positionalColumn(ofFieldName: "#2", header: ["id", "x"]) == nil)
+        #expect(RecordOptions.positionalColumn(ofFieldName: "#03", header: ["id", "x"]) == nil)
+        let table = try #require(read("id,#3\n1,a,b\n", format: .csv, options: lenient).table)
+        #expect(table.schema == ["id", "#3", "##3"])
+        #expect(table.schemaValueCounts == [1, 1, 1])
+    }
+
+    /// Ragged rows read again (for a report or a merge) give the fields the reader saw.
+    @Test func raggedRowsReadAgainAsTheReaderSawThem() throws {
+        let text = "id,#3\n1\n2,b,\"c, d\",\n3,x\n"
+        let input = InputFile(name: "test", bytes: InputBytes(copying: Array(text.utf8)), format: .csv)
+        let records = try input.readWhole(lenient, delimiter: 0x2C, indexesKeys: true)
+        let snapshot = Snapshot(input: input, records: records, delimiter: 0x2C)
+        #expect(try snapshot.value(ofRecord: 0) == .object([Value.Member(name: "id", value: .number("1"))]))
+        #expect(try snapshot.value(ofRecord: 1) == .object([
+            Value.Member(name: "id", value: .number("2")), Value.Member(name: "#3", value: .string("b")),
+            Value.Member(name: "##3", value: .string("c, d")), Value.Member(name: "#4", value: .string("")),
+        ]))
+        // Read strictly, a row that no longer splits as the header says is refused, not guessed at.
+        var strictRecords = records
+        strictRecords.raggedRows = false
+        #expect(throws: (any Error).self) { try Snapshot(input: input, records: strictRecords, delimiter: 0x2C).value(ofRecord: 0) }
     }
 }

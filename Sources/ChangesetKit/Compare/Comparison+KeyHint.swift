@@ -254,10 +254,11 @@ private struct FieldValues {
             let expected = side.records.fieldNames?.count ?? 0
             return try side.input.bytes.withBytes(in: side.records.byteRange(row)) { bytes in
                 let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: side.delimiter, expecting: expected)
-                guard cells.count == expected else {
+                guard cells.count == expected || side.records.raggedRows else {
                     throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
                 }
-                return columns.map { $0.map { Snapshot.cellValue(bytes.extracting(cells[$0])) } }
+                // A lenient short row lacks its last cells: nil, as `value(ofRecord:)` leaves them out.
+                return columns.map { $0.flatMap { $0 < cells.count ? Snapshot.cellValue(bytes.extracting(cells[$0])) : nil } }
             }
         }
         guard case .object(let members) = try side.value(ofRecord: row) else { return nil }

@@ -14,7 +14,10 @@
 /// rows end at LF, CRLF or a lone CR; a UTF-8 byte order mark is skipped;
 /// blank lines are skipped; the last row may lack a line break. A quote inside
 /// an unquoted field is an ordinary character. Every row must have as many
-/// fields as the header, header names must be unique, and the text must be UTF-8.
+/// fields as the header (unless `options.csvRows` is `.lenient`: then a
+/// missing cell is empty, and an extra one a field named by its column, see
+/// `RecordOptions.positionalFieldName`), header names must be unique, and the
+/// text must be UTF-8.
 ///
 /// The state is a class's, and every access to a class's stored property is
 /// checked for exclusivity at run time, which cost a fifth of the reading
@@ -67,6 +70,11 @@ package final class CSVRecordReader {
     /// that hold a value, because empty cells are rare and a count costs a
     /// uniqueness check of the array.
     @exclusivity(unchecked) private var emptyCells: [Int] = []
+    /// The cells past the header that lenient rows held, by position: their
+    /// names, and per column how many rows hold a value there.
+    @exclusivity(unchecked) private var extraColumns: [Column] = []
+    @exclusivity(unchecked) private var extraNames: [String] = []
+    @exclusivity(unchecked) private var extraValueCounts: [Int] = []
     @exclusivity(unchecked) private var scratch: [UInt8] = []
 
     private struct Column {
@@ -166,7 +174,7 @@ package final class CSVRecordReader {
             guard header != nil else {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
-            builder.setSchema(header ?? [], valueCounts: emptyCells.map { builder.count - $0 })
+            builder.setSchema((header ?? []) + extraNames, valueCounts: emptyCells.map { builder.count - $0 } + extraValueCounts)
             return try builder.finished()
         } catch {
             failure = error as? InputError
@@ -444,11 +452,37 @@ package final class CSVRecordReader {
         }
         guard header != nil else { return try readHeader() }
         if cellEnds.count != columns.count {
-            let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
-            throw error("this row has \(cellEnds.count) fields but the header has \(columns.count)", at: location)
+            guard options.csvRows == .lenient else {
+                let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
+                throw error(
+                    "this row has \(cellEnds.count) fields but the header has \(columns.count)"
+                        + " (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as \(RecordOptions.positionalFieldName(column: columns.count + 1, header: header ?? [])))",
+                    at: location)
+            }
+            // The cells are back to back: a missing one is an empty one at the end.
+            while cellEnds.count < columns.count { cellEnds.append(cellBytes.count) }
+            if cellEnds.count > columns.count + extraColumns.count { addExtraColumns(upTo: cellEnds.count) }
         }
         // `cellBytes.bytes` stays valid while readRecord runs: nothing is appended to it.
         try readRecord(end: end, cells: cellBytes.bytes, separated: false)
+    }
+
+    /// Names the cells past the header up to column `count` (see `RecordOptions.positionalFieldName`).
+    private func addExtraColumns(upTo count: Int) {
+        let header = header ?? []
+        let rules = FieldRules(options, flat: true)
+        var found: [FieldPath] = []
+        for column in (columns.count + extraColumns.count + 1)...count {
+            let name = RecordOptions.positionalFieldName(column: column, header: header)
+            let node = rules.child(of: FieldRules.root, name: Array(name.utf8))
+            found.append(contentsOf: rules.namedPaths(node))
+            extraColumns.append(Column(
+                nameHash: name.withBytes { ValueHasher.name($0) }, role: FieldRole(),
+                compared: rules.isCompared(node, inFilteredObject: rules.onlyMode, valueIsObject: false)))
+            extraNames.append(name)
+            extraValueCounts.append(0)
+        }
+        builder.addFieldsFound(found)
     }
 
     private func readHeader() throws {
@@ -613,6 +647,20 @@ package final class CSVRecordReader {
             guard !value.isEmpty else { continue }
             memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
             memberCount += 1
+        }
+        // Cells past the header (lenient rows only): fields named by their column.
+        if cellEnds.count > columns.count {
+            for index in columns.count..<cellEnds.count {
+                let cell = cellRange(index, in: bytes, separated: separated).assumingMemoryBound(to: UInt8.self).span
+                guard !cell.isEmpty else { continue }
+                let column = extraColumns[index - columns.count]
+                extraValueCounts[index - columns.count] += 1
+                guard column.compared else { continue }
+                let value = hasher.string(cell)
+                guard !value.isEmpty else { continue }
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
+                memberCount += 1
+            }
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         let fingerprint = ValueHasher.objectEnd(memberSum, count: memberCount)

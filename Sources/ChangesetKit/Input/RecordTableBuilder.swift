@@ -103,6 +103,7 @@ struct RecordTableBuilder {
 
     mutating func setFieldNames(_ names: [String]) {
         records.fieldNames = names
+        records.raggedRows = options.csvRows == .lenient
     }
 
     mutating func setSchema(_ names: [String], valueCounts: [Int]) {
@@ -112,6 +113,10 @@ struct RecordTableBuilder {
 
     mutating func setFieldsFound(_ paths: [FieldPath]) {
         records.fieldsFound = Set(paths)
+    }
+
+    mutating func addFieldsFound(_ paths: [FieldPath]) {
+        records.fieldsFound.formUnion(paths)
     }
 
     mutating func setContainerRange(_ range: Range<Int>) {

@@ -99,12 +99,20 @@ package struct Snapshot: Sendable {
         case .csv, .tsv:
             let names = records.fieldNames ?? []
             let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: names.count)
-            guard cells.count == names.count else {
+            guard cells.count == names.count || records.raggedRows else {
                 throw JSONValueReader.Failure(description: "a record could not be read again (did the file change while changeset ran?)")
             }
-            return .object(zip(names, cells).map { name, cell in
+            // A lenient short row lacks the last fields (absent, as an empty
+            // cell is); a long one holds fields named by their column.
+            var members = zip(names, cells).map { name, cell in
                 Value.Member(name: name, value: Snapshot.cellValue(bytes.extracting(cell)))
-            })
+            }
+            for column in cells.indices.dropFirst(names.count) {
+                members.append(Value.Member(
+                    name: RecordOptions.positionalFieldName(column: column + 1, header: names),
+                    value: Snapshot.cellValue(bytes.extracting(cells[column]))))
+            }
+            return .object(members)
         }
     }
 

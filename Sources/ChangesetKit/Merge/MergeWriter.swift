@@ -258,7 +258,21 @@ public struct MergeWriter {
     private func csvRow(_ source: Source, columns: [String], writer: SnapshotWriter) throws -> String {
         guard case .object(let members) = try value(source) else { return writer.csvRow([]) }
         let byName = Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
-        return writer.csvRow(columns.map { CSVField.cell(byName[ExactTextKey($0)]) })
+        var cells = columns.map { CSVField.cell(byName[ExactTextKey($0)]) }
+        // Cells past the header (`--csv-rows lenient`) go back to their column.
+        for member in members where !columns.contains(where: { ExactText.same($0, member.name) }) {
+            if let column = RecordOptions.positionalColumn(ofFieldName: member.name, header: columns) {
+                while cells.count < column { cells.append("") }
+                cells[column - 1] = CSVField.cell(member.value)
+            } else if case let digits = member.name.drop(while: { $0 == "#" }), digits.count < member.name.count, !digits.isEmpty,
+                      digits.allSatisfy({ ("0"..."9").contains($0) }), !member.value.isEmptyText {
+                // Its column number was counted past another header: written elsewhere, it would change meaning.
+                throw InputError(
+                    source: merge.ours.input.name, location: nil,
+                    message: "a merged record holds \"\(VisibleText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
+            }
+        }
+        return writer.csvRow(cells)
     }
 
     /// The result's columns (by the names the readers gave them).

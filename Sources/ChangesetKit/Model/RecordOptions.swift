@@ -27,6 +27,16 @@ public enum DuplicatePolicy: String, Sendable, CaseIterable {
     case occurrence
 }
 
+/// What a CSV row with more or fewer cells than the header is.
+public enum CSVRowPolicy: String, Sendable, CaseIterable {
+    /// An error at the row, naming its line and column.
+    case strict
+    /// Read as it stands: a missing cell is absent (as an empty cell is),
+    /// and an extra one is a field named by its column number (see
+    /// `RecordOptions.positionalFieldName(column:header:)`).
+    case lenient
+}
+
 /// A field an option names, for the check that some record has it.
 package struct NotedField: Sendable, Equatable {
     package var option: String
@@ -55,6 +65,8 @@ public struct RecordOptions: Sendable {
     /// `--rename OLD=NEW`: the reader of the new side reads a member named
     /// NEW (in the object OLD is in) as OLD.
     public var renames: [Rename] = []
+    /// Whether a CSV row may hold fewer or more cells than the header (`--csv-rows`).
+    public var csvRows: CSVRowPolicy = .strict
     /// False for the old side: its reader only notes whether OLD occurs.
     package var appliesRenames = true
     /// Other fields options name (`--tolerance price=0.01`), as (option, path):
@@ -76,6 +88,25 @@ public struct RecordOptions: Sendable {
 }
 
 extension RecordOptions {
+    /// The name of a CSV row's cell past the header: `#` and its 1-based
+    /// column number (`#7` in a file of six columns). A header that has the
+    /// name already keeps it, and the cell takes one more `#` (`##7`), so no
+    /// cell is read under a column it does not stand in.
+    public static func positionalFieldName(column: Int, header: [String]) -> String {
+        var name = "#\(column)"
+        while header.contains(where: { ExactText.same($0, name) }) { name = "#" + name }
+        return name
+    }
+
+    /// The 1-based column a positional field name stands for in a file with
+    /// `header` (the inverse of `positionalFieldName`), or nil.
+    public static func positionalColumn(ofFieldName name: String, header: [String]) -> Int? {
+        let digits = name.drop { $0 == "#" }
+        guard digits.count < name.count, let column = Int(digits), column > header.count,
+              String(column) == digits, positionalFieldName(column: column, header: header) == name else { return nil }
+        return column
+    }
+
     /// Rules that name a renamed field by its new name (`--rename cca3=iso
     /// --only iso`) are about the old one: the new side reads NEW as OLD, so
     /// a rule on NEW would otherwise never apply.

@@ -35,6 +35,9 @@ package struct RecordTable: Sendable {
     private var lineNumbers = RecordLines()
     /// The header row's names, for CSV and TSV.
     package var fieldNames: [String]?
+    /// Whether CSV rows were read with `--csv-rows lenient`: a row read
+    /// again may then hold fewer or more cells than `fieldNames`.
+    package var raggedRows = false
     /// The snapshot's schema: its top-level field names (CSV: the header) in
     /// order of first appearance, and for each how many records hold a value
     /// for it (not null, not an empty cell).
@@ -134,6 +137,7 @@ package struct RecordTable: Sendable {
         var table = RecordTable()
         table.sectionNames = sectionNames
         table.fieldNames = fieldNames
+        table.raggedRows = raggedRows
         table.schema = schema
         table.schemaValueCounts = schemaValueCounts
         table.fieldsFound = fieldsFound
@@ -187,6 +191,7 @@ package struct RecordTable: Sendable {
         }
         fieldsFound.formUnion(part.fieldsFound)
         if fieldNames == nil { fieldNames = part.fieldNames }
+        raggedRows = raggedRows || part.raggedRows
     }
 
     /// Builds the key index over every record's key, in row order, as a
