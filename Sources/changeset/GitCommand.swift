@@ -390,12 +390,18 @@ struct GitMergeDriverCommand: ParsableCommand {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "no changeset-id attribute names its id"))
         }
-        let options: MergeOptions
+        var options: MergeOptions
         do {
             options = try matching.mergeOptions(format: GitAttributes.format(of: path), prefer: prefer)
         } catch {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "\(error)"))
+        }
+        if let path {
+            // git's temporary files (.merge_file_XXXXXX) mean nothing to the user; the path and the side do.
+            options.baseName = "\(path) (BASE)"
+            options.oursName = "\(path) (OURS)"
+            options.theirsName = "\(path) (THEIRS)"
         }
         let markers = MergeWriter.Markers(ours: "ours", theirs: "theirs", size: markerSize ?? 7)
         let status: Int32
@@ -491,6 +497,9 @@ struct GitDiffCommand: ParsableCommand {
             options.oldFormat = format
             options.newFormat = format
             options.delimiter = matching.delimiterByte
+            // As git's own headers name the sides, not the temporary file git wrote the old version to.
+            options.oldName = "a/" + path
+            options.newName = "b/" + newPath
             let report = try Comparison.run(oldPath: oldFile, newPath: newFile, options: options).report()
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {

@@ -520,6 +520,36 @@ import Testing
             .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
     }
 
+    /// git hands the driver temporary copies (.merge_file_XXXXXX); an error
+    /// that names one leaves the user to guess which file and which side.
+    @Test func aMergeOfAnInvalidTheirsNamesThePathAndTheSideNotGitsTemporaryFile() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        try repository.branches("data.csv", base: Self.inventory, ours: ours, theirs: Self.inventory + "E5,\"open,5.00,50\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.stderr.contains("data.csv (THEIRS)"), "\(merged)")
+        #expect(!merged.stderr.contains(".merge_file_"), "\(merged)")
+        // The text merge it falls back to still names the path.
+        #expect(merged.stderr.contains("data.csv: not merged record by record"), "\(merged)")
+    }
+
+    /// git writes the old version to a temporary file for an external diff;
+    /// the reason a file was not compared names it as git's headers do.
+    @Test func gitDiffOfAnInvalidOldVersionNamesItAsGitsHeadersDo() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        try repository.write("data.csv", Self.inventory + "E5,\"open,5.00,50\n")
+        try repository.commit("base")
+        try repository.write("data.csv", Self.inventory)
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0, "\(diff)")
+        let reason = diff.stdout.split(separator: "\n").first { $0.hasPrefix("not compared record by record: ") }
+        #expect(reason?.contains("a/data.csv") == true, "\(diff)")
+        // git's temporary file is XXXXXX_data.csv.
+        #expect(reason?.contains("_data.csv") == false, "\(diff)")
+    }
+
     @Test func globalSetupWritesTheUsersAttributesAndConfig() throws {
         let repository = try Repository()
         let result = try repository.changeset("git", "setup", "--global", "--id", "sku", "*.csv")
