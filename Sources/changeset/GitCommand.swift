@@ -90,7 +90,8 @@ struct GitSetupCommand: ParsableCommand {
             Writes one line per pattern to .gitattributes at the top of the repository (with --global, to \
             git's global attributes file), PATTERN diff=changeset merge=changeset [changeset-id=FIELD], and \
             sets diff.changeset.command and merge.changeset.driver in the repository's git config (with \
-            --global, the user's). Running it again replaces the lines for the same patterns; --remove \
+            --global, the user's), naming this binary by its full path so that git finds it whatever PATH \
+            runs git; it prints the lines that name it bare instead, to share the config across machines. Running it again replaces the lines for the same patterns; --remove \
             takes them out, and the config too once no pattern uses it.
             """
     )
@@ -171,12 +172,7 @@ struct GitSetupCommand: ParsableCommand {
             }
             return
         }
-        let settings = [
-            // `--` ends the options: a path such as `-x.csv` is not one.
-            ("diff.\(GitAttributes.driver).command", "\(executable) git-diff --"),
-            ("merge.\(GitAttributes.driver).name", "changeset: record-level merge of datasets"),
-            ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver -- %O %A %B %P %L"),
-        ]
+        let settings = Self.settings(executable)
         for (name, value) in settings {
             try Git.run(["config"] + scope + [name, value])
         }
@@ -188,6 +184,22 @@ struct GitSetupCommand: ParsableCommand {
             print("no --id: git diff compares these files record by record (matched by content); git merge stays line by line")
         }
         for (name, value) in settings { print("git config\(global ? " --global" : "") \(name) '\(value)'") }
+        // A full path is right for this machine only; a config shared across machines needs the bare name.
+        print("the config names this changeset by its full path, so git finds it whatever PATH it runs with; "
+              + "to share this config across machines where changeset is on PATH, name it bare:")
+        for (name, value) in Self.settings("changeset") where name != "merge.\(GitAttributes.driver).name" {
+            print("  git config\(global ? " --global" : "") \(name) '\(value)'")
+        }
+    }
+
+    /// The git config that runs `executable` (a word for the shell) as the drivers.
+    static func settings(_ executable: String) -> [(String, String)] {
+        [
+            // `--` ends the options: a path such as `-x.csv` is not one.
+            ("diff.\(GitAttributes.driver).command", "\(executable) git-diff --"),
+            ("merge.\(GitAttributes.driver).name", "changeset: record-level merge of datasets"),
+            ("merge.\(GitAttributes.driver).driver", "\(executable) git merge-driver -- %O %A %B %P %L"),
+        ]
     }
 
     /// Where the lines go: the repository's top-level .gitattributes, or the
@@ -234,16 +246,20 @@ struct GitSetupCommand: ParsableCommand {
         return plain ? text : "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 
-    /// How git should run this changeset: `changeset` when that is what the
-    /// PATH finds, else this binary's full path.
+    /// How git should run this changeset: always this binary's full path,
+    /// links resolved. git runs the drivers with the PATH of whatever runs
+    /// git (a GUI client, a cron job, a hook), which may not find a bare
+    /// `changeset`; the merge would then fail without conflict markers.
     static func executable() -> String {
-        let own = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
-        let ownPath = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? own
+        if let own = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") { return own }
+        let invoked = CommandLine.arguments[0]
+        if invoked.contains("/") { return URL(fileURLWithPath: invoked).resolvingSymlinksInPath().path }
+        // Run by name: the first of that name on PATH is this binary.
         for directory in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent("changeset").resolvingSymlinksInPath().path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate == ownPath ? "changeset" : ownPath }
+            let candidate = URL(fileURLWithPath: String(directory)).appendingPathComponent(invoked)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.resolvingSymlinksInPath().path }
         }
-        return ownPath
+        return URL(fileURLWithPath: invoked).resolvingSymlinksInPath().path
     }
 }
 
@@ -374,12 +390,18 @@ struct GitMergeDriverCommand: ParsableCommand {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "no changeset-id attribute names its id"))
         }
-        let options: MergeOptions
+        var options: MergeOptions
         do {
             options = try matching.mergeOptions(format: GitAttributes.format(of: path), prefer: prefer)
         } catch {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "\(error)"))
+        }
+        if let path {
+            // git's temporary files (.merge_file_XXXXXX) mean nothing to the user; the path and the side do.
+            options.baseName = "\(path) (BASE)"
+            options.oursName = "\(path) (OURS)"
+            options.theirsName = "\(path) (THEIRS)"
         }
         let markers = MergeWriter.Markers(ours: "ours", theirs: "theirs", size: markerSize ?? 7)
         let status: Int32
@@ -475,6 +497,9 @@ struct GitDiffCommand: ParsableCommand {
             options.oldFormat = format
             options.newFormat = format
             options.delimiter = matching.delimiterByte
+            // As git's own headers name the sides, not the temporary file git wrote the old version to.
+            options.oldName = "a/" + path
+            options.newName = "b/" + newPath
             let report = try Comparison.run(oldPath: oldFile, newPath: newFile, options: options).report()
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {

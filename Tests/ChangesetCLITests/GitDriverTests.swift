@@ -481,6 +481,75 @@ import Testing
         #expect(try repository.git("config", "diff.changeset.command").status != 0)
     }
 
+    /// git runs the drivers with the PATH of whatever runs git (a GUI
+    /// client, a cron job): a bare `changeset` in the config, written because
+    /// setup's own PATH found it, fails there with no conflict markers.
+    @Test func setupWritesTheBinarysFullPathEvenWhenPATHFindsIt() throws {
+        let repository = try Repository()
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        let theirs = Self.inventory.replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25")
+        try repository.branches("data.csv", base: Self.inventory, ours: ours, theirs: theirs)
+
+        let folder = changesetBinary.deletingLastPathComponent().path
+        var onPath = repository.environment
+        onPath["PATH"] = folder + ":" + (onPath["PATH"] ?? "/usr/bin:/bin")
+        // Run by name, found on PATH, as a user runs it.
+        let setup = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["changeset", "git", "setup", "--id", "sku", "*.csv"],
+                                   in: repository.root, environment: onPath)
+        #expect(setup.status == 0, "\(setup)")
+        let full = changesetBinary.resolvingSymlinksInPath().path
+        let executable = full.allSatisfy({ $0.isLetter || $0.isNumber || "/._-+:@%".contains($0) }) ? full : "'" + full + "'"
+        let driver = try repository.git("config", "merge.changeset.driver").stdout
+        #expect(driver == "\(executable) git merge-driver -- %O %A %B %P %L\n", "\(driver)")
+        #expect(try repository.git("config", "diff.changeset.command").stdout == "\(executable) git-diff --\n")
+        #expect(setup.stdout.contains("git config merge.changeset.driver '\(executable) git merge-driver -- %O %A %B %P %L'"), "\(setup)")
+        // How to share the config where changeset is on every machine's PATH.
+        #expect(setup.stdout.contains("to share this config across machines where changeset is on PATH"), "\(setup)")
+        #expect(setup.stdout.contains("git config merge.changeset.driver 'changeset git merge-driver -- %O %A %B %P %L'\n"), "\(setup)")
+        #expect(setup.stdout.contains("git config diff.changeset.command 'changeset git-diff --'\n"), "\(setup)")
+        try repository.commit("use changeset for CSV files")
+
+        // git run where PATH does not find changeset still merges record by record.
+        var offPath = repository.environment
+        offPath["PATH"] = (offPath["PATH"] ?? "/usr/bin:/bin").split(separator: ":").filter { $0 != folder }.joined(separator: ":")
+        let merged = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "merge", "--no-edit", "theirs"],
+                                    in: repository.root, environment: offPath)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try repository.read("data.csv") == Self.inventory
+            .replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+            .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.00,25"))
+    }
+
+    /// git hands the driver temporary copies (.merge_file_XXXXXX); an error
+    /// that names one leaves the user to guess which file and which side.
+    @Test func aMergeOfAnInvalidTheirsNamesThePathAndTheSideNotGitsTemporaryFile() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        let ours = Self.inventory.replacingOccurrences(of: "C3,plum,3.00,30", with: "C3,plum,3.30,30")
+        try repository.branches("data.csv", base: Self.inventory, ours: ours, theirs: Self.inventory + "E5,\"open,5.00,50\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.stderr.contains("data.csv (THEIRS)"), "\(merged)")
+        #expect(!merged.stderr.contains(".merge_file_"), "\(merged)")
+        // The text merge it falls back to still names the path.
+        #expect(merged.stderr.contains("data.csv: not merged record by record"), "\(merged)")
+    }
+
+    /// git writes the old version to a temporary file for an external diff;
+    /// the reason a file was not compared names it as git's headers do.
+    @Test func gitDiffOfAnInvalidOldVersionNamesItAsGitsHeadersDo() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        try repository.write("data.csv", Self.inventory + "E5,\"open,5.00,50\n")
+        try repository.commit("base")
+        try repository.write("data.csv", Self.inventory)
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0, "\(diff)")
+        let reason = diff.stdout.split(separator: "\n").first { $0.hasPrefix("not compared record by record: ") }
+        #expect(reason?.contains("a/data.csv") == true, "\(diff)")
+        // git's temporary file is XXXXXX_data.csv.
+        #expect(reason?.contains("_data.csv") == false, "\(diff)")
+    }
+
     @Test func globalSetupWritesTheUsersAttributesAndConfig() throws {
         let repository = try Repository()
         let result = try repository.changeset("git", "setup", "--global", "--id", "sku", "*.csv")

@@ -26,6 +26,39 @@ import Testing
         }
     }
 
+    /// A file that stands for another (git's temporary copies) is named as
+    /// the caller says in every error: on opening, in a record, and when it
+    /// changes while read; its own path still settles the format.
+    @Test func aDisplayNameNamesTheInputInItsErrorsInsteadOfItsPath() throws {
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-missing-\(UUID().uuidString)").path
+        #expect(throws: InputError(source: "data.csv (BASE)", location: nil, message: "cannot open: No such file or directory")) {
+            _ = try InputFile.open(missing, displayName: "data.csv (BASE)")
+        }
+
+        let invalid = try temporaryFile("sku,name\nA1,\"open\n", name: "input.csv")
+        defer { try? FileManager.default.removeItem(at: invalid.deletingLastPathComponent()) }
+        let named = try InputFile.open(invalid.path, displayName: "data.csv (THEIRS)")
+        #expect(named.name == "data.csv (THEIRS)" && named.format == .csv)
+        do {
+            _ = try named.readRecords(RecordOptions(id: [FieldPath(["sku"])]))
+            Issue.record("an unclosed quote was read")
+        } catch let error as InputError {
+            #expect(error.source == "data.csv (THEIRS)" && error.location?.line == 2, "\(error)")
+        }
+
+        let changing = try temporaryFile(#"[{"id": 1}, {"id": 2}]"#)
+        defer { try? FileManager.default.removeItem(at: changing.deletingLastPathComponent()) }
+        let input = try InputFile.open(changing.path, displayName: "a/data.json")
+        let handle = try FileHandle(forWritingTo: changing)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\n".utf8))
+        try handle.close()
+        #expect(throws: InputError(source: "a/data.json", location: nil,
+                                   message: "the file changed while changeset was reading it; nothing was compared")) {
+            _ = try input.readRecords(RecordOptions(id: [FieldPath(["id"])]))
+        }
+    }
+
     @Test func aFileThatShrinksWhileReadGivesAClearError() throws {
         let url = try temporaryFile(#"[{"id": 1}, {"id": 2}]"#)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }

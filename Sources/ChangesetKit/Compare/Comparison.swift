@@ -5,6 +5,11 @@ public struct ComparisonOptions: Sendable {
     public var records = RecordOptions()
     public var oldFormat: InputFormat?
     public var newFormat: InputFormat?
+    /// What errors and reports call OLD and NEW instead of their paths (nil:
+    /// the path): for files that stand for others, such as the temporary
+    /// copies git hands a diff driver. The paths are still what is read.
+    public var oldName: String?
+    public var newName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
     public var sortSections = false
@@ -71,13 +76,16 @@ public struct Comparison: Sendable {
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
-        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt)
+        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt,
+                                          displayName: options.oldName)
         // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
         // answer at once: a FIFO opened a second time would wait for a writer that has gone.
         // (Unless NEW is to be read in another format: then it is another dataset.)
         let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
         let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
-        let newInput = same ? oldInput.named(newPath) : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt)
+        let newInput = same
+            ? options.newName.map { InputFile(name: $0, bytes: oldInput.bytes, format: oldInput.format) } ?? oldInput.named(newPath)
+            : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
         do {
             return try run(oldInput, newInput, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {

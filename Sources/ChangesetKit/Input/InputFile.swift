@@ -237,30 +237,33 @@ package final class InputBytes: @unchecked Sendable {
 
     /// The bytes of `path`, `-` being standard input: what `open` gives, for
     /// any file; decompressed when `.gz`/`.zst` or the first bytes say so.
-    package static func contents(of path: String) throws -> InputBytes {
+    /// Errors name the file `name` (by default the path, or `<stdin>`).
+    package static func contents(of path: String, name: String? = nil) throws -> InputBytes {
         path == "-"
-            ? try stream(STDIN_FILENO, closing: false, name: InputFile.standardInputName, compression: nil, status: nil)
-            : try open(path)
+            ? try stream(STDIN_FILENO, closing: false, name: name ?? InputFile.standardInputName, compression: nil, status: nil)
+            : try open(path, name: name)
     }
 
     /// Opens a file for reading in chunks; a pipe, a device or a compressed
     /// file is a stream (see the type). A compressed file's extension
-    /// (`.gz`, `.zst`) decides, else its first bytes.
-    static func open(_ path: String) throws -> InputBytes {
+    /// (`.gz`, `.zst`) decides, else its first bytes. Errors, now and while
+    /// it is read, name it `name` (by default its path).
+    static func open(_ path: String, name: String? = nil) throws -> InputBytes {
+        let name = name ?? path
         let descriptor = Foundation.open(FileSystemPath.bytes(path), O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw InputFile.systemError(path, "cannot open") }
+        guard descriptor >= 0 else { throw InputFile.systemError(name, "cannot open") }
         var status = stat()
         guard fstat(descriptor, &status) == 0 else {
             close(descriptor)
-            throw InputFile.systemError(path, "cannot read")
+            throw InputFile.systemError(name, "cannot read")
         }
         if (status.st_mode & S_IFMT) == S_IFDIR {
             close(descriptor)
-            throw InputError(source: path, location: nil, message: "is a directory, not a file")
+            throw InputError(source: name, location: nil, message: "is a directory, not a file")
         }
         let named = InputCompression(pathExtension: (path as NSString).pathExtension)
         guard (status.st_mode & S_IFMT) == S_IFREG else {
-            return try stream(descriptor, closing: true, name: path, compression: named, status: nil)
+            return try stream(descriptor, closing: true, name: name, compression: named, status: nil)
         }
         var compression = named
         if compression == nil {
@@ -268,14 +271,15 @@ package final class InputBytes: @unchecked Sendable {
             let got = start.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress!, $0.count, 0) }
             if got < 0 {
                 close(descriptor)
-                throw InputFile.systemError(path, "cannot read")
+                throw InputFile.systemError(name, "cannot read")
             }
             compression = InputCompression(signature: start.prefix(got))
         }
         guard compression != nil else {
-            return InputBytes(.file(descriptor: descriptor, path: path, size: Int(status.st_size), modified: status.st_mtim))
+            // The descriptor is read from here on; the path is kept only to name the file in errors.
+            return InputBytes(.file(descriptor: descriptor, path: name, size: Int(status.st_size), modified: status.st_mtim))
         }
-        return try stream(descriptor, closing: true, name: path, compression: compression, status: status)
+        return try stream(descriptor, closing: true, name: name, compression: compression, status: status)
     }
 
     /// A stream over `descriptor`, its first chunk read already (for a look
@@ -521,9 +525,17 @@ package struct InputFile: Sendable {
     /// input, and settles its format: the one given, else the extension's
     /// (the one under `.gz`/`.zst`: `x.csv.gz` is CSV), else a look at the
     /// (decompressed) content.
-    package static func open(_ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil) throws -> InputFile {
-        let name = path == "-" ? standardInputName : path
-        let bytes = try InputBytes.contents(of: path)
+    ///
+    /// `displayName`, when given, is the input's `name` in every error and
+    /// message instead of the path: for a file that stands for another, such
+    /// as the temporary copies git hands a merge driver (`data.csv (THEIRS)`
+    /// says more than `.merge_file_OW3i9q`). The path alone is opened, and
+    /// its extension still settles the format.
+    package static func open(
+        _ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil, displayName: String? = nil
+    ) throws -> InputFile {
+        let name = displayName ?? (path == "-" ? standardInputName : path)
+        let bytes = try InputBytes.contents(of: path, name: name)
         let start = try bytes.leading(1 << 16)
         if let encoding = ForeignEncoding(start) {
             throw InputError(source: name, location: SourceLocation(line: 1, column: 1), message: encoding.message)

@@ -5,6 +5,12 @@ public struct MergeOptions: Sendable {
     public var baseFormat: InputFormat?
     public var oursFormat: InputFormat?
     public var theirsFormat: InputFormat?
+    /// What errors call BASE, OURS and THEIRS instead of their paths (nil:
+    /// the path): for files that stand for others, such as the temporary
+    /// copies git hands a merge driver. The paths are still what is read.
+    public var baseName: String?
+    public var oursName: String?
+    public var theirsName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
     public var prefer: MergePreference?
@@ -36,9 +42,9 @@ public struct DatasetMerge: Sendable {
         var options = options
         options.records.nameRulesByOldNames()
         let inputs = try [
-            InputFile.open(basePath, format: options.baseFormat, recordsAt: options.records.recordsAt),
-            InputFile.open(oursPath, format: options.oursFormat, recordsAt: options.records.recordsAt),
-            InputFile.open(theirsPath, format: options.theirsFormat, recordsAt: options.records.recordsAt),
+            InputFile.open(basePath, format: options.baseFormat, recordsAt: options.records.recordsAt, displayName: options.baseName),
+            InputFile.open(oursPath, format: options.oursFormat, recordsAt: options.records.recordsAt, displayName: options.oursName),
+            InputFile.open(theirsPath, format: options.theirsFormat, recordsAt: options.records.recordsAt, displayName: options.theirsName),
         ]
         if let odd = inputs.first(where: { $0.format.isJSON != inputs[1].format.isJSON }) {
             throw InputError(
