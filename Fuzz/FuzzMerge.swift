@@ -269,6 +269,19 @@ struct MergeCheck {
             fail("\(law) is not \(side.input.name.uppercased())'s records in its order",
                  "expected: \(expected)\nfound: \(found.map { $0?.description ?? "conflict" })\nconflicts: \(merge.result.conflicts)")
         }
+        // Spelled as that side spells them too: a respelling (`2.50` -> `2.5`) is a change the law carries.
+        for (index, record) in merge.result.records.enumerated() {
+            let spelling: UInt64?
+            switch record {
+            case .ours(let row): spelling = try? merge.ours.spelling(ofRecord: row)
+            case .theirs(let row): spelling = try? merge.theirs.spelling(ofRecord: row)
+            case .merged, .conflict: spelling = nil
+            }
+            guard let spelling else { continue }
+            if spelling != (try? side.spelling(ofRecord: index)) {
+                fail("\(law) does not spell record \(index) as \(side.input.name.uppercased()) does", "records: \(merge.result.records)")
+            }
+        }
     }
 
     /// Writes the result; without unresolved conflicts it must read back as the merged records.
