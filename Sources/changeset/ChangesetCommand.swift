@@ -116,20 +116,14 @@ enum ChangesetMain {
     /// Only a low limit is checked (counting the open ones costs a call
     /// each): past 4096, the process would have to hold thousands already.
     static func requireFreeDescriptors() {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0, limit.rlim_cur < 4096 else { return }
+        guard let limit = OpenFileLimit.current(), limit.rlim_cur < 4096 else { return }
         let open = (0..<Int32(limit.rlim_cur)).reduce(0) { $0 + (fcntl($1, F_GETFD) != -1 ? 1 : 0) }
         let free = Int(limit.rlim_cur) - open
         guard free < descriptorsNeeded else { return }
-        if limit.rlim_max > limit.rlim_cur {
-            var raised = limit
-            raised.rlim_cur = min(limit.rlim_max, limit.rlim_cur + rlim_t(descriptorsNeeded - free))
-            if setrlimit(resource, &raised) == 0 && Int(raised.rlim_cur) - open >= descriptorsNeeded { return }
+        if let raised = OpenFileLimit.raise(to: limit.rlim_cur + rlim_t(descriptorsNeeded - free)),
+            Int(raised.rlim_cur) - open >= descriptorsNeeded
+        {
+            return
         }
         Diagnostics.report("the limit on open files (ulimit -n) is \(limit.rlim_cur), with \(open) open: changeset needs \(descriptorsNeeded) free; "
             + "raise it (ulimit -n 64)")

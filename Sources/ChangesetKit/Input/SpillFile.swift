@@ -140,19 +140,9 @@ package struct SpillFile: Sendable {
     /// soft limit on open files raised towards the hard one if `wanted` need
     /// it (the default soft limit is 1024 on Linux, 256 on macOS).
     package static func roomForOpenFiles(_ wanted: Int) -> Int {
-        var limit = rlimit()
-        #if os(Linux)
-        let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-        let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return wanted }
+        guard var limit = OpenFileLimit.current() else { return wanted }
         let spare: rlim_t = 64  // for the inputs, the output and what else is open
-        if limit.rlim_cur < rlim_t(wanted) + spare && limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = min(limit.rlim_max, rlim_t(wanted) + spare)
-            if setrlimit(resource, &raised) == 0 { limit = raised }
-        }
+        if limit.rlim_cur < rlim_t(wanted) + spare { limit = OpenFileLimit.raise(to: rlim_t(wanted) + spare) ?? limit }
         return limit.rlim_cur > spare ? min(wanted, Int(limit.rlim_cur - spare)) : 1
     }
 
@@ -197,5 +187,33 @@ extension Array where Element == UInt8 {
         var value: UInt64 = 0
         for byte in 0..<8 { value |= UInt64(self[offset + byte]) << UInt64(8 * byte) }
         return value
+    }
+}
+
+/// The process's limit on open files (RLIMIT_NOFILE), read and raised in
+/// one place for the partition files and the command's start-up check.
+package enum OpenFileLimit {
+    #if os(Linux)
+    private static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+    private static let resource = RLIMIT_NOFILE
+    #endif
+
+    /// The soft and hard limits; nil when the system does not say.
+    package static func current() -> rlimit? {
+        var limit = rlimit()
+        return getrlimit(resource, &limit) == 0 ? limit : nil
+    }
+
+    /// Raises the soft limit towards `wanted`, never past the hard one; the
+    /// limits as they stand afterwards (unchanged when raising fails or
+    /// there is no room), nil when the system does not say.
+    package static func raise(to wanted: rlim_t) -> rlimit? {
+        guard var limit = current() else { return nil }
+        guard limit.rlim_cur < wanted, limit.rlim_cur < limit.rlim_max else { return limit }
+        var raised = limit
+        raised.rlim_cur = min(limit.rlim_max, wanted)
+        if setrlimit(resource, &raised) == 0 { limit = raised }
+        return limit
     }
 }
