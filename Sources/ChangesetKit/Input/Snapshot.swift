@@ -61,9 +61,20 @@ package struct Snapshot: Sendable {
     /// side that made it, as git's text merge does, while layout alone
     /// (indentation, line breaks) is not a change to carry.
     package func spelling(ofRecord row: Int) throws -> UInt64 {
+        var scratch: [UInt8] = []
+        return try spelling(ofRecord: row, scratch: &scratch)
+    }
+
+    /// Every record's spelling, in order, with one scratch buffer for them all.
+    package func spellings() throws -> [UInt64] {
+        var scratch: [UInt8] = []
+        return try (0..<records.count).map { try spelling(ofRecord: $0, scratch: &scratch) }
+    }
+
+    private func spelling(ofRecord row: Int, scratch tokens: inout [UInt8]) throws -> UInt64 {
         try input.bytes.withBytes(in: records.byteRange(row)) { bytes in
             guard input.format.isJSON else { return StableHash.bytes(bytes, seed: Snapshot.spellingSeed) }
-            var tokens: [UInt8] = []
+            tokens.removeAll(keepingCapacity: true)
             tokens.reserveCapacity(bytes.count)
             var inString = false, escaped = false
             for index in bytes.indices {

@@ -228,7 +228,7 @@ public struct DatasetMerge: Sendable {
         }
         return try identified.enumerated().map { index, side in
             let snapshot = sides[index]
-            let spellings = try (0..<snapshot.records.count).map { try snapshot.spelling(ofRecord: $0) }
+            let spellings = try snapshot.spellings()
             return MergeSnapshot(
                 keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: index == 0 ? nil : identified[0]),
                 versions: side.versions, spellings: spellings)
