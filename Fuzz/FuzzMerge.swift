@@ -5,7 +5,8 @@
 // - a control byte other than tab, LF and CR: a generator driven by the
 //   bytes after it makes a BASE of records with ids, and OURS and THEIRS as
 //   edits of it (deleted, changed, nested-changed, moved, re-keyed and
-//   inserted records; CSV columns removed, added and moved; THEIRS sometimes
+//   inserted records; arrays of objects, keyed by `id` or not, with
+//   elements changed, deleted, moved and inserted; CSV columns removed, added and moved; THEIRS sometimes
 //   edits OURS rather than BASE, so both sides make the same change), written
 //   as JSON arrays, NDJSON, CSV, TSV, JSON documents with the records at
 //   `data` (`--records-at data`) or JSON and NDJSON mixed (the first byte
@@ -426,6 +427,7 @@ struct MergeGenerator {
         for name in ["a", "b", "c"] where !source.chance(4) {
             members.append(Value.Member(name: name, value: jsonValue(depth: 0)))
         }
+        if !source.chance(3) { members.append(Value.Member(name: "p", value: objectArray())) }
         if members.count > 1 && source.chance(8) { members.swapAt(0, members.count - 1) }
         return members
     }
@@ -454,6 +456,48 @@ struct MergeGenerator {
         }
     }
 
+    /// An array of objects, keyed (each holds a unique `id`) or not: what
+    /// `ElementPairing` pairs, in a diff and in a merge alike.
+    mutating func objectArray() -> Value {
+        let keyed = !source.chance(3)
+        return .array((0..<source.below(5)).map { element(id: keyed ? $0 : nil) })
+    }
+
+    mutating func element(id: Int?) -> Value {
+        var members = [Value.Member(name: "q", value: jsonValue(depth: 2))]
+        if !source.chance(3) { members.append(Value.Member(name: "r", value: jsonValue(depth: 2))) }
+        if let id { members.insert(Value.Member(name: "id", value: .number("\(id)")), at: source.below(members.count + 1)) }
+        return .object(members)
+    }
+
+    /// The record's array of objects edited inside: elements changed,
+    /// deleted, moved and inserted (an inserted id may repeat one, and then
+    /// the array is no longer keyed).
+    mutating func changeArray(_ record: [Value.Member]) -> [Value.Member] {
+        var record = record
+        guard let index = Self.index(of: "p", in: record), case .array(var elements) = record[index].value else {
+            record.append(Value.Member(name: "p", value: objectArray()))
+            return record
+        }
+        let keyed = elements.contains { if case .object(let members) = $0 { Self.index(of: "id", in: members) != nil } else { false } }
+        for at in elements.indices.reversed() {
+            switch source.below(5) {
+            case 0: elements.remove(at: at)
+            case 1:
+                guard case .object(var members) = elements[at], let q = Self.index(of: "q", in: members) else { break }
+                members[q].value = jsonValue(depth: 2)
+                elements[at] = .object(members)
+            case 2 where elements.count > 1: elements.insert(elements.remove(at: at), at: source.below(elements.count))
+            default: break
+            }
+        }
+        for _ in 0..<source.below(3) {
+            elements.insert(element(id: keyed ? 3 + source.below(6) : nil), at: source.below(elements.count + 1))
+        }
+        record[index].value = .array(elements)
+        return record
+    }
+
     static func index(of name: String, in members: [Value.Member]) -> Int? {
         members.firstIndex { ExactText.same($0.name, name) }
     }
@@ -476,6 +520,7 @@ struct MergeGenerator {
             case 4: moved.append(record)
             case 5: records.append(flat ? setField(record, columns: snapshot.columns) : changeNested(record))
             case 6: records.append(rekey(record))
+            case 7 where !flat: records.append(changeArray(record))
             default: records.append(record)
             }
         }
