@@ -158,6 +158,18 @@ import Testing
         #expect(text.stdout.hasSuffix("unchanged\nline endings: CRLF -> LF\nbyte-order mark: removed\n"), "\(text)")
     }
 
+    /// Past --memory-limit (records matched a partition at a time) and from
+    /// standard input (a stream, read once), the layout is the same.
+    @Test func aPartitionedComparisonAndStandardInputReportTheLayoutToo() throws {
+        let old = Self.csv(Self.rows, lineBreak: "\r\n")
+        let paths = try scratchFiles([("old.csv", old), ("new.csv", Self.csv(Self.rows, final: false))])
+        let expected = "0 inserted, 0 deleted, 0 updated, 0 moved, 3 unchanged\nline endings: CRLF -> LF\nfinal newline: removed\n"
+        let partitioned = try changeset(paths + ["--id", "id", "--memory-limit", "0"])
+        #expect(partitioned.status == 0 && partitioned.stdout == expected, "\(partitioned)")
+        let piped = try changeset(["-", paths[1], "--id", "id"], input: Data(old.utf8))
+        #expect(piped.status == 0 && piped.stdout == expected, "\(piped)")
+    }
+
     /// Files alike in layout add nothing: no line, no `layout` member.
     @Test func filesAlikeInLayoutReportNothingOfIt() throws {
         let paths = try scratchFiles([("old.csv", Self.csv(Self.rows, lineBreak: "\r\n")), ("new.csv", Self.csv(Self.rows + ["4,Andorra,AD"], lineBreak: "\r\n"))])

@@ -77,4 +77,22 @@ import Testing
         let table = try input.readRecords(RecordOptions(mode: .text))
         #expect(table.layout == FileLayout(lineEndings: LineEndings(crlf: 2), byteOrderMark: true, finalNewline: false, columns: ["id", "name"]))
     }
+
+    /// The rules of `FileLayoutChanges`: line endings only when both files
+    /// have some, the column order of the shared columns only, the fewest moved.
+    @Test func whatCountsAsAChangeOfLayout() {
+        let lf = FileLayout(lineEndings: LineEndings(lf: 3), finalNewline: true)
+        let oneLine = FileLayout(lineEndings: LineEndings(), finalNewline: false)
+        let noLineEndings = FileLayoutChanges(old: oneLine, new: lf)
+        #expect(noLineEndings.lineEndings == nil && noLineEndings.finalNewline == LayoutChange(old: false, new: true))
+        #expect(FileLayoutChanges(old: lf, new: lf).isEmpty && FileLayoutChanges(old: nil, new: lf).isEmpty)
+        #expect(LineEndings(lf: 2, crlf: 2).description == "mixed (2 CRLF, 2 LF)")
+        #expect(LineEndings(lf: 5, crlf: 2, cr: 1).description == "mixed (5 LF, 2 CRLF, 1 CR)")
+        #expect(ColumnOrderChange(old: ["a", "b", "c"], new: ["a", "b", "c", "d"]) == nil)
+        #expect(ColumnOrderChange(old: ["a", "x", "b", "c"], new: ["b", "c", "a"])?.moved == 1)
+        let reversed = ColumnOrderChange(old: ["a", "b", "c", "d"], new: ["d", "c", "b", "a"])
+        #expect(reversed?.moved == 3 && reversed?.movedText == "3 of 4 columns moved")
+        // Names differing only in Unicode normalization are two columns, as in the schema.
+        #expect(ColumnOrderChange(old: ["e\u{301}", "b"], new: ["b", "\u{E9}"]) == nil)
+    }
 }
