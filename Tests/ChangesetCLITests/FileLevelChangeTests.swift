@@ -170,6 +170,17 @@ import Testing
         #expect(piped.status == 0 && piped.stdout == expected, "\(piped)")
     }
 
+    /// A file converted to another format is a new file: its layout is no change.
+    @Test func inputsOfTwoFormatsReportNoLayout() throws {
+        let paths = try scratchFiles([("old.json", #"[{"id":1,"name":"Aruba"}]"#), ("new.csv", "\u{FEFF}id,name\r\n1,Aruba\r\n"),
+                                      ("new.tsv", "id\tname\n1\tAruba")])
+        for (old, new) in [(paths[0], paths[1]), (paths[1], paths[2])] {
+            let json = try changeset([old, new, "--id", "id", "--format", "json"])
+            let layout = try Self.layout(json.stdout)
+            #expect(json.status == 0 && layout == nil, "\(json)")
+        }
+    }
+
     /// Files alike in layout add nothing: no line, no `layout` member.
     @Test func filesAlikeInLayoutReportNothingOfIt() throws {
         let paths = try scratchFiles([("old.csv", Self.csv(Self.rows, lineBreak: "\r\n")), ("new.csv", Self.csv(Self.rows + ["4,Andorra,AD"], lineBreak: "\r\n"))])

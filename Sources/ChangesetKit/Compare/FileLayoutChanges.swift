@@ -110,8 +110,17 @@ public struct ColumnOrderChange: Equatable, Sendable {
 }
 
 extension Comparison {
-    /// What changed in the files apart from their records (see `FileLayoutChanges`).
+    /// What changed in the files apart from their records (see
+    /// `FileLayoutChanges`). Inputs of two formats (JSON against CSV, CSV
+    /// against TSV) differ in layout by nature, so only their layouts are
+    /// given, no differences: a file converted is a new file, not one edited.
     public var fileLayout: FileLayoutChanges {
-        FileLayoutChanges(old: old.records.layout, new: new.records.layout)
+        guard old.input.format == new.input.format else {
+            var sides = FileLayoutChanges()
+            sides.old = old.records.layout
+            sides.new = new.records.layout
+            return sides
+        }
+        return FileLayoutChanges(old: old.records.layout, new: new.records.layout)
     }
 }
