@@ -5,8 +5,9 @@
 /// about records (a commit that only turns CRLF into LF exits 0, and says so).
 /// Each member is nil when both sides are alike in it.
 public struct FileLayoutChanges: Equatable, Sendable {
-    /// Each side's layout as its reader saw it (nil: not known, as for a report built by hand).
+    /// OLD's layout as its reader saw it (nil: not known, as for a report built by hand).
     public var old: FileLayout?
+    /// NEW's layout, likewise.
     public var new: FileLayout?
     /// The line break style, when it differs and both files have line
     /// breaks (a one-line file's lack of one is the final newline's business).
@@ -52,9 +53,12 @@ public struct FileLayoutChanges: Equatable, Sendable {
 
 /// One side's value of a file-level property, then the other's.
 public struct LayoutChange<Value: Equatable & Sendable>: Equatable, Sendable {
+    /// OLD's value.
     public var old: Value
+    /// NEW's value.
     public var new: Value
 
+    /// The two values as given.
     public init(old: Value, new: Value) {
         self.old = old
         self.new = new

@@ -14,6 +14,7 @@ public struct FileLayout: Equatable, Sendable {
     /// CSV and TSV: the header's column names, in the file's order; nil for JSON.
     public var columns: [String]?
 
+    /// A layout as given (tests, and reports built by hand).
     public init(lineEndings: LineEndings = LineEndings(), byteOrderMark: Bool = false, finalNewline: Bool = false, columns: [String]? = nil) {
         self.lineEndings = lineEndings
         self.byteOrderMark = byteOrderMark
@@ -25,11 +26,14 @@ public struct FileLayout: Equatable, Sendable {
 /// A file's line breaks by kind: LF, CRLF and a CR alone (old Mac files).
 /// A line break inside a quoted CSV field counts too: it is the file's.
 public struct LineEndings: Equatable, Sendable {
+    /// Line feeds not after a carriage return.
     public var lf: Int
+    /// Carriage returns followed by a line feed.
     public var crlf: Int
     /// Carriage returns not followed by a line feed.
     public var cr: Int
 
+    /// Counts as given.
     public init(lf: Int = 0, crlf: Int = 0, cr: Int = 0) {
         self.lf = lf
         self.crlf = crlf
@@ -40,11 +44,13 @@ public struct LineEndings: Equatable, Sendable {
     public enum Style: String, Sendable {
         /// No line break at all (a JSON document on one line without a final newline).
         case none
+        /// Every line break of one kind: LF (Unix), CRLF (Windows) or CR alone (classic Mac OS).
         case lf, crlf, cr
         /// More than one kind: `LineEndings`' counts say how many of each.
         case mixed
     }
 
+    /// The style these counts make: one kind, none, or mixed.
     public var style: Style {
         switch (lf > 0, crlf > 0, cr > 0) {
         case (false, false, false): .none
