@@ -16,7 +16,9 @@ struct DiffCommand: ParsableCommand {
             """,
         discussion: """
             Records are matched by --id and reported as inserted, deleted, updated (field by field) \
-            and moved, optionally grouped into sections. Exit status: 0 no differences, 1 differences, \
+            and moved, optionally grouped into sections. Changes of the file itself (line endings, \
+            byte-order mark, final newline, CSV column order) are reported too but are no differences. \
+            Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
             """,
         version: "changeset " + ChangesetVersion.current
@@ -87,7 +89,7 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show this field's value beside the id of every change (the current value; a deleted record's old one); repeatable; a top-level name may be a glob pattern.", valueName: "field"))
     var show: [String] = []
 
-    @Flag(help: "Print only the counts (text and json formats).")
+    @Flag(help: "Print only the counts (text and json formats; text adds the schema, per-field and file-layout lines).")
     var stat = false
 
     @Flag(name: [.short, .long], help: "Print nothing on standard output; only the exit status tells (-o FILE is still written).")

@@ -84,7 +84,7 @@ import Testing
     static func contents(_ table: RecordTable) -> String {
         var lines = ["\(ReadOutcome(table))", "\(table.fieldNames ?? [])", "\(table.fieldsFound.map(\.description).sorted())",
                      "\(table.sectionNames)", "distinct \(table.keyIndex.distinctCount)", "\(table.refs.map(\.row))",
-                     "container \(String(describing: table.containerRange))"]
+                     "container \(String(describing: table.containerRange))", "layout \(String(describing: table.layout))"]
         if !table.keys.isEmpty {
             for row in 0..<table.count {
                 var chain = [table.firstRow(withKey: table.keys[row]) ?? -1]

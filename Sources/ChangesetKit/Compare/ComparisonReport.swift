@@ -39,7 +39,7 @@ extension Comparison {
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary(resolved), schema: schema,
             changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
-            kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
+            kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) }, layout: fileLayout)
     }
 
     /// The counts alone (no per-field counts), for a run that prints no

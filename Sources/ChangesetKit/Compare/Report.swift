@@ -15,10 +15,14 @@ public struct Report: Sendable {
     /// The kinds of change `changes` holds when `--kinds` chose some (nil:
     /// every kind); `summary` counts every change all the same.
     public var kindsShown: [Change.Kind]?
+    /// What changed in the files apart from their records (line breaks,
+    /// byte order mark, final newline, column order); never counted in `summary`.
+    public var layout = FileLayoutChanges()
 
     public init(
         old: InputSummary, new: InputSummary, id: [FieldPath] = [], section: FieldPath? = nil,
-        summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream, kindsShown: [Change.Kind]? = nil
+        summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream, kindsShown: [Change.Kind]? = nil,
+        layout: FileLayoutChanges = FileLayoutChanges()
     ) {
         self.old = old
         self.new = new
@@ -28,6 +32,7 @@ public struct Report: Sendable {
         self.schema = schema
         self.changes = changes
         self.kindsShown = kindsShown
+        self.layout = layout
     }
 
     /// "showing deleted and inserted changes only (--kinds): the counts are of every change", when `--kinds` chose some.

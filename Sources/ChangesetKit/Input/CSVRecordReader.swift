@@ -39,6 +39,7 @@ package final class CSVRecordReader {
     private let indexesKeys: Bool
     @exclusivity(unchecked) private var hasher: ValueHasher
     @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
+    @exclusivity(unchecked) private var layoutScanner = FileLayoutScanner()
     @exclusivity(unchecked) private var utf8 = UTF8Validator()
     @exclusivity(unchecked) private var utf8SequenceStart = (offset: 0, location: SourceLocation(line: 1, column: 1), byte: UInt8(0))
     @exclusivity(unchecked) private var position = LinePosition()
@@ -127,6 +128,7 @@ package final class CSVRecordReader {
 
     package func feed(_ bytes: Span<UInt8>) throws {
         if let failure { throw failure }
+        layoutScanner.observe(bytes)
         do {
             try byteOrderMark.process(bytes) { content, base in try scan(content, base: base) }
         } catch {
@@ -143,6 +145,7 @@ package final class CSVRecordReader {
         guard failure == nil, header != nil, builder.count == 0, state == .fieldStart, cellEnds.isEmpty, cellBytes.isEmpty,
               !rowHasQuotedField, !afterCR, utf8.pending == 0 else { return false }
         byteOrderMark = ByteOrderMarkFilter(partStartingAt: offset)
+        layoutScanner = FileLayoutScanner()  // the header row fed is the first part's
         self.offset = offset
         rowStart = offset
         position = LinePosition()
@@ -175,7 +178,9 @@ package final class CSVRecordReader {
                 throw error("the input is empty; expected a header row naming the fields", at: position.location)
             }
             builder.setSchema((header ?? []) + extraNames, valueCounts: emptyCells.map { builder.count - $0 } + extraValueCounts)
-            return try builder.finished()
+            var table = try builder.finished()
+            table.layout = layoutScanner.layout(lineBreaks: lineBreaksRead, byteOrderMark: byteOrderMark.contentStart > 0, columns: header)
+            return table
         } catch {
             failure = error as? InputError
             throw error

@@ -79,6 +79,16 @@ extension InputFile {
                 guard let container else { return nil }
                 table.containerRange = container
             }
+            // The line breaks between a JSON array's parts (after a record's `,`) no part's reader saw.
+            if var layout = table.layout {
+                for (piece, next) in zip(pieces, pieces.dropFirst()) where piece.lineBreaksAfter > 0 {
+                    var scanner = FileLayoutScanner()
+                    try bytes.withBytes(in: piece.range.upperBound..<next.range.lowerBound) { scanner.observe($0) }
+                    layout.lineEndings = layout.lineEndings
+                        + scanner.layout(lineBreaks: piece.lineBreaksAfter, byteOrderMark: false, columns: nil).lineEndings
+                }
+                table.layout = layout
+            }
             return table
         } catch {
             return nil

@@ -52,6 +52,7 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var scanner = JSONTextScanner(startOffset: 0)
     @exclusivity(unchecked) var scannerStarted = false
     @exclusivity(unchecked) var byteOrderMark = ByteOrderMarkFilter()
+    @exclusivity(unchecked) private var layoutScanner = FileLayoutScanner()
 
     /// The chunk yajl is parsing and its offset in the file.
     @exclusivity(unchecked) var chunk = UnsafeRawBufferPointer(start: nil, count: 0)
@@ -183,6 +184,7 @@ package final class JSONRecordReader {
     /// Parses the next piece of the input.
     package func feed(_ bytes: Span<UInt8>) throws {
         if let failure { throw failure }
+        layoutScanner.observe(bytes)
         do {
             try byteOrderMark.process(bytes) { content, base in try parse(content, base: base) }
         } catch {
@@ -211,7 +213,7 @@ package final class JSONRecordReader {
             if let problem = scanner.failure { throw error(problem.message, at: problem.location) }
             if !scanner.sawToken {
                 // Nothing but whitespace.
-                if layout == .lines { return try builder.finished() }  // no records, no fields
+                if layout == .lines { return try finishedTable() }  // no records, no fields
                 throw error("the input is empty; expected \(expectedTopLevel)", at: currentLocation)
             }
             let status = yajl_complete_parse(handle)
@@ -222,11 +224,18 @@ package final class JSONRecordReader {
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
             builder.setFieldsFound(fieldsFound)
-            return try builder.finished()
+            return try finishedTable()
         } catch {
             failure = error as? InputError
             throw error
         }
+    }
+
+    /// The builder's table, with the layout of the bytes fed.
+    private func finishedTable() throws -> RecordTable {
+        var table = try builder.finished()
+        table.layout = layoutScanner.layout(lineBreaks: lineBreaksRead, byteOrderMark: byteOrderMark.contentStart > 0, columns: nil)
+        return table
     }
 
     var expectedTopLevel: String {

@@ -50,6 +50,9 @@ package struct RecordTable: Sendable {
     /// JSON: the byte range of the array holding the records, `[` to `]`
     /// inclusive, so `apply` can rewrite just that part of a document.
     package var containerRange: Range<Int>?
+    /// How the file is written around its records (line breaks, byte order
+    /// mark, final newline, column order), as its reader saw it.
+    package var layout: FileLayout?
 
     package init() {}
 
@@ -142,6 +145,7 @@ package struct RecordTable: Sendable {
         table.schemaValueCounts = schemaValueCounts
         table.fieldsFound = fieldsFound
         table.containerRange = containerRange
+        table.layout = layout
         return table
     }
 
@@ -192,6 +196,11 @@ package struct RecordTable: Sendable {
         fieldsFound.formUnion(part.fieldsFound)
         if fieldNames == nil { fieldNames = part.fieldNames }
         raggedRows = raggedRows || part.raggedRows
+        // The byte order mark and the columns are the first part's; the final newline the last one's.
+        if let first = layout, let next = part.layout {
+            layout = FileLayout(lineEndings: first.lineEndings + next.lineEndings, byteOrderMark: first.byteOrderMark,
+                                finalNewline: next.finalNewline, columns: first.columns)
+        }
     }
 
     /// Builds the key index over every record's key, in row order, as a

@@ -123,7 +123,8 @@ extension Comparison {
                 output.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
             default:
                 output.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
-                for line in TextFormatter.detailLines(report, width: DisplayText.bounded(settings.width ?? TextFormatter.defaultWidth)) {
+                for line in TextFormatter.detailLines(report, width: DisplayText.bounded(settings.width ?? TextFormatter.defaultWidth),
+                                                      fileInOneLine: true) {
                     output.write(line + "\n")
                 }
             }

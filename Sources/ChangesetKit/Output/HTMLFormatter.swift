@@ -1,8 +1,9 @@
 /// The `html` format: one self-contained page to review a change (no
 /// network, no external file; the style and a little plain JavaScript are
-/// inline). It shows the inputs and the counts, the schema changes, the
-/// per-field counts as an inline SVG bar chart, and every change in one
-/// table: old and new values side by side, the part of a value that changed
+/// inline). It shows the inputs and the counts, the schema changes, what
+/// changed in the files apart from their records (line endings, byte order
+/// mark, final newline, column order), the per-field counts as an inline SVG
+/// bar chart, and every change in one table: old and new values side by side, the part of a value that changed
 /// marked (`<del>`, `<ins>`).
 ///
 /// Without JavaScript everything is shown. With it, a bar of check boxes
@@ -88,6 +89,17 @@ package struct HTMLFormatter: ReportFormatter {
                 for field in fields {
                     output.write("<li class=\"ignored\">\(verb) <code>\(HTMLFormatter.escape(field.path.description))</code>, ignored (--ignore/--only)</li>\n")
                 }
+            }
+            output.write("</ul>\n</section>\n")
+        }
+        if !report.layout.isEmpty {
+            output.write("<section id=\"file\">\n<h2>File</h2>\n<ul>\n")
+            for entry in report.layout.plainEntries(arrow: "→") {
+                output.write("<li>\(entry.label): \(HTMLFormatter.escape(entry.text))</li>\n")
+            }
+            if let order = report.layout.columnOrder {
+                func names(_ names: [String]) -> String { names.map { "<code>\(HTMLFormatter.escape($0))</code>" }.joined(separator: ", ") }
+                output.write("<li>column order: \(names(order.old)) → \(names(order.new)) (\(order.movedText))</li>\n")
             }
             output.write("</ul>\n</section>\n")
         }

@@ -22,8 +22,9 @@
 /// always has `schema` (fields added plus removed) and `fields` (per changed
 /// field, how many updated records changed it). `schema` lists the fields
 /// added and removed between the schemas (see `SchemaChanges`) and the
-/// renames that matched. The change objects are those of `ChangeJSON`, one
-/// per line.
+/// renames that matched. `layout`, only when the files differ apart from
+/// their records, says how (see `layoutJSON`). The change objects are those
+/// of `ChangeJSON`, one per line.
 package struct JSONFormatter: ReportFormatter {
     package static let formatVersion = "changeset/1"
 
@@ -41,6 +42,10 @@ package struct JSONFormatter: ReportFormatter {
         output.write("  \"section\": \(report.section.map { Value.string($0.description).jsonText } ?? "null"),\n")
         output.write("  \"summary\": \(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned)),\n")
         output.write("  \"schema\": \(JSONFormatter.schemaJSON(report.schema)),\n")
+        if !report.layout.isEmpty {
+            // Only when the files differ apart from their records: line breaks, byte order mark, final newline, column order.
+            output.write("  \"layout\": \(JSONFormatter.layoutJSON(report.layout)),\n")
+        }
         if let kinds = report.kindsShown {
             // `changes` holds these kinds only (`--kinds`); `summary` counts every change.
             output.write("  \"kinds\": \(Value.array(kinds.map { .string($0.rawValue) }).jsonText),\n")
@@ -161,7 +166,9 @@ package struct JSONFormatter: ReportFormatter {
 /// The `ndjson` format: one object per line, written as each is made, for
 /// very large deltas and `jq -c`: first a `{"kind": "schema", "added": [...],
 /// "removed": [...], "renamed": [...]}` object when the schemas differ or a
-/// rename matched, then one change object per line (see `ChangeJSON`).
+/// rename matched, then a `{"kind": "layout", ...}` object when the files
+/// differ apart from their records (the `layout` member of `json`), then
+/// one change object per line (see `ChangeJSON`).
 package struct NDJSONFormatter: ReportFormatter {
     package init() {}
 
@@ -170,6 +177,9 @@ package struct NDJSONFormatter: ReportFormatter {
     package func begin(_ report: Report, to output: inout some TextOutputStream) {
         if report.schema.isWorthListing {
             output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
+        }
+        if !report.layout.isEmpty {
+            output.write("{\"kind\":\"layout\"," + JSONFormatter.layoutJSON(report.layout).dropFirst() + "\n")
         }
     }
 

@@ -3,6 +3,8 @@
 ///
 /// - a heading naming the two inputs, and a table of the counts;
 /// - the schema changes and renames, when there are any;
+/// - what changed in the files apart from their records (line endings, byte
+///   order mark, final newline, column order), when anything did;
 /// - a table of the changed fields with how many updated records changed each;
 /// - a table per kind of change (section changes, deleted, inserted, moved,
 ///   updated), with ids, file lines, and old and new values side by side.
@@ -71,6 +73,15 @@ package struct MarkdownFormatter: ReportFormatter {
             }
             for field in report.schema.ignoredAdded { page.add("- added \(MarkdownPage.code(field.path.description, inTable: false)), ignored (`--ignore`/`--only`)\n") }
             for field in report.schema.ignoredRemoved { page.add("- removed \(MarkdownPage.code(field.path.description, inTable: false)), ignored (`--ignore`/`--only`)\n") }
+            page.add("\n")
+        }
+        if !report.layout.isEmpty {
+            page.add("**File**\n\n")
+            for entry in report.layout.plainEntries(arrow: "→") { page.add("- \(entry.label): \(entry.text)\n") }
+            if let order = report.layout.columnOrder {
+                func names(_ names: [String]) -> String { names.map { MarkdownPage.code($0, inTable: false) }.joined(separator: ", ") }
+                page.add("- column order: \(names(order.old)) → \(names(order.new)) (\(order.movedText))\n")
+            }
             page.add("\n")
         }
         if !summary.fieldCounts.isEmpty {

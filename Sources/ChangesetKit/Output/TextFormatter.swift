@@ -73,7 +73,9 @@ package struct TextFormatter: ReportFormatter {
     /// A schema line longer than `width` (0: no limit) is wrapped between
     /// fields, under its first field: a dataset that gained 43 columns is a
     /// paragraph to read, not one line that runs off the terminal.
-    package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth) -> [String] {
+    /// What changed in the files apart from their records follows the schema
+    /// lines (`fileInOneLine`: on one line, as `--stat` writes it).
+    package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth, fileInOneLine: Bool = false) -> [String] {
         var lines: [String] = []
         /// `added a (2 records), b (1 record); removed c (3 records)`, a piece a field, each after its separator.
         func pieces(_ added: [SchemaField], _ removed: [SchemaField]) -> [(separator: String, text: String)] {
@@ -96,6 +98,7 @@ package struct TextFormatter: ReportFormatter {
                 "\(DisplayText.visible($0.old.description)) -> \(DisplayText.visible($0.new.description))"
             }.joined(separator: ", "))
         }
+        lines += report.layout.textLines(width: width, oneLine: fileInOneLine)
         if !report.summary.fieldCounts.isEmpty {
             lines.append("fields: " + report.summary.fieldCounts.map { "\(DisplayText.visible($0.path.description)) \($0.records)" }
                 .joined(separator: ", "))
