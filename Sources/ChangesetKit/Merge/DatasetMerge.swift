@@ -238,3 +238,27 @@ public struct DatasetMerge: Sendable {
     /// BASE's record matching THEIRS's at `row`, if any.
     func baseRow(ofTheirs row: Int) -> Int? { baseRows[theirsKeys[row]] }
 }
+
+extension DatasetMerge {
+    /// A note when OURS or THEIRS only re-indented a JSON file: its records
+    /// and document equal BASE's by value, but its lines are indented with
+    /// another unit (tabs for spaces, two spaces for four). The result is
+    /// written in OURS's file, so THEIRS's layout is not kept: said, so a
+    /// re-indentation nobody sees in the result is not lost silently. Nil
+    /// when no side only re-indented.
+    public func layoutNote() throws -> String? {
+        guard ours.input.format == .json, base.records.count > 0 else { return nil }
+        guard let baseUnit = try SnapshotWriter.ownStyle(of: base).indent else { return nil }
+        for (side, name) in [(theirs, "THEIRS"), (ours, "OURS")] {
+            guard side.records.count == base.records.count, side.records.fingerprints == base.records.fingerprints,
+                  try DatasetMerge.documentFrame(side)?.value() == DatasetMerge.documentFrame(base)?.value(),
+                  let unit = try SnapshotWriter.ownStyle(of: side).indent, unit != baseUnit
+            else { continue }
+            let change = "\(JSONStyle.describe(indent: baseUnit)) -> \(JSONStyle.describe(indent: unit))"
+            return name == "THEIRS"
+                ? "note: THEIRS re-indented the file (\(change)); the result keeps OURS's layout"
+                : "note: OURS re-indented the file (\(change)); the result keeps it, with THEIRS's changes in OURS's layout"
+        }
+        return nil
+    }
+}

@@ -237,9 +237,9 @@ package enum PatchApplier {
             switch result[index] {
             case .base(let row) where sameColumns: return .kept(row)
             case .base(let row):
-                return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns)))
+                return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
             case .record(let json, _):
-                return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)))
+                return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource), columns: columns))
             }
         }
     }
