@@ -5,6 +5,8 @@
 /// tabs, any width), its separator after a name (`:` or `: `), on one line
 /// with its separator between members (`,` or `, `), and non-ASCII
 /// characters escaped (`\u00e9`, as Python's `json.dumps` writes) or not.
+/// Each is voted on over the sampled records, not taken from the first: a
+/// first record of one member shows no separator between members.
 ///
 /// A record that has a version in the file already is not written from
 /// scratch: `text(of:frame:depth:)` keeps that version's bytes and replaces
