@@ -156,6 +156,18 @@ import Testing
         #expect(result.stdout == new, "\(result)")
     }
 
+    /// An empty array written `[ ]` on the line of its member, in a document
+    /// indented with four spaces: records go one level in from that line.
+    @Test func anInsertIntoAnEmptyArrayOnOneLineTakesItsLinesIndentation() throws {
+        let old = "{\n    \"meta\": {\n        \"v\": 1\n    },\n    \"items\": [ ]\n}\n"
+        let new = "{\n    \"meta\": {\n        \"v\": 1\n    },\n    \"items\": [\n        {\n            \"id\": 1\n        }\n    ]\n}\n"
+        let result = try applied(("old.json", old), ("new.json", new), id: "id", extra: ["--records-at", "items"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == new, "\(result)")
+        let top = try applied(("old.json", "[ ]\n"), ("new.json", "[\n  {\n    \"id\": 1\n  }\n]\n"), id: "id")
+        #expect(top.status == 0 && top.stdout == "[\n  {\n    \"id\": 1\n  }\n]\n", "\(top)")
+    }
+
     /// A CSV file whose first lines end in CRLF and its last in LF: rows
     /// added at the end end in LF, as their neighbours do.
     @Test func csvRowsWrittenAmongLFLinesEndInLF() throws {

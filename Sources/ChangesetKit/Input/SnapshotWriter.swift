@@ -108,23 +108,33 @@ package struct SnapshotWriter {
         }
         var style = learntFromOthers.reduce(own.style) { $0.completed(by: $1.style) }
         if snapshot.input.format != .json { style.indent = nil }
-        // An empty records array that spans lines (`[\n]`), with no other
+        // An empty records array written with white space inside (`[\n]`,
+        // `[ ]`), or inside a document that indents its lines, with no other
         // version to show how records go in it: records go on lines of their
-        // own, one level in from its closing bracket, at the unit the
-        // document around it indents with (else two spaces).
+        // own, one level in from the line of its closing bracket, at the unit
+        // the document around it indents with (else two spaces).
         var emptyArray: (depth: String, closing: String)?
         if isArray, table.count == 0, !learntFromOthers.contains(where: { $0.layout.opening != nil }) {
             let insideText = try bytes.copy(inner)
-            if let lastBreak = insideText.lastIndex(of: 0x0A) {
-                let closingIndent = insideText[(lastBreak + 1)...]
-                if closingIndent.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+            let documentUnit = Self.indentUnit(ofDocument: own.head)
+            if insideText.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }), !insideText.isEmpty || documentUnit != nil {
+                let closingIndent: [UInt8], closingText: String
+                if let lastBreak = insideText.lastIndex(of: 0x0A) {
+                    closingIndent = Array(insideText[(lastBreak + 1)...])
                     let lineStart = lastBreak > 0 && insideText[lastBreak - 1] == 0x0D ? lastBreak - 1 : lastBreak
-                    let unit = try style.indent ?? Self.indentUnit(ofDocument: own.head + (try bytes.copy(inner.upperBound..<min(count, inner.upperBound + (1 << 16))))) ?? "  "
-                    style.indent = unit
-                    // As pretty-printers write (`json.dumps(indent=)`, `JSON.stringify(_, null, 2)`), unless the file shows otherwise.
-                    if !style.known.contains(.members) { style.nameSeparator = ": " }
-                    emptyArray = (String(decoding: closingIndent, as: UTF8.self) + unit, String(decoding: insideText[lineStart...], as: UTF8.self))
+                    closingText = String(decoding: insideText[lineStart...], as: UTF8.self)
+                } else {
+                    // On the line of its `[`: that line's indentation.
+                    let lineBefore = try bytes.copy(max(0, container.lowerBound - 4096)..<container.lowerBound)
+                    let line = lineBefore.lastIndex(of: 0x0A).map { lineBefore[($0 + 1)...] } ?? lineBefore[...]
+                    closingIndent = Array(line.prefix { $0 == 0x20 || $0 == 0x09 })
+                    closingText = style.lineBreak + String(decoding: closingIndent, as: UTF8.self)
                 }
+                let unit = style.indent ?? documentUnit ?? "  "
+                style.indent = unit
+                // As pretty-printers write (`json.dumps(indent=)`, `JSON.stringify(_, null, 2)`), unless the file shows otherwise.
+                if !style.known.contains(.members) { style.nameSeparator = ": " }
+                emptyArray = (String(decoding: closingIndent, as: UTF8.self) + unit, closingText)
             }
         }
         self.style = style
