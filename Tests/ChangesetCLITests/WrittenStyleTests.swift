@@ -71,6 +71,11 @@ import Testing
         #expect(merged.status == 0, "\(merged)")
         #expect(merged.stdout == ours, "\(merged)")
         #expect(merged.stderr.contains("note: THEIRS re-indented the file (tabs -> 4 spaces); the result keeps OURS's layout"), "\(merged)")
+        // OURS re-indented (four spaces to tabs), THEIRS changed a record: the result is OURS's layout, and said so.
+        let oursPaths = try scratchFiles([("base.json", theirs), ("ours.json", base), ("theirs.json", theirs.replacingOccurrences(of: "\"a\"", with: "\"B\""))])
+        let oursMerged = try changeset(["merge", "--id", "id"] + oursPaths)
+        #expect(oursMerged.status == 0 && oursMerged.stdout == base.replacingOccurrences(of: "\"a\"", with: "\"B\""), "\(oursMerged)")
+        #expect(oursMerged.stderr.contains("note: OURS re-indented the file (4 spaces -> tabs)"), "\(oursMerged)")
         // A side that changed records as well is no re-indentation only: no note.
         let changed = theirs.replacingOccurrences(of: "\"id\": 1,", with: "\"id\": 1,\n        \"x\": 1,")
         let paths2 = try scratchFiles([("base.json", base), ("ours.json", ours), ("theirs.json", changed)])
@@ -113,6 +118,30 @@ import Testing
         #expect(merged.status == 0, "\(merged)")
         #expect(merged.stdout == header + "1,\"Badghis Province\",AF,Afghanistan,\n2,\"Bay of Plenty\",NZ,\"New Zealand\",\"regional council\"\n"
             + "3,\"West Coast\",NZ,\"New Zealand\",region\n", "\(merged)")
+    }
+
+    /// OURS (and BASE) a header alone, so it shows no quoting habit: THEIRS's
+    /// rows stand as THEIRS quotes them, the result THEIRS byte for byte.
+    @Test func csvMergeIntoAHeaderAloneKeepsTheirsQuoting() throws {
+        let header = "id,name,type\n"
+        let theirs = header + "1,\"Bay of Plenty\",region\n2,Daykundi,\"regional council\"\n"
+        let paths = try scratchFiles([("base.csv", header), ("ours.csv", header), ("theirs.csv", theirs)])
+        let merged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(merged.status == 0 && merged.stdout == theirs, "\(merged)")
+    }
+
+    /// mledoze d60e3c6 through a merge: OURS edits a country's name, THEIRS
+    /// adds a language to its one-element array; the merged record's array is
+    /// written with the file's `", "`, though its first record shows none.
+    @Test func aMergedArrayGrowingFromOneElementTakesTheFilesSeparator() throws {
+        let base = "[\n    {\n        \"cca2\": \"AE\",\n        \"name\": \"Emirates\",\n        \"languages\": [\"ar\"]\n    },\n"
+            + "    {\n        \"cca2\": \"CH\",\n        \"name\": \"Switzerland\",\n        \"languages\": [\"de\", \"fr\"]\n    }\n]\n"
+        let ours = base.replacingOccurrences(of: "\"Emirates\"", with: "\"United Arab Emirates\"")
+        let theirs = base.replacingOccurrences(of: "[\"ar\"]", with: "[\"ar\", \"ku\"]")
+        let paths = try scratchFiles([("base.json", base), ("ours.json", ours), ("theirs.json", theirs)])
+        let merged = try changeset(["merge", "--id", "cca2"] + paths)
+        #expect(merged.status == 0, "\(merged)")
+        #expect(merged.stdout == ours.replacingOccurrences(of: "[\"ar\"]", with: "[\"ar\", \"ku\"]"), "\(merged)")
     }
 
     /// mledoze 29fda86: an inline array that grows from one element is

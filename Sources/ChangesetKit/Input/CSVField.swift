@@ -55,6 +55,9 @@ package struct CSVQuoting: Sendable, Equatable {
     package var rule = Rule.required
     /// An empty cell written `""`.
     package var quotesEmpty = false
+    /// Whether the file showed its habit: some cell of its rows voted (a
+    /// file without rows, or whose cells all must be quoted, shows none).
+    package var shown = false
 
     package init(rule: Rule = .required, quotesEmpty: Bool = false) {
         self.rule = rule
@@ -65,6 +68,11 @@ package struct CSVQuoting: Sendable, Equatable {
     /// hold no space still shows how it quotes one, bounded for huge files.
     static let sampleRows = 4096
     static let sampleBytes = 1 << 22
+
+    /// The same habit as `other`, or one of the two files did not show its own.
+    func agrees(with other: CSVQuoting) -> Bool {
+        !shown || !other.shown || (rule == other.rule && quotesEmpty == other.quotesEmpty)
+    }
 
     /// `text` as a cell of this column.
     func cell(_ text: String, delimiter: UInt8) -> String {
@@ -116,13 +124,16 @@ package struct CSVQuoting: Sendable, Equatable {
         let quotesSpaced = votes.reduce(0) { $0 + $1.quotedSpaced } > votes.reduce(0) { $0 + $1.bareSpaced }
         let (quotedPlain, barePlain) = (votes.reduce(0) { $0 + $1.quotedPlain }, votes.reduce(0) { $0 + $1.barePlain })
         let quotesPlain = quotedPlain + barePlain > 0 ? quotedPlain > barePlain : headerQuotesEvery
+        let shown = quotedPlain + barePlain + votes.reduce(0) { $0 + $1.quotedSpaced + $1.bareSpaced } > 0
         return votes.map { vote in
             let every = vote.quotedPlain + vote.barePlain > 0 ? vote.quotedPlain > vote.barePlain : quotesPlain
             let spaced = vote.quotedSpaced + vote.bareSpaced > 0 ? vote.quotedSpaced > vote.bareSpaced : quotesSpaced
             let rule: Rule = every ? .every : spaced ? .spaced : .required
             // No empty cell seen: as the column quotes the others.
             let quotesEmpty = vote.quotedEmpty > vote.bareEmpty || (vote.quotedEmpty == vote.bareEmpty && rule == .every)
-            return CSVQuoting(rule: rule, quotesEmpty: quotesEmpty)
+            var quoting = CSVQuoting(rule: rule, quotesEmpty: quotesEmpty)
+            quoting.shown = shown
+            return quoting
         }
     }
 }

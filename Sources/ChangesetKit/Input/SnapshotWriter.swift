@@ -152,8 +152,17 @@ package struct SnapshotWriter {
             // A style guess: a header it cannot split says "no", never stops the write.
             quotesEveryName = !header.isEmpty
                 && ((try? CSVRecordReader.rawCells(of: header.span, delimiter: snapshot.delimiter).allSatisfy { header[$0].first == 0x22 }) ?? false)
-            let columns = try CSVQuoting.learn(snapshot, headerQuotesEvery: quotesEveryName)
-            let names = table.fieldNames ?? []
+            var columns = try CSVQuoting.learn(snapshot, headerQuotesEvery: quotesEveryName)
+            var names = table.fieldNames ?? []
+            // A file with no row to show its quoting (a header alone) quotes as another version does.
+            if !(columns.first?.shown ?? false) {
+                for other in others where other.input.format == snapshot.input.format {
+                    let learnt = try CSVQuoting.learn(other)
+                    guard learnt.first?.shown == true else { continue }
+                    (columns, names) = (learnt, other.records.fieldNames ?? [])
+                    break
+                }
+            }
             var byName: [ExactTextKey: CSVQuoting] = [:]
             for (name, quoting) in zip(names, columns) where byName[ExactTextKey(name)] == nil { byName[ExactTextKey(name)] = quoting }
             quotingByColumn = byName

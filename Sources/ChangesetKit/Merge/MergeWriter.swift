@@ -83,7 +83,7 @@ public struct MergeWriter {
             // A THEIRS that quotes a column otherwise than OURS (no quotes where OURS
             // quotes every cell with a space) has its rows written in OURS's quoting.
             let theirsQuoting = try SnapshotWriter(merge.theirs).quotingByColumn
-            let theirsQuotesAlike = theirsQuoting.allSatisfy { name, quoting in (writer.quotingByColumn[name] ?? quoting) == quoting }
+            let theirsQuotesAlike = theirsQuoting.allSatisfy { name, quoting in writer.quotingByColumn[name].map(quoting.agrees) ?? true }
             func row(_ record: MergedRecord) throws -> SnapshotWriter.Record {
                 switch record {
                 case .ours(let row) where oursRowsStand: return .kept(row)
