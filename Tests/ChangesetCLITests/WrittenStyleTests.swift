@@ -75,7 +75,12 @@ import Testing
         let oursPaths = try scratchFiles([("base.json", theirs), ("ours.json", base), ("theirs.json", theirs.replacingOccurrences(of: "\"a\"", with: "\"B\""))])
         let oursMerged = try changeset(["merge", "--id", "id"] + oursPaths)
         #expect(oursMerged.status == 0 && oursMerged.stdout == base.replacingOccurrences(of: "\"a\"", with: "\"B\""), "\(oursMerged)")
-        #expect(oursMerged.stderr.contains("note: OURS re-indented the file (4 spaces -> tabs)"), "\(oursMerged)")
+        #expect(oursMerged.stderr.contains("note: OURS re-indented the file (4 spaces -> tabs); the result keeps OURS's layout"), "\(oursMerged)")
+        // Both re-indented alike: THEIRS's layout is OURS's, nothing of THEIRS to note.
+        let bothPaths = try scratchFiles([("base.json", base), ("ours.json", theirs), ("theirs.json", theirs)])
+        let bothMerged = try changeset(["merge", "--id", "id"] + bothPaths)
+        #expect(bothMerged.status == 0 && bothMerged.stdout == theirs, "\(bothMerged)")
+        #expect(!bothMerged.stderr.contains("THEIRS re-indented"), "\(bothMerged)")
         // A side that changed records as well is no re-indentation only: no note.
         let changed = theirs.replacingOccurrences(of: "\"id\": 1,", with: "\"id\": 1,\n        \"x\": 1,")
         let paths2 = try scratchFiles([("base.json", base), ("ours.json", ours), ("theirs.json", changed)])

@@ -249,15 +249,16 @@ extension DatasetMerge {
     public func layoutNote() throws -> String? {
         guard ours.input.format == .json, base.records.count > 0 else { return nil }
         guard let baseUnit = try SnapshotWriter.ownStyle(of: base).indent else { return nil }
+        let oursUnit = try SnapshotWriter.ownStyle(of: ours).indent
         for (side, name) in [(theirs, "THEIRS"), (ours, "OURS")] {
             guard side.records.count == base.records.count, side.records.fingerprints == base.records.fingerprints,
                   try DatasetMerge.documentFrame(side)?.value() == DatasetMerge.documentFrame(base)?.value(),
-                  let unit = try SnapshotWriter.ownStyle(of: side).indent, unit != baseUnit
+                  let unit = name == "THEIRS" ? try SnapshotWriter.ownStyle(of: side).indent : oursUnit, unit != baseUnit
             else { continue }
+            // Both re-indented alike: the result has THEIRS's layout too, nothing to say.
+            if name == "THEIRS" && oursUnit == unit { continue }
             let change = "\(JSONStyle.describe(indent: baseUnit)) -> \(JSONStyle.describe(indent: unit))"
-            return name == "THEIRS"
-                ? "note: THEIRS re-indented the file (\(change)); the result keeps OURS's layout"
-                : "note: OURS re-indented the file (\(change)); the result keeps it, with THEIRS's changes in OURS's layout"
+            return "note: \(name) re-indented the file (\(change)); the result keeps OURS's layout"
         }
         return nil
     }
