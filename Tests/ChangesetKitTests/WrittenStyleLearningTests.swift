@@ -1,3 +1,4 @@
+import PropertyBased
 import Testing
 @testable import ChangesetKit
 
@@ -52,6 +53,27 @@ import Testing
         #expect(quoting[1].cell("p q", delimiter: 0x2C) == "\"p q\"")
         #expect(quoting[0].cell("p,q", delimiter: 0x2C) == "\"p,q\"")
         #expect(quoting[3].cell("", delimiter: 0x2C) == "")
+    }
+
+    /// The merge law with THEIRS indented in another unit: merging OURS
+    /// (unchanged, pretty-printed) with THEIRS's edits gives THEIRS's records
+    /// written as OURS's printer writes them, byte for byte: every line
+    /// taken from THEIRS moved into OURS's unit at every depth.
+    @Test func theirsEditsComeOutInOursIndentationUnit() async {
+        await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
+            var (layout, baseRecords, editedRecords) = SnapshotWriterTests.snapshots(seed: seed)
+            guard !baseRecords.isEmpty else { return }
+            layout.kind = .pretty
+            layout.inDocument = false
+            var theirsLayout = layout
+            var choices = SnapshotWriterTests.Choices(state: UInt64(bitPattern: Int64(seed)) ^ 0x1D3)
+            let units = ["  ", "    ", "\t"].filter { $0 != layout.indent }
+            theirsLayout.indent = units[choices.next(units.count)]
+            let base = layout.file(baseRecords), theirs = theirsLayout.file(editedRecords)
+            let merged = try SnapshotWriterTests.merged(base, base, theirs, format: .json)
+            let expected = layout.file(editedRecords)
+            #expect(Array(merged.utf8) == Array(expected.utf8), "seed \(seed), \(layout), THEIRS \(theirsLayout.indent.debugDescription):\n\(base)\n---\n\(theirs)\n---\n\(merged)")
+        }
     }
 
     @Test func mixedLineEndsAreFoundAndRewritten() {
