@@ -111,6 +111,17 @@ import Testing
         #expect(result.stdout == new, "\(result)")
     }
 
+    /// A column the patch adds quotes cells with a space as the file's other
+    /// columns do; the rows, written again under the new header, keep theirs.
+    @Test func csvApplyQuotesANewColumnAsTheFilesOtherColumns() throws {
+        let old = "id,name,country_code\n1,\"Bay of Plenty\",NZ\n2,Daykundi,AF\n"
+        let new = "id,name,country_code,country_name\n1,\"Bay of Plenty\",NZ,\"New Zealand\"\n2,Daykundi,AF,Afghanistan\n"
+            + "3,\"West Coast\",NZ,\"New Zealand\"\n"
+        let result = try applied(("old.csv", old), ("new.csv", new), id: "id")
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout == new, "\(result)")
+    }
+
     /// The same file merged with a THEIRS written without those quotes: the
     /// rows taken from THEIRS are written in OURS's quoting.
     @Test func csvMergeWritesTheirsRowsInOursQuoting() throws {

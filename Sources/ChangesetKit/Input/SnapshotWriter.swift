@@ -47,7 +47,8 @@ package struct SnapshotWriter {
     /// (`CSVQuoting.learn`); a column the file does not have takes `otherColumns`.
     let quotingByColumn: [ExactTextKey: CSVQuoting]
     /// The quoting of a column the file does not have: every cell quoted
-    /// when every column of the file quotes every cell, else only as needed.
+    /// when every column of the file quotes every cell, cells with a space
+    /// when most columns quote those, else only as needed.
     package let otherColumns: CSVQuoting
     /// What replaces the JSON document around the records array (a merge
     /// of it): the text before the array's `[` and the text after its `]`.
@@ -167,7 +168,9 @@ package struct SnapshotWriter {
             for (name, quoting) in zip(names, columns) where byName[ExactTextKey(name)] == nil { byName[ExactTextKey(name)] = quoting }
             quotingByColumn = byName
             let quotesEveryCell = !columns.isEmpty && columns.allSatisfy { $0.rule == .every }
-            otherColumns = quotesEveryCell ? CSVQuoting(rule: .every, quotesEmpty: columns.allSatisfy(\.quotesEmpty)) : CSVQuoting()
+            let quotingSpaces = columns.filter { $0.rule != .required }.count * 2 > columns.count
+            otherColumns = quotesEveryCell ? CSVQuoting(rule: .every, quotesEmpty: columns.allSatisfy(\.quotesEmpty))
+                : quotingSpaces ? CSVQuoting(rule: .spaced) : CSVQuoting()
         }
         let layouts = [own.layout] + learntFromOthers.map(\.layout)
         // A CSV row's leading spaces are its first cell's: rows have no indentation to copy.
