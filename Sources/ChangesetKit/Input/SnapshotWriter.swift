@@ -441,15 +441,21 @@ package struct SnapshotWriter {
         String(CSVField.row(names, delimiter: snapshot.delimiter, quotingEvery: quotesEveryName).dropLast())
     }
 
-    /// A CSV row of `fields` (the cells of `columns`, in order; cells past
-    /// them as a column the file does not have) as this file writes one,
-    /// each cell quoted as the file quotes its column, without its line break.
-    package func csvRow(_ fields: [String], columns: [String]) -> String {
+    /// The quoting of each of `columns`, for `csvRow(_:quoting:)`: looked up
+    /// once for a result's rows, not once a cell.
+    package func csvQuoting(of columns: [String]) -> [CSVQuoting] {
+        columns.map { quotingByColumn[ExactTextKey($0)] ?? otherColumns }
+    }
+
+    /// A CSV row of `fields` (the cells of the columns `quoting` was looked
+    /// up for, in order; cells past them as a column the file does not
+    /// have) as this file writes one, each cell quoted as the file quotes
+    /// its column, without its line break.
+    package func csvRow(_ fields: [String], quoting: [CSVQuoting]) -> String {
         if fields.count == 1 && fields[0].isEmpty { return "\"\"" }
         let delimiter = snapshot.delimiter
         return fields.enumerated().map { position, field in
-            let quoting = position < columns.count ? quotingByColumn[ExactTextKey(columns[position])] ?? otherColumns : otherColumns
-            return quoting.cell(field, delimiter: delimiter)
+            (position < quoting.count ? quoting[position] : otherColumns).cell(field, delimiter: delimiter)
         }.joined(separator: String(UnicodeScalar(delimiter)))
     }
 

@@ -80,6 +80,7 @@ public struct MergeWriter {
             let theirsColumns = merge.theirs.records.fieldNames ?? []
             let theirsRowsStand = Self.sameNames(columns, theirsColumns) && merge.theirs.delimiter == ours.delimiter && !merge.theirs.input.format.isJSON
             let oursRowsStand = Self.sameNames(columns, oursColumns)
+            let quoting = writer.csvQuoting(of: columns)
             // A THEIRS that quotes a column otherwise than OURS (no quotes where OURS
             // quotes every cell with a space) has its rows written in OURS's quoting.
             let theirsQuoting = try SnapshotWriter(merge.theirs).quotingByColumn
@@ -92,10 +93,10 @@ public struct MergeWriter {
                     return .text(String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self))
                 case .conflict(let oursValue, let theirsValue):
                     return .alternatives(
-                        ours: try oursValue.map { try csvRow(.value($0), columns: columns, writer: writer) },
-                        theirs: try theirsValue.map { try csvRow(.value($0), columns: columns, writer: writer) })
+                        ours: try oursValue.map { try csvRow(.value($0), columns: columns, quoting: quoting, writer: writer) },
+                        theirs: try theirsValue.map { try csvRow(.value($0), columns: columns, quoting: quoting, writer: writer) })
                 default:
-                    return .text(try csvRow(Source(record), columns: columns, writer: writer))
+                    return .text(try csvRow(Source(record), columns: columns, quoting: quoting, writer: writer))
                 }
             }
             if merge.result.hasUnresolvedConflicts {
@@ -303,7 +304,7 @@ public struct MergeWriter {
     }
 
     /// A record as a row of the result (without its line break), in OURS's quoting.
-    private func csvRow(_ source: Source, columns: [String], writer: SnapshotWriter) throws -> String {
+    private func csvRow(_ source: Source, columns: [String], quoting: [CSVQuoting], writer: SnapshotWriter) throws -> String {
         guard case .object(let members) = try value(source) else { return writer.csvRow([]) }
         let byName = Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
         var cells = columns.map { CSVField.cell(byName[ExactTextKey($0)]) }
@@ -320,7 +321,7 @@ public struct MergeWriter {
                     message: "a merged record holds \"\(VisibleText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
             }
         }
-        return writer.csvRow(cells, columns: columns)
+        return writer.csvRow(cells, quoting: quoting)
     }
 
     /// The result's columns (by the names the readers gave them).
