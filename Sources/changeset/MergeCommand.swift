@@ -88,6 +88,7 @@ enum MergeRun {
             Diagnostics.report("note: without --id, records are matched by their whole content (no field is unique in each file): "
                                + "a record edited on both sides is kept in both versions")
         }
+        if let note = try? merge.layoutNote() { Diagnostics.report(note) }
         let result = merge.result
         let formatter = MergeConflictFormatter()
         let byID = !options.records.id.isEmpty

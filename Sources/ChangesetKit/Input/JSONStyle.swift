@@ -5,6 +5,8 @@
 /// tabs, any width), its separator after a name (`:` or `: `), on one line
 /// with its separator between members (`,` or `, `), and non-ASCII
 /// characters escaped (`\u00e9`, as Python's `json.dumps` writes) or not.
+/// Each is voted on over the sampled records, not taken from the first: a
+/// first record of one member shows no separator between members.
 ///
 /// A record that has a version in the file already is not written from
 /// scratch: `text(of:frame:depth:)` keeps that version's bytes and replaces
@@ -71,7 +73,9 @@ package struct JSONStyle: Sendable, Equatable {
             break
         }
         var sawRawNonASCII = false, sawEscapedNonASCII = false, sawHexLetter: Bool?
-        var learntSeparators = false
+        // Votes over every sampled record, not its first: a first record of one
+        // member, or one whose arrays are all empty, shows no separator.
+        var nameSeparators: [String: Int] = [:], inlineSeparators: [String: Int] = [:], indents: [String: Int] = [:]
         for text in sample {
             // Escapes and raw bytes past ASCII, outside and inside strings alike (names too).
             var index = 0
@@ -91,28 +95,26 @@ package struct JSONStyle: Sendable, Equatable {
                 }
                 index += 1
             }
-            guard !learntSeparators, let members = JSONValueReader.rawMembers(ofObject: text.span), let first = members.first else { continue }
-            learntSeparators = true
+            countSeparators(in: text, names: &nameSeparators, inline: &inlineSeparators)
+            guard let members = JSONValueReader.rawMembers(ofObject: text.span), let first = members.first else { continue }
             style.known.insert(.members)
-            let afterName = text[(first.name.upperBound + 1)..<first.value.lowerBound]
-            if !afterName.contains(0x0A) && !afterName.contains(0x0D) { style.nameSeparator = String(decoding: afterName, as: UTF8.self) }
-            let spansLines = text.contains(0x0A)
-            if spansLines && !oneRecordPerLine {
+            if text.contains(0x0A) && !oneRecordPerLine {
                 // One level: the first member's line is indented that much more than the closing brace's.
                 let memberIndent = indentation(ofLineAt: first.name.lowerBound - 1, in: text)
                 let closingIndent = indentation(ofLineAt: text.count - 1, in: text)
                 if let memberIndent, let closingIndent, memberIndent.count > closingIndent.count, memberIndent.starts(with: closingIndent) {
-                    style.indent = String(decoding: memberIndent.dropFirst(closingIndent.count), as: UTF8.self)
+                    indents[String(decoding: memberIndent.dropFirst(closingIndent.count), as: UTF8.self), default: 0] += 1
                 } else if let memberIndent, !memberIndent.isEmpty {
-                    style.indent = String(decoding: memberIndent, as: UTF8.self)
-                }
-            } else if members.count > 1 {
-                let between = text[members[0].value.upperBound..<(members[1].name.lowerBound - 1)]
-                if between.filter({ $0 == 0x2C }).count == 1 && !between.contains(0x0A) && !between.contains(0x0D) {
-                    style.inlineSeparator = String(decoding: between, as: UTF8.self)
+                    indents[String(decoding: memberIndent, as: UTF8.self), default: 0] += 1
                 }
             }
         }
+        func mostCommon(_ votes: [String: Int]) -> String? {
+            votes.max { ($0.value, $1.key) < ($1.value, $0.key) }?.key
+        }
+        if let separator = mostCommon(nameSeparators) { style.nameSeparator = separator }
+        if let separator = mostCommon(inlineSeparators) { style.inlineSeparator = separator }
+        style.indent = mostCommon(indents)
         style.escapesNonASCII = sawEscapedNonASCII && !sawRawNonASCII
         if sawEscapedNonASCII || sawRawNonASCII { style.known.insert(.escaping) }
         style.uppercaseHex = sawHexLetter ?? false
@@ -130,6 +132,74 @@ package struct JSONStyle: Sendable, Equatable {
         while end < position && (text[end] == 0x20 || text[end] == 0x09) { end += 1 }
         guard end == position else { return nil }
         return text[start..<end]
+    }
+
+    /// Counts, outside strings, the text between a name and its value and
+    /// between two members or elements on one line (`,` or `, `; white space
+    /// before the comma too): the separators `text` writes.
+    static func countSeparators(in text: [UInt8], names: inout [String: Int], inline: inout [String: Int]) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        var index = 0
+        var inString = false
+        while index < text.count {
+            let byte = text[index]
+            if inString {
+                if byte == 0x5C { index += 2; continue }
+                if byte == 0x22 { inString = false }
+                index += 1
+                continue
+            }
+            if byte == 0x22 { inString = true; index += 1; continue }
+            guard byte == 0x2C || byte == 0x3A else { index += 1; continue }
+            var start = index
+            while start > 0 && isSpace(text[start - 1]) { start -= 1 }
+            var end = index + 1
+            while end < text.count && isSpace(text[end]) { end += 1 }
+            // Only between two tokens on one line: a line break after it is layout, not a separator.
+            if start > 0, end < text.count, text[start - 1] != 0x0A, text[start - 1] != 0x0D, text[end] != 0x0A, text[end] != 0x0D {
+                let separator = String(decoding: text[start..<end], as: UTF8.self)
+                if byte == 0x2C { inline[separator, default: 0] += 1 } else { names[separator, default: 0] += 1 }
+            }
+            index = end
+        }
+    }
+
+    /// The indentation unit's name in a note: "tabs", "4 spaces".
+    package static func describe(indent: String) -> String {
+        if !indent.isEmpty && indent.allSatisfy({ $0 == "\t" }) { return indent.count == 1 ? "tabs" : "\(indent.count) tabs" }
+        if !indent.isEmpty && indent.allSatisfy({ $0 == " " }) { return indent.count == 1 ? "1 space" : "\(indent.count) spaces" }
+        return "\"" + indent.map { $0 == "\t" ? "\\t" : String($0) }.joined() + "\""
+    }
+
+    /// `text` (JSON, or an indentation when `wholeLine`) with the
+    /// indentation of every line moved from one unit to another, level by
+    /// level: the leading `from`s of a line become as many `to`s, what
+    /// follows them stays. Lines of JSON text start between tokens (a string
+    /// cannot hold a raw line break), so no value changes. The first line of
+    /// `text` (not `wholeLine`) starts where the caller puts it and is left alone.
+    package static func converted(_ text: String, fromUnit: String, toUnit: String, wholeLine: Bool = false) -> String {
+        guard fromUnit != toUnit, !fromUnit.isEmpty else { return text }
+        let bytes = Array(text.utf8), from = Array(fromUnit.utf8), to = Array(toUnit.utf8)
+        guard wholeLine || bytes.contains(0x0A) else { return text }
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count)
+        var index = 0
+        var atLineStart = wholeLine
+        while index < bytes.count {
+            if atLineStart {
+                atLineStart = false
+                while bytes[index...].starts(with: from) {
+                    result.append(contentsOf: to)
+                    index += from.count
+                }
+                continue
+            }
+            let byte = bytes[index]
+            result.append(byte)
+            index += 1
+            if byte == 0x0A { atLineStart = true }
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     // MARK: Writing

@@ -41,8 +41,15 @@ package struct SnapshotWriter {
     package let recordDepth: String
     /// The line break the file uses first.
     package let lineBreak: String
-    /// A CSV file that puts every field in quotes (its header and first rows do).
-    package let quotesEveryField: Bool
+    /// A CSV file whose header line puts every name in quotes.
+    package let quotesEveryName: Bool
+    /// How each of the CSV file's columns quotes its cells, by column name
+    /// (`CSVQuoting.learn`); a column the file does not have takes `otherColumns`.
+    let quotingByColumn: [ExactTextKey: CSVQuoting]
+    /// The quoting of a column the file does not have: every cell quoted
+    /// when every column of the file quotes every cell, cells with a space
+    /// when most columns quote those, else only as needed.
+    package let otherColumns: CSVQuoting
     /// What replaces the JSON document around the records array (a merge
     /// of it): the text before the array's `[` and the text after its `]`.
     /// Nil copies the file's.
@@ -85,30 +92,90 @@ package struct SnapshotWriter {
         }
         let own = try Self.learn(snapshot)
         // What this file cannot show (it has no records, or one) the other versions may.
+        // Their layout in this file's indentation unit, when they indent with another.
         let learntFromOthers = others.compactMap { other in
             other.input.format == snapshot.input.format ? try? Self.learn(other) : nil
+        }.map { other in
+            guard let from = other.style.indent, let to = own.style.indent, from != to else { return other }
+            var other = other
+            func convert(_ text: String?, wholeLine: Bool = false) -> String? {
+                text.map { JSONStyle.converted($0, fromUnit: from, toUnit: to, wholeLine: wholeLine) }
+            }
+            other.layout.typicalGap = convert(other.layout.typicalGap)
+            other.layout.opening = convert(other.layout.opening)
+            other.layout.closing = convert(other.layout.closing)
+            other.layout.depth = convert(other.layout.depth, wholeLine: true)
+            return other
         }
         var style = learntFromOthers.reduce(own.style) { $0.completed(by: $1.style) }
         if snapshot.input.format != .json { style.indent = nil }
+        // An empty records array written with white space inside (`[\n]`,
+        // `[ ]`), or inside a document that indents its lines, with no other
+        // version to show how records go in it: records go on lines of their
+        // own, one level in from the line of its closing bracket, at the unit
+        // the document around it indents with (else two spaces).
+        var emptyArray: (depth: String, closing: String)?
+        if isArray, table.count == 0, !learntFromOthers.contains(where: { $0.layout.opening != nil }) {
+            let insideText = try bytes.copy(inner)
+            let documentUnit = Self.indentUnit(ofDocument: own.head)
+            if insideText.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }), !insideText.isEmpty || documentUnit != nil {
+                let closingIndent: [UInt8], closingText: String
+                if let lastBreak = insideText.lastIndex(of: 0x0A) {
+                    closingIndent = Array(insideText[(lastBreak + 1)...])
+                    let lineStart = lastBreak > 0 && insideText[lastBreak - 1] == 0x0D ? lastBreak - 1 : lastBreak
+                    closingText = String(decoding: insideText[lineStart...], as: UTF8.self)
+                } else {
+                    // On the line of its `[`: that line's indentation.
+                    let lineBefore = try bytes.copy(max(0, container.lowerBound - 4096)..<container.lowerBound)
+                    let line = lineBefore.lastIndex(of: 0x0A).map { lineBefore[($0 + 1)...] } ?? lineBefore[...]
+                    closingIndent = Array(line.prefix { $0 == 0x20 || $0 == 0x09 })
+                    closingText = style.lineBreak + String(decoding: closingIndent, as: UTF8.self)
+                }
+                let unit = style.indent ?? documentUnit ?? "  "
+                style.indent = unit
+                // As pretty-printers write (`json.dumps(indent=)`, `JSON.stringify(_, null, 2)`), unless the file shows otherwise.
+                if !style.known.contains(.members) { style.nameSeparator = ": " }
+                emptyArray = (String(decoding: closingIndent, as: UTF8.self) + unit, closingText)
+            }
+        }
         self.style = style
         lineBreak = style.lineBreak
         if snapshot.input.format.isJSON {
-            quotesEveryField = false
+            quotesEveryName = false
+            quotingByColumn = [:]
+            otherColumns = CSVQuoting()
         } else {
-            // The header line, then the sampled rows: is every field quoted?
-            // (A quoted header cell may hold a line break: the line ends at
-            // the first one outside quotes.)
+            // The header line: is every name quoted? (A quoted header cell may
+            // hold a line break: the line ends at the first one outside quotes.)
             let headerLine = Self.firstLine(ofCSV: own.head)
-            let header = headerLine.last == 0x0D ? Array(headerLine.dropLast()) : headerLine
-            let rows = ([header.starts(with: byteOrderMark) ? Array(header.dropFirst(3)) : header] + own.sample).filter { !$0.isEmpty }
-            // A style guess: a row it cannot split says "no", never stops the write.
-            quotesEveryField = !rows.isEmpty && rows.allSatisfy { row in
-                (try? CSVRecordReader.rawCells(of: row.span, delimiter: snapshot.delimiter).allSatisfy { row[$0].first == 0x22 }) ?? false
+            var header = headerLine.last == 0x0D ? Array(headerLine.dropLast()) : headerLine
+            if header.starts(with: byteOrderMark) { header.removeFirst(byteOrderMark.count) }
+            // A style guess: a header it cannot split says "no", never stops the write.
+            quotesEveryName = !header.isEmpty
+                && ((try? CSVRecordReader.rawCells(of: header.span, delimiter: snapshot.delimiter).allSatisfy { header[$0].first == 0x22 }) ?? false)
+            var columns = try CSVQuoting.learn(snapshot, headerQuotesEvery: quotesEveryName)
+            var names = table.fieldNames ?? []
+            // A file with no row to show its quoting (a header alone) quotes as another version does.
+            if !(columns.first?.shown ?? false) {
+                for other in others where other.input.format == snapshot.input.format {
+                    let learnt = try CSVQuoting.learn(other)
+                    guard learnt.first?.shown == true else { continue }
+                    (columns, names) = (learnt, other.records.fieldNames ?? [])
+                    break
+                }
             }
+            var byName: [ExactTextKey: CSVQuoting] = [:]
+            for (name, quoting) in zip(names, columns) where byName[ExactTextKey(name)] == nil { byName[ExactTextKey(name)] = quoting }
+            quotingByColumn = byName
+            let quotesEveryCell = !columns.isEmpty && columns.allSatisfy { $0.rule == .every }
+            let quotingSpaces = columns.filter { $0.rule != .required }.count * 2 > columns.count
+            otherColumns = quotesEveryCell ? CSVQuoting(rule: .every, quotesEmpty: columns.allSatisfy(\.quotesEmpty))
+                : quotingSpaces ? CSVQuoting(rule: .spaced) : CSVQuoting()
         }
         let layouts = [own.layout] + learntFromOthers.map(\.layout)
         // A CSV row's leading spaces are its first cell's: rows have no indentation to copy.
-        recordDepth = snapshot.input.format.isJSON ? layouts.lazy.compactMap(\.depth).first ?? (isArray ? style.indent ?? "" : "") : ""
+        recordDepth = snapshot.input.format.isJSON
+            ? emptyArray?.depth ?? layouts.lazy.compactMap(\.depth).first ?? (isArray ? style.indent ?? "" : "") : ""
         typicalGap = own.layout.typicalGap ?? learntFromOthers.lazy.compactMap(\.layout.typicalGap).first
             ?? (isArray ? "," : "") + lineBreak + recordDepth
         if table.count > 0 {
@@ -116,7 +183,7 @@ package struct SnapshotWriter {
             closing = ""
         } else if isArray {
             opening = learntFromOthers.lazy.compactMap(\.layout.opening).first ?? lineBreak + recordDepth
-            closing = learntFromOthers.lazy.compactMap(\.layout.closing).first ?? lineBreak
+            closing = learntFromOthers.lazy.compactMap(\.layout.closing).first ?? emptyArray?.closing ?? lineBreak
         } else {
             // An NDJSON or CSV file with no records: each record on a line of its own after what is there.
             let text = try bytes.copy(before)
@@ -128,6 +195,38 @@ package struct SnapshotWriter {
         }
     }
 
+    /// The line break that ends the last line of `bytes` to end in one ("\n" or "\r\n").
+    static func lastLineBreak(in bytes: [UInt8]) -> String? {
+        guard let lineFeed = bytes.lastIndex(of: 0x0A) else { return nil }
+        return lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? "\r\n" : "\n"
+    }
+
+    /// `text` with every line break (LF or CRLF) written `lineBreak`.
+    static func withLineBreaks(_ text: String, _ lineBreak: String) -> String {
+        let bytes = Array(text.utf8)
+        guard bytes.contains(0x0A) else { return text }
+        let wanted = Array(lineBreak.utf8)
+        var result: [UInt8] = []
+        result.reserveCapacity(bytes.count + 16)
+        for (index, byte) in bytes.enumerated() {
+            if byte == 0x0D, index + 1 < bytes.count, bytes[index + 1] == 0x0A { continue }
+            if byte == 0x0A { result.append(contentsOf: wanted) } else { result.append(byte) }
+        }
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The smallest indentation of a line of a JSON document (`text`, around
+    /// its records), the unit it indents with; nil when no line is indented.
+    static func indentUnit(ofDocument text: [UInt8]) -> String? {
+        var best: ArraySlice<UInt8>?
+        for line in text.split(separator: 0x0A) {
+            let indentation = line.prefix { $0 == 0x20 || $0 == 0x09 }
+            guard !indentation.isEmpty, indentation.count < line.count else { continue }
+            if best == nil || indentation.count < best!.count { best = indentation }
+        }
+        return best.map { String(decoding: $0, as: UTF8.self) }
+    }
+
     /// The first line of CSV text, up to the first line feed outside quotes (without it).
     static func firstLine(ofCSV bytes: [UInt8]) -> [UInt8] {
         var quoted = false
@@ -136,6 +235,11 @@ package struct SnapshotWriter {
             if byte == 0x0A && !quoted { return Array(bytes[..<index]) }
         }
         return bytes
+    }
+
+    /// The style `snapshot`'s own bytes show, learnt from none of its other versions.
+    package static func ownStyle(of snapshot: Snapshot) throws -> JSONStyle {
+        try learn(snapshot).style
     }
 
     /// How a file places its records, where it shows it: the bytes between
@@ -332,9 +436,27 @@ package struct SnapshotWriter {
         return (output, first, last)
     }
 
-    /// A CSV row of `fields` as this file writes one, without its line break.
-    package func csvRow(_ fields: [String]) -> String {
-        String(CSVField.row(fields, delimiter: snapshot.delimiter, quotingEvery: quotesEveryField).dropLast())
+    /// A CSV header line of `names` as this file writes its header, without its line break.
+    package func csvRow(_ names: [String]) -> String {
+        String(CSVField.row(names, delimiter: snapshot.delimiter, quotingEvery: quotesEveryName).dropLast())
+    }
+
+    /// The quoting of each of `columns`, for `csvRow(_:quoting:)`: looked up
+    /// once for a result's rows, not once a cell.
+    package func csvQuoting(of columns: [String]) -> [CSVQuoting] {
+        columns.map { quotingByColumn[ExactTextKey($0)] ?? otherColumns }
+    }
+
+    /// A CSV row of `fields` (the cells of the columns `quoting` was looked
+    /// up for, in order; cells past them as a column the file does not
+    /// have) as this file writes one, each cell quoted as the file quotes
+    /// its column, without its line break.
+    package func csvRow(_ fields: [String], quoting: [CSVQuoting]) -> String {
+        if fields.count == 1 && fields[0].isEmpty { return "\"\"" }
+        let delimiter = snapshot.delimiter
+        return fields.enumerated().map { position, field in
+            (position < quoting.count ? quoting[position] : otherColumns).cell(field, delimiter: delimiter)
+        }.joined(separator: String(UnicodeScalar(delimiter)))
     }
 
     /// The text of record `row` as the file holds it.
@@ -416,7 +538,9 @@ package struct SnapshotWriter {
         } else {
             output.write(opening)
         }
-        let typical = typicalGap
+        // In a file whose lines end both ways, a line written anew ends as
+        // the line before it does: the last line break copied from the file.
+        var neighbourLineBreak = try Self.lastLineBreak(in: bytes.copy(max(0, before.upperBound - 256)..<before.upperBound)) ?? lineBreak
         var previous: Int?? = nil
         // Kept records that stand as the file has them, one after the other,
         // go out as one copy of their bytes and the gaps between them.
@@ -436,14 +560,18 @@ package struct SnapshotWriter {
             try flush()
             if let previous {
                 if let gapRow = SeparatorChoice.gap(before: row, after: previous, count: table.count) {
-                    try copy(table.byteRange(gapRow).upperBound..<table.start(gapRow + 1))
+                    let gap = table.byteRange(gapRow).upperBound..<table.start(gapRow + 1)
+                    if gap.count <= 4096, let found = Self.lastLineBreak(in: try bytes.copy(gap)) { neighbourLineBreak = found }
+                    try copy(gap)
                 } else {
-                    output.write(typical)
+                    output.write(Self.withLineBreaks(typicalGap, neighbourLineBreak))
                 }
             }
             switch record {
             case .kept(let row): run = table.byteRange(row)
-            case .text(let text): output.write(text)
+            case .text(let text):
+                // Line breaks inside JSON text are white space; inside a CSV row, a quoted cell's own.
+                output.write(snapshot.input.format.isJSON ? Self.withLineBreaks(text, neighbourLineBreak) : text)
             case .alternatives: preconditionFailure("written by writeWithAlternatives")
             }
             previous = .some(row)

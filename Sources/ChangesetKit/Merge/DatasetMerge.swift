@@ -238,3 +238,28 @@ public struct DatasetMerge: Sendable {
     /// BASE's record matching THEIRS's at `row`, if any.
     func baseRow(ofTheirs row: Int) -> Int? { baseRows[theirsKeys[row]] }
 }
+
+extension DatasetMerge {
+    /// A note when OURS or THEIRS only re-indented a JSON file: its records
+    /// and document equal BASE's by value, but its lines are indented with
+    /// another unit (tabs for spaces, two spaces for four). The result is
+    /// written in OURS's file, so THEIRS's layout is not kept: said, so a
+    /// re-indentation nobody sees in the result is not lost silently. Nil
+    /// when no side only re-indented.
+    public func layoutNote() throws -> String? {
+        guard ours.input.format == .json, base.records.count > 0 else { return nil }
+        guard let baseUnit = try SnapshotWriter.ownStyle(of: base).indent else { return nil }
+        let oursUnit = try SnapshotWriter.ownStyle(of: ours).indent
+        for (side, name) in [(theirs, "THEIRS"), (ours, "OURS")] {
+            guard side.records.count == base.records.count, side.records.fingerprints == base.records.fingerprints,
+                  try DatasetMerge.documentFrame(side)?.value() == DatasetMerge.documentFrame(base)?.value(),
+                  let unit = name == "THEIRS" ? try SnapshotWriter.ownStyle(of: side).indent : oursUnit, unit != baseUnit
+            else { continue }
+            // Both re-indented alike: the result has THEIRS's layout too, nothing to say.
+            if name == "THEIRS" && oursUnit == unit { continue }
+            let change = "\(JSONStyle.describe(indent: baseUnit)) -> \(JSONStyle.describe(indent: unit))"
+            return "note: \(name) re-indented the file (\(change)); the result keeps OURS's layout"
+        }
+        return nil
+    }
+}

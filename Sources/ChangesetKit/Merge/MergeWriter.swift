@@ -50,15 +50,21 @@ public struct MergeWriter {
         case .json, .ndjson:
             let documentSide = ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours
             var writer = try SnapshotWriter(documentSide, alsoLearningFrom: [merge.theirs, ours, merge.base].filter { $0.input.bytes !== documentSide.input.bytes })
+            // Text taken from the other file moves into the writer's indentation unit, level by level.
+            let units = try IndentUnits(writer: writer, ours: ours, theirs: merge.theirs)
             if documentSide.input.bytes === ours.input.bytes, let document = merge.mergedDocument {
-                writer.documentAround = try documentText(document, writer: writer, markers: markerLines)
+                writer.documentAround = try documentText(document, writer: writer, units: units, markers: markerLines)
             }
             if merge.result.hasUnresolvedConflicts {
                 // Conflicts: the comma rule needs to know where the last record that is not one stands.
-                let written = try records.indices.map { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: markerLines) }
+                let written = try records.indices.map {
+                    try jsonRecord(records[$0], from: sources[$0], writer: writer, units: units, markers: markerLines)
+                }
                 try writer.write(written, markers: markerLines, to: &output)
             } else {
-                try writer.write(count: records.count, to: &output) { try jsonRecord(records[$0], from: sources[$0], writer: writer, markers: nil) }
+                try writer.write(count: records.count, to: &output) {
+                    try jsonRecord(records[$0], from: sources[$0], writer: writer, units: units, markers: nil)
+                }
             }
         case .csv, .tsv:
             let writer = try SnapshotWriter(ours, alsoLearningFrom: [merge.theirs, merge.base])
@@ -74,18 +80,23 @@ public struct MergeWriter {
             let theirsColumns = merge.theirs.records.fieldNames ?? []
             let theirsRowsStand = Self.sameNames(columns, theirsColumns) && merge.theirs.delimiter == ours.delimiter && !merge.theirs.input.format.isJSON
             let oursRowsStand = Self.sameNames(columns, oursColumns)
+            let quoting = writer.csvQuoting(of: columns)
+            // A THEIRS that quotes a column otherwise than OURS (no quotes where OURS
+            // quotes every cell with a space) has its rows written in OURS's quoting.
+            let theirsQuoting = try SnapshotWriter(merge.theirs).quotingByColumn
+            let theirsQuotesAlike = theirsQuoting.allSatisfy { name, quoting in writer.quotingByColumn[name].map(quoting.agrees) ?? true }
             func row(_ record: MergedRecord) throws -> SnapshotWriter.Record {
                 switch record {
                 case .ours(let row) where oursRowsStand: return .kept(row)
-                case .theirs(let row) where theirsRowsStand:
+                case .theirs(let row) where theirsRowsStand && theirsQuotesAlike:
                     // THEIRS's row as THEIRS writes it, quoting and all.
                     return .text(String(decoding: try merge.theirs.input.bytes.copy(merge.theirs.records.byteRange(row)), as: UTF8.self))
                 case .conflict(let oursValue, let theirsValue):
                     return .alternatives(
-                        ours: try oursValue.map { try csvRow(.value($0), columns: columns, writer: writer) },
-                        theirs: try theirsValue.map { try csvRow(.value($0), columns: columns, writer: writer) })
+                        ours: try oursValue.map { try csvRow(.value($0), columns: columns, quoting: quoting, writer: writer) },
+                        theirs: try theirsValue.map { try csvRow(.value($0), columns: columns, quoting: quoting, writer: writer) })
                 default:
-                    return .text(try csvRow(Source(record), columns: columns, writer: writer))
+                    return .text(try csvRow(Source(record), columns: columns, quoting: quoting, writer: writer))
                 }
             }
             if merge.result.hasUnresolvedConflicts {
@@ -105,13 +116,13 @@ public struct MergeWriter {
     /// OURS's and THEIRS's resolutions are written once, with conflict
     /// markers around the lines of each member in conflict.
     private func documentText(
-        _ document: DatasetMerge.MergedDocument, writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
+        _ document: DatasetMerge.MergedDocument, writer: SnapshotWriter, units: IndentUnits, markers: SnapshotWriter.MarkerLines?
     ) throws -> (before: String, after: String) {
         let ours = merge.ours
         guard let frame = try DatasetMerge.documentFrame(ours), let recordsAt = merge.options.records.recordsAt else {
             throw InputError(source: ours.input.name, location: nil, message: "the records are not inside a JSON document")
         }
-        let donors = try DatasetMerge.documentFrame(merge.theirs).map { [($0.text, "")] } ?? []
+        let donors = try DatasetMerge.documentFrame(merge.theirs).map { [(units.converted($0.text, of: merge.theirs), "")] } ?? []
         let byteOrderMark = frame.hasByteOrderMark ? "\u{FEFF}" : ""
         func text(_ value: Value) throws -> (before: String, after: String) {
             let spliced = Array(writer.style.text(of: value, frame: frame.text, frameDepth: "", depth: "", donors: donors).utf8)
@@ -157,7 +168,7 @@ public struct MergeWriter {
     /// writer's indentation, or written from its value in the writer's
     /// style around a version's text (`JSONStyle.text(of:frame:...)`).
     private func jsonRecord(
-        _ record: MergedRecord, from source: RecordSources, writer: SnapshotWriter, markers: SnapshotWriter.MarkerLines?
+        _ record: MergedRecord, from source: RecordSources, writer: SnapshotWriter, units: IndentUnits, markers: SnapshotWriter.MarkerLines?
     ) throws -> SnapshotWriter.Record {
         let style = writer.style
         // The record stands where the writer's file has a version of it (at that one's
@@ -183,7 +194,8 @@ public struct MergeWriter {
             let text = try side.input.bytes.copy(side.records.byteRange(row))
             // An NDJSON record is one line.
             if writer.snapshot.input.format == .ndjson && (text.contains(0x0A) || text.contains(0x0D)) { return nil }
-            return (text, try SnapshotWriter.depth(ofRow: row, in: side, text: text))
+            let depth = try SnapshotWriter.depth(ofRow: row, in: side, text: text)
+            return (units.converted(text, of: side), units.converted(depth, of: side, wholeLine: true))
         }
         func written(_ value: Value, frame: ([UInt8], String)?, donor: ([UInt8], String)?) throws -> String {
             let depth = try depth()
@@ -212,6 +224,43 @@ public struct MergeWriter {
                 return .text(marked)
             }
             return .alternatives(ours: oursText, theirs: theirsText)
+        }
+    }
+
+    /// The indentation unit of each side's own file and of the file written:
+    /// a side's text moved into the written file has its lines re-indented
+    /// from its unit to the writer's (tabs to four spaces, two spaces to
+    /// four...) at every depth, not only moved by the depth it stands at.
+    struct IndentUnits {
+        let writerFile: InputBytes
+        let writerUnit: String?
+        let oursUnit: String?
+        let theirsUnit: String?
+        let ours: InputBytes
+
+        init(writer: SnapshotWriter, ours: Snapshot, theirs: Snapshot) throws {
+            writerFile = writer.snapshot.input.bytes
+            writerUnit = writer.style.indent
+            self.ours = ours.input.bytes
+            oursUnit = try SnapshotWriter.ownStyle(of: ours).indent
+            theirsUnit = try SnapshotWriter.ownStyle(of: theirs).indent
+        }
+
+        /// `text` of `side` in the writer's unit (unchanged when it is the writer's file, or either unit is unknown).
+        func converted(_ text: [UInt8], of side: Snapshot) -> [UInt8] {
+            guard let (from, to) = units(of: side) else { return text }
+            return Array(JSONStyle.converted(String(decoding: text, as: UTF8.self), fromUnit: from, toUnit: to).utf8)
+        }
+
+        func converted(_ text: String, of side: Snapshot, wholeLine: Bool) -> String {
+            guard let (from, to) = units(of: side) else { return text }
+            return JSONStyle.converted(text, fromUnit: from, toUnit: to, wholeLine: wholeLine)
+        }
+
+        private func units(of side: Snapshot) -> (String, String)? {
+            guard side.input.bytes !== writerFile, let writerUnit,
+                  let unit = side.input.bytes === ours ? oursUnit : theirsUnit, unit != writerUnit else { return nil }
+            return (unit, writerUnit)
         }
     }
 
@@ -255,7 +304,7 @@ public struct MergeWriter {
     }
 
     /// A record as a row of the result (without its line break), in OURS's quoting.
-    private func csvRow(_ source: Source, columns: [String], writer: SnapshotWriter) throws -> String {
+    private func csvRow(_ source: Source, columns: [String], quoting: [CSVQuoting], writer: SnapshotWriter) throws -> String {
         guard case .object(let members) = try value(source) else { return writer.csvRow([]) }
         let byName = Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
         var cells = columns.map { CSVField.cell(byName[ExactTextKey($0)]) }
@@ -272,7 +321,7 @@ public struct MergeWriter {
                     message: "a merged record holds \"\(VisibleText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
             }
         }
-        return writer.csvRow(cells)
+        return writer.csvRow(cells, quoting: quoting)
     }
 
     /// The result's columns (by the names the readers gave them).

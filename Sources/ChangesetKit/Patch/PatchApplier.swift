@@ -233,13 +233,14 @@ package enum PatchApplier {
             let hasByteOrderMark = try base.input.bytes.copy(0..<min(3, base.input.bytes.count)) == byteOrderMark
             prefix = (hasByteOrderMark ? "\u{FEFF}" : "") + writer.csvRow(columns) + writer.lineBreak
         }
+        let quoting = writer.csvQuoting(of: columns)
         try writer.write(count: result.count, prefix: prefix, to: &output) { index in
             switch result[index] {
             case .base(let row) where sameColumns: return .kept(row)
             case .base(let row):
-                return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns)))
+                return .text(writer.csvRow(try cells(ofBaseRow: row, in: base, columns: columns), quoting: quoting))
             case .record(let json, _):
-                return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)))
+                return .text(writer.csvRow(try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource), quoting: quoting))
             }
         }
     }
