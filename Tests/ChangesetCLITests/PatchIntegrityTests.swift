@@ -196,8 +196,9 @@ import Testing
         let patch = try changeset(["old.json", "new.json", "--id", "id", "--format", "patch"], in: scratch)
         #expect(patch.status == 1, "\(patch)")
         let lines = patch.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.count == 5 && lines[3].hasPrefix("update 2999 "), "\(patch)")
-        try expectRefused(text(editing(lines, at: 3) { $0.replacingOccurrences(of: #""n":2"#, with: #""n":3"#) }),
+        // The header, the style line, the result line, the update and the end.
+        #expect(lines.count == 6 && lines[2].hasPrefix("style ") && lines[4].hasPrefix("update 2999 "), "\(patch)")
+        try expectRefused(text(editing(lines, at: 4) { $0.replacingOccurrences(of: #""n":2"#, with: #""n":3"#) }),
                           format: "json", in: scratch, "an edited last record")
         try expectRefused(text(lines.dropLast()), format: "json", in: scratch, "without its end line")
         try text(lines).write(to: scratch.appendingPathComponent("p.patch"), atomically: true, encoding: .utf8)

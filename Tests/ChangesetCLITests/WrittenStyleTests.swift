@@ -20,6 +20,18 @@ import Testing
         return try changeset(["apply", old.0, "p.patch"], in: directory)
     }
 
+    /// OLD holds one record on one line, so its file shows no line break
+    /// and no escaping; NEW, written alike, uses CRLF and escapes past
+    /// ASCII. The patch states NEW's layout, and `apply` takes from it what
+    /// OLD cannot show: the result is NEW, byte for byte.
+    @Test func applyTakesWhatOldCannotShowFromThePatchsStyleLine() throws {
+        let old = #"{"id": 1, "n": "a"}"#
+        let new = #"{"id": 1, "n": "a"}"# + "\r\n" + #"{"id": 2, "n": "\u0141\u00f3d\u017a"}"#
+        let result = try applied(("old.ndjson", old), ("new.ndjson", new), id: "id")
+        #expect(result.status == 0, "\(result)")
+        #expect(Array(result.stdout.utf8) == Array(new.utf8), "\(result)")
+    }
+
     // MARK: One indentation (point 5)
 
     /// mledoze 4fd76bdf: THEIRS (tabs) adds a country and edits one; OURS

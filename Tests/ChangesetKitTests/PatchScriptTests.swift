@@ -37,6 +37,31 @@ import Testing
         #expect(script.resultCount == 1)
     }
 
+    /// NEW's layout travels in the patch for what OLD's file cannot show;
+    /// only LF or CRLF and blank indentation and separators are taken, so
+    /// a patch cannot put other text into the file `apply` writes.
+    @Test func theStyleLineCarriesNewsLayoutAndNothingElse() throws {
+        var style = JSONStyle()
+        (style.lineBreak, style.indent, style.nameSeparator, style.inlineSeparator) = ("\r\n", "\t", ": ", ", ")
+        (style.escapesNonASCII, style.uppercaseHex) = (true, true)
+        style.known = [.lineBreak, .members, .escaping]
+        let script = PatchScript(
+            baseFormat: .json, base: SnapshotFingerprint(records: 1, hash: 1), style: style,
+            result: SnapshotFingerprint(records: 1, hash: 2), operations: [])
+        #expect(script.text.contains(#"style {"lineBreak":"\r\n","indent":"\t","nameSeparator":": ","inlineSeparator":", ","escapesNonASCII":true,"uppercaseHex":true}"#))
+        #expect(try parse(script.text).style == style)
+        var lineOnly = JSONStyle()
+        lineOnly.lineBreak = "\r\n"
+        lineOnly.known = [.lineBreak]
+        let lineOnlyText = "changeset-patch 2\nbase json 1 0000000000000001\n" + #"style {"lineBreak":"\r\n"}"# + "\nresult 1 0000000000000002\nend\n"
+        #expect(try parse(lineOnlyText).style == lineOnly)
+        let header = "changeset-patch 2\nbase json 1 0000000000000001\n"
+        for bad in [#"{"lineBreak":"\r"}"#, #"{"indent":"x"}"#, #"{"nameSeparator":" = "}"#, #"{"inlineSeparator":",,"}"#, #"{"colour":"red"}"#] {
+            #expect(parseError(header + "style \(bad)\nresult 1 0000000000000002\nend\n")?.hasPrefix("p.patch:3:7: the style") == true, "\(bad)")
+        }
+        #expect(parseError(header + "style []\nresult 1 0000000000000002\nend\n") == "p.patch:3:7: the style must be a JSON object")
+    }
+
     @Test func theResultLineNeedsSixteenHexDigits() {
         let header = "changeset-patch 2\nbase json 3 0123456789abcdef\n"
         #expect(parseError(header + "result 3\nend\n") == "p.patch:3:9: expected the result fingerprint")

@@ -44,6 +44,10 @@ package struct Replay: Sendable {
     package var columns: [String]?
     /// A CSV/TSV base's columns (what a record may hold), nil for JSON.
     package var baseColumns: [String]?
+    /// With `.records`, both sides JSON: what NEW's file shows of its
+    /// layout, for `apply` to take what OLD's cannot show (a file of one
+    /// record on one line has no line break to copy).
+    package var newStyle: JSONStyle?
     /// Old indices of deleted records, ascending.
     package var deleted: [Int]
     /// Moves as (old index, new index), in the changeset's order.
@@ -116,6 +120,7 @@ extension Comparison {
             delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
             columns: columns,
             baseColumns: baseColumns,
+            newStyle: detail == .records && old.input.format.isJSON && new.input.format.isJSON ? try SnapshotWriter.style(of: new) : nil,
             deleted: flat.deletions.map(\.at.item).sorted(),
             moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
             inserted: flat.insertions.map(\.at.item),

@@ -68,8 +68,9 @@ package struct SnapshotWriter {
 
     /// A writer over `snapshot`, in its style; what the snapshot does not
     /// show of it (a file of one record on one line has no line break to
-    /// copy) is learnt from `others`, other versions of the same file.
-    package init(_ snapshot: Snapshot, alsoLearningFrom others: [Snapshot] = []) throws {
+    /// copy) is learnt from `others`, other versions of the same file, then
+    /// from `style`, another version's as a patch states it.
+    package init(_ snapshot: Snapshot, alsoLearningFrom others: [Snapshot] = [], style stated: JSONStyle? = nil) throws {
         self.snapshot = snapshot
         let table = snapshot.records
         let bytes = snapshot.input.bytes
@@ -108,6 +109,7 @@ package struct SnapshotWriter {
             return other
         }
         var style = learntFromOthers.reduce(own.style) { $0.completed(by: $1.style) }
+        if let stated { style = style.completed(by: stated) }
         if snapshot.input.format != .json { style.indent = nil }
         // An empty records array written with white space inside (`[\n]`,
         // `[ ]`), or inside a document that indents its lines, with no other
@@ -258,6 +260,11 @@ package struct SnapshotWriter {
     /// (a CSV header), and its first records' text (each cut at
     /// `JSONStyle.sampleSize`, a megabyte in all: a huge first record does
     /// not hide the others).
+    /// What `snapshot`'s bytes show of its JSON style (see `learn`).
+    package static func style(of snapshot: Snapshot) throws -> JSONStyle {
+        try learn(snapshot).style
+    }
+
     private static func learn(_ snapshot: Snapshot) throws -> (style: JSONStyle, layout: RecordLayout, head: [UInt8], sample: [[UInt8]]) {
         let table = snapshot.records
         let bytes = snapshot.input.bytes

@@ -17,7 +17,7 @@ package struct PatchFormatter {
         }
         let script = PatchScript(
             baseFormat: replay.old.format, base: replay.base, recordsAt: replay.recordsAt, delimiter: replay.delimiter,
-            columns: replay.columns, result: result, operations: [])
+            columns: replay.columns, style: replay.newStyle, result: result, operations: [])
         output.write(script.headerText)
         // A CSV snapshot can only be given values for its columns.
         let columns = replay.baseColumns.map { Set((replay.columns ?? $0).map(ExactTextKey.init)) }

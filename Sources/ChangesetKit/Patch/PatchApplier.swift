@@ -56,7 +56,7 @@ package enum PatchApplier {
                     + "\(patch.result)); its records give \(built.records) with fingerprint \(built): the patch was edited or "
                     + "damaged after it was made; nothing was written")
         }
-        let writer = try SnapshotWriter(dataset)
+        let writer = try SnapshotWriter(dataset, style: patch.style)
         switch base.format {
         case .json, .ndjson:
             let style = writer.style, depth = writer.recordDepth

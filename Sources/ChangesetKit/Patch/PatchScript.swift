@@ -10,6 +10,7 @@ import Foundation
 ///     [records-at PATH]                  JSON: the records array in the document
 ///     [delimiter JSON-STRING]            CSV/TSV: a delimiter other than the default
 ///     [columns JSON-ARRAY]               CSV/TSV output: the header to write
+///     [style JSON-OBJECT]                JSON: how NEW's records are laid out
 ///     result COUNT FINGERPRINT           the snapshot the patch builds
 ///     delete OLD
 ///     insert NEW RECORD
@@ -23,6 +24,13 @@ import Foundation
 /// the result; the operations follow UIKit's batch-update rules: deletions,
 /// updates and move sources name base positions, insertions and move targets
 /// result positions.
+///
+/// The `style` line says what NEW's file showed of its layout (`JSONStyle`:
+/// `lineBreak`, `indent` (null for records on one line), `nameSeparator`,
+/// `inlineSeparator`, `escapesNonASCII`, `uppercaseHex`), only the parts it
+/// showed. `apply` writes in OLD's layout and takes from it only what OLD
+/// cannot show (a file of one record on one line has no line break to
+/// copy), as a merge learns from the other versions of a file.
 ///
 /// The `result` fingerprint is the one the `base` line uses, of the snapshot
 /// `apply` writes, read as the base is (its format's rules, the same
@@ -49,6 +57,8 @@ package struct PatchScript: Equatable, Sendable {
     package var recordsAt: FieldPath?
     package var delimiter: UInt8?
     package var columns: [String]?
+    /// NEW's layout, for what the base's file does not show of its own.
+    package var style: JSONStyle?
     /// The snapshot the patch builds: its record count and fingerprint.
     package var result: SnapshotFingerprint
     package var operations: [Operation]
@@ -59,8 +69,9 @@ package struct PatchScript: Equatable, Sendable {
 
     package init(
         baseFormat: InputFormat, base: SnapshotFingerprint, recordsAt: FieldPath? = nil, delimiter: UInt8? = nil,
-        columns: [String]? = nil, result: SnapshotFingerprint, operations: [Operation]
+        columns: [String]? = nil, style: JSONStyle? = nil, result: SnapshotFingerprint, operations: [Operation]
     ) {
+        self.style = style
         self.baseFormat = baseFormat
         self.base = base
         self.recordsAt = recordsAt
@@ -86,8 +97,67 @@ package struct PatchScript: Equatable, Sendable {
         if let columns {
             text += "columns " + Value.array(columns.map { .string($0) }).jsonText + "\n"
         }
+        if let style, let value = Self.value(of: style) { text += "style " + value.jsonText + "\n" }
         text += "result \(result.records) \(result)\n"
         return text
+    }
+
+    /// The `style` line's object: the parts of `style` it knows.
+    static func value(of style: JSONStyle) -> Value? {
+        var members: [Value.Member] = []
+        if style.known.contains(.lineBreak) { members.append(.init(name: "lineBreak", value: .string(style.lineBreak))) }
+        if style.known.contains(.members) {
+            members.append(.init(name: "indent", value: style.indent.map(Value.string) ?? .null))
+            members.append(.init(name: "nameSeparator", value: .string(style.nameSeparator)))
+            members.append(.init(name: "inlineSeparator", value: .string(style.inlineSeparator)))
+        }
+        if style.known.contains(.escaping) {
+            members.append(.init(name: "escapesNonASCII", value: .bool(style.escapesNonASCII)))
+            members.append(.init(name: "uppercaseHex", value: .bool(style.uppercaseHex)))
+        }
+        return members.isEmpty ? nil : .object(members)
+    }
+
+    /// The style a `style` line's object describes, or why it describes none:
+    /// line breaks are LF or CRLF, indentation and the space around
+    /// separators spaces and tabs (anything else would put other text in
+    /// the file `apply` writes).
+    static func style(from value: Value) -> Result<JSONStyle, StyleError> {
+        guard case .object(let members) = value else { return .failure(StyleError(message: "the style must be a JSON object")) }
+        var style = JSONStyle()
+        func blank(_ text: Substring) -> Bool { text.allSatisfy { $0 == " " || $0 == "\t" } }
+        for member in members {
+            switch (member.name, member.value) {
+            case ("lineBreak", .string(let text)) where text == "\n" || text == "\r\n":
+                style.lineBreak = text
+                style.known.insert(.lineBreak)
+            case ("indent", .null):
+                style.indent = nil
+                style.known.insert(.members)
+            case ("indent", .string(let text)) where !text.isEmpty && blank(Substring(text)):
+                style.indent = text
+                style.known.insert(.members)
+            case ("nameSeparator", .string(let text)) where text.filter({ $0 == ":" }).count == 1 && blank(Substring(text.filter { $0 != ":" })):
+                style.nameSeparator = text
+                style.known.insert(.members)
+            case ("inlineSeparator", .string(let text)) where text.filter({ $0 == "," }).count == 1 && blank(Substring(text.filter { $0 != "," })):
+                style.inlineSeparator = text
+                style.known.insert(.members)
+            case ("escapesNonASCII", .bool(let flag)):
+                style.escapesNonASCII = flag
+                style.known.insert(.escaping)
+            case ("uppercaseHex", .bool(let flag)):
+                style.uppercaseHex = flag
+                style.known.insert(.escaping)
+            default:
+                return .failure(StyleError(message: "the style's member \"\(VisibleText.datum(member.name))\" is unknown or holds a value it cannot have"))
+            }
+        }
+        return .success(style)
+    }
+
+    struct StyleError: Error {
+        var message: String
     }
 
     /// The last line, after the operations.
@@ -145,6 +215,7 @@ package struct PatchScript: Equatable, Sendable {
         var recordsAt: FieldPath?
         var delimiter: UInt8?
         var columns: [String]?
+        var style: JSONStyle?
         var result: SnapshotFingerprint?
         var resultLine = 0
         var operations: [Operation] = []
@@ -188,6 +259,12 @@ package struct PatchScript: Equatable, Sendable {
                     }
                     return text
                 }
+            case "style":
+                guard style == nil else { throw fail(line.number, 1, "a second \"style\" line") }
+                switch Self.style(from: try fields.json("the style as a JSON object")) {
+                case .success(let learnt): style = learnt
+                case .failure(let error): throw fields.failure(at: fields.lastStart, error.message)
+                }
             case "result":
                 guard result == nil else { throw fail(line.number, 1, "a second \"result\" line") }
                 result = try fields.fingerprint("result")
@@ -228,7 +305,7 @@ package struct PatchScript: Equatable, Sendable {
         guard let result else { throw fail((lines.last?.number ?? 1), 1, "the patch has no \"result\" line") }
         var script = PatchScript(
             baseFormat: baseFormat, base: base, recordsAt: recordsAt, delimiter: delimiter, columns: columns,
-            result: result, operations: operations)
+            style: style, result: result, operations: operations)
         script.operationLines = operationLines
         script.resultLine = resultLine
         return script
