@@ -54,7 +54,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Two CSV files: cells that spell numbers compare by value (6199 equals 6.199e3), as a CSV cell and a JSON number always do. Without it a CSV cell's text is its value.")
     var numbersByValue = false
 
-    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
+    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), as one value (whole), or as sets whose order means nothing (set: elements matched by key or content wherever they stand; not with the patch formats).", valueName: "elements|whole|set"))
     var arrays: ArrayComparison = .elements
 
     @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the memory of the machine or its container; none for --format patch and jsonpatch).", valueName: "size"))

@@ -122,18 +122,37 @@ extension FieldChange {
 /// How arrays inside records are compared (`--arrays`).
 public enum ArrayComparison: String, Sendable, CaseIterable {
     /// Element by element: a longest common subsequence of equal elements
-    /// (objects sharing the `--id` fields matched by them), the rest
-    /// inserted, deleted, or changed in place.
+    /// (keyed objects matched by their key, as `ElementKeys` chooses it), the
+    /// rest inserted, deleted, or changed in place.
     case elements
     /// As one value: a changed array is one change, old array to new.
     case whole
+    /// As a set (`--arrays set`): order means nothing; elements are matched
+    /// by key or content wherever they stand, the rest inserted or deleted.
+    /// The replay formats refuse it (a patch would leave the new order out).
+    case set
+}
+
+/// An array whose elements were matched by a key, as the report notes it:
+/// the array's place with every position `[]` (`states[]`,
+/// `states[].cities[]`), the key fields, and in how many updated records.
+public struct KeyedArray: Equatable, Hashable, Sendable {
+    public var array: String
+    public var key: [FieldPath]
+    public var records: Int
+
+    public init(array: String, key: [FieldPath], records: Int) {
+        self.array = array
+        self.key = key
+        self.records = records
+    }
 }
 
 extension FieldChange {
     /// The changed fields, walking nested objects, and with `arrays:
     /// .elements` arrays element by element (paired as `ElementPairing`
-    /// says: objects that all hold the `elementKey` fields, each key once on
-    /// a side, by them; else by content), in the old record's member order, then
+    /// says: objects that all hold the `elementKey` fields, else a member
+    /// named `id`, each key once on a side, by it; else by content), in the old record's member order, then
     /// fields only the new one has. In an array: the deleted elements, the
     /// inserted ones, then the changes inside elements that stayed, each
     /// ascending (the order a JSON Patch can replay, but for deletions,
@@ -145,9 +164,19 @@ extension FieldChange {
         _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact,
         arrays: ArrayComparison = .elements, elementKey: [FieldPath] = []
     ) -> [FieldChange] {
-        var differ = FieldDiffer(rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKey: elementKey)
+        keyed(old, new, rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKeys: ElementKeys(recordKey: elementKey)).changes
+    }
+
+    /// `between`, with the arrays' element keys chosen as `elementKeys`
+    /// says, and the arrays (`KeyedArray.array`, once each) whose elements
+    /// were matched by a key, with it.
+    static func keyed(
+        _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact,
+        arrays: ArrayComparison = .elements, elementKeys: ElementKeys
+    ) -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
+        var differ = FieldDiffer(rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKeys: elementKeys)
         differ.values(old, new, path: [], elements: [], inArray: false)
-        return differ.changes
+        return (differ.changes, differ.keyedArrays)
     }
 }
 
@@ -157,22 +186,24 @@ private struct FieldDiffer {
     let mode: ComparisonMode
     let tolerance: ValueTolerance
     let arrays: ArrayComparison
-    let elementKey: [FieldPath]
+    let elementKeys: ElementKeys
     var changes: [FieldChange] = []
+    /// The arrays matched by a key so far, each once.
+    var keyedArrays: [(array: String, key: [FieldPath])] = []
 
-    init(rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance, arrays: ArrayComparison, elementKey: [FieldPath]) {
+    init(rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance, arrays: ArrayComparison, elementKeys: ElementKeys) {
         self.rules = rules
         self.mode = mode
         self.tolerance = tolerance
         self.arrays = arrays
-        self.elementKey = elementKey
+        self.elementKeys = elementKeys
     }
 
     mutating func values(_ old: Value, _ new: Value, path: [String], elements: [FieldChange.ElementIndex], inArray: Bool) {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             members(oldMembers, newMembers, path: path, elements: elements, inArray: inArray)
-        case (.array(let oldElements), .array(let newElements)) where arrays == .elements:
+        case (.array(let oldElements), .array(let newElements)) where arrays != .whole:
             if !tolerance.equal(old, new, path: path, mode: mode) {
                 self.elements(oldElements, newElements, path: path, elements: elements)
             }
@@ -222,8 +253,13 @@ private struct FieldDiffer {
     private mutating func elements(_ old: [Value], _ new: [Value], path: [String], elements: [FieldChange.ElementIndex]) {
         let depth = path.count
         func at(_ index: Int) -> [FieldChange.ElementIndex] { elements + [FieldChange.ElementIndex(depth: depth, index: index)] }
-        let pairing = ElementPairing(old, new, mode: mode, elementKey: elementKey, tolerance: tolerance, path: path)
+        let key = elementKeys.key(at: path, versions: [old, new], mode: mode)
+        let pairing = ElementPairing(old, new, mode: mode, elementKey: key, tolerance: tolerance, path: path, ignoringOrder: arrays == .set)
         let fieldPath = FieldPath(path)
+        if pairing.byKey {
+            let array = FieldChange(path: fieldPath, old: nil, new: nil, elements: at(0)).elementPattern
+            if !keyedArrays.contains(where: { $0.array == array && $0.key == key }) { keyedArrays.append((array, key)) }
+        }
         for index in pairing.deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
         for index in pairing.inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
         for pair in pairing.pairs where !(pair.matched && !pairing.byKey) {

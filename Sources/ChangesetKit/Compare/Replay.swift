@@ -75,6 +75,7 @@ extension Comparison {
         let records = options.records
         let rules = fieldRules
         let arrays = options.arrays
+        let elementKeys = ElementKeys(records)
         let defaultDelimiter = old.input.format.defaultDelimiter
         let updatedOld = Set(flat.updates.map(\.old.item))
         let movedOld = Set(flat.moves.map(\.from.item))
@@ -93,9 +94,10 @@ extension Comparison {
                     return (movedOld.contains(update.old.item) ? nil : try new.value(ofRecord: update.element.row), [])
                 case .fields:
                     // In file order a record's old index is its row.
-                    let fields = FieldChange.between(
-                        try old.value(ofRecord: update.old.item), try new.value(ofRecord: update.element.row),
-                        rules: rules, mode: records.mode, arrays: arrays, elementKey: records.id)
+                    let oldRecord = try old.value(ofRecord: update.old.item), newRecord = try new.value(ofRecord: update.element.row)
+                    try elementKeys.check(oldRecord, row: update.old.item, of: old, options: records)
+                    try elementKeys.check(newRecord, row: update.element.row, of: new, options: records)
+                    let fields = FieldChange.keyed(oldRecord, newRecord, rules: rules, mode: records.mode, arrays: arrays, elementKeys: elementKeys).changes
                     return (nil, fields)
                 }
             }) { update, resolved in

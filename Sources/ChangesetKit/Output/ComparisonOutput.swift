@@ -185,6 +185,7 @@ extension Comparison {
         // A CSV cell against a JSON number compares by value whatever the option says.
         if options.numbersByValue && !old.input.format.isJSON && !new.input.format.isJSON { names.append("--numbers-by-value") }
         if options.ignoreOrder { names.append("--ignore-order") }
+        if options.arrays == .set { names.append("--arrays set") }
         return names
     }
 

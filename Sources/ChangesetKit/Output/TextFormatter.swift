@@ -102,6 +102,7 @@ package struct TextFormatter: ReportFormatter {
         }
         if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
         if let note = report.summary.respelledNumberNote(example: DisplayText.visible) { lines.append(note) }
+        if let note = report.summary.keyedArraysNote(name: DisplayText.visible) { lines.append(note) }
         lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: DisplayText.visible, example: DisplayText.visible)
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
