@@ -63,6 +63,9 @@ struct DiffCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
 
+    @Flag(help: "With --format jsonpatch: an RFC 6902 test operation before each remove, replace and move, holding the value it expects there, so that the patch applied to another document fails instead of changing it.")
+    var testOps = false
+
     @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
     var output: String?
 
@@ -99,6 +102,9 @@ struct DiffCommand: ParsableCommand {
     func validate() throws {
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
+        }
+        if testOps && format != .jsonpatch {
+            throw ValidationError("--test-ops adds test operations to --format jsonpatch, not --format \(format.rawValue)")
         }
         if stat && !format.carriesCounts {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
@@ -217,6 +223,7 @@ struct DiffCommand: ParsableCommand {
         // The checks go into the markdown page too: a job summary says why the job failed.
         settings.assertions = parsedAssertions
         settings.group = group
+        settings.testOperations = testOps
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

@@ -116,4 +116,109 @@ import Testing
         #expect(bad.status == 2 && bad.stdout.isEmpty, "\(bad)")
         #expect(bad.stderr.contains("theirs.json:2:1: record \"ALB\": states[1] and states[2] share the key \"state_code\" \"BR\""), "\(bad)")
     }
+
+    /// A keyed element that moved is one move: a line in text, an RFC 6902
+    /// `move` in jsonpatch, each followed by what changed inside it.
+    @Test func aMovedStateIsOneMoveInTextAndJSONPatch() throws {
+        let text = try changeset(Self.states)
+        #expect(text.stdout.contains("""
+            updated  id ALB  at 0, line 2
+              states[0] -> states[3]: moved
+              states[3].name: "Berat County" -> "Berat"
+              states[0].name: "Berat District" -> "Berat"
+
+            """), "\(text)")
+        let patch = try changeset(Self.states + ["--format", "jsonpatch"])
+        #expect(patch.stdout == """
+            [
+            {"op":"move","from":"/0/states/0","path":"/0/states/3"},
+            {"op":"replace","path":"/0/states/3/name","value":"Berat"},
+            {"op":"replace","path":"/0/states/0/name","value":"Berat"},
+            {"op":"remove","path":"/1/states/1"},
+            {"op":"add","path":"/1/states/0","value":{"id":491,"name":"Escaldes-Engordany","state_code":"08"}}
+            ]
+
+            """, "\(patch)")
+    }
+
+    /// Keyed elements shuffled, renamed, deleted and inserted at random,
+    /// nested keyed arrays too: the jsonpatch (with and without `test`
+    /// operations) rebuilds NEW when Python's jsonpatch applies it.
+    @Test func randomKeyedShufflesRoundTripThroughJSONPatch() throws {
+        let seed = RoundTripTests.seed
+        var random = SplitMix64(seed: seed &+ 0x4B45_59)
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        func states(_ ids: [Int], names: [Int: String], cities: [Int: [Int]]) -> String {
+            "[" + ids.map { id in
+                let name = names[id] ?? "s\(id)"
+                return #"{"id":\#(id),"name":"\#(name)","cities":["# + (cities[id] ?? []).map { #"{"id":\#($0)}"# }.joined(separator: ",") + "]}"
+            }.joined(separator: ",") + "]"
+        }
+        for iteration in 0..<12 {
+            var oldRecords: [String] = [], newRecords: [String] = []
+            for record in 0..<4 {
+                let oldIDs = Array(0..<Int.random(in: 0...9, using: &random))
+                var newIDs = oldIDs.filter { _ in Int.random(in: 0..<5, using: &random) > 0 } + (0..<Int.random(in: 0...2, using: &random)).map { 100 + $0 }
+                newIDs.shuffle(using: &random)
+                let oldCities = Dictionary(uniqueKeysWithValues: oldIDs.map { ($0, Array(0..<Int.random(in: 0...4, using: &random))) })
+                let newCities = oldCities.mapValues { $0.shuffled(using: &random).dropLast(Int.random(in: 0...1, using: &random)).map { $0 } }
+                let renamed = Dictionary(uniqueKeysWithValues: oldIDs.filter { _ in Bool.random(using: &random) }.map { ($0, "renamed \($0)") })
+                oldRecords.append(#"{"iso3":"C\#(record)","states":"# + states(oldIDs, names: [:], cities: oldCities) + "}")
+                newRecords.append(#"{"iso3":"C\#(record)","states":"# + states(newIDs, names: renamed, cities: newCities) + "}")
+            }
+            let oldURL = scratch.appendingPathComponent("old.json"), newURL = scratch.appendingPathComponent("new.json")
+            try ("[\n" + oldRecords.joined(separator: ",\n") + "\n]\n").write(to: oldURL, atomically: true, encoding: .utf8)
+            try ("[\n" + newRecords.joined(separator: ",\n") + "\n]\n").write(to: newURL, atomically: true, encoding: .utf8)
+            for extra in [[], ["--test-ops"]] {
+                let patch = try changeset(["old.json", "new.json", "--id", "iso3", "--format", "jsonpatch"] + extra, in: scratch)
+                #expect(patch.status <= 1 && patch.stderr.isEmpty, "seed \(seed), iteration \(iteration): \(patch)")
+                try expectJSONPatch(patch.stdout, turns: oldURL, into: newURL, recordsAt: [])
+            }
+        }
+    }
+
+    /// `--test-ops`: a `test` before each remove, replace and move, so the
+    /// patch applies to OLD and is refused by a document that changed there.
+    @Test func testOperationsGuardEveryReplacedRemovedOrMovedValue() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        var old = try String(contentsOf: fixtures.appendingPathComponent("array-keys/old.json"), encoding: .utf8)
+        // AGO deleted too, so a record's remove is guarded.
+        let new = try String(contentsOf: fixtures.appendingPathComponent("array-keys/new.json"), encoding: .utf8)
+            .replacingOccurrences(of: ",\n  {\"iso3\": \"AGO\", \"name\": \"Angola\", \"states\": []}", with: "")
+        try old.write(to: scratch.appendingPathComponent("old.json"), atomically: true, encoding: .utf8)
+        try new.write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let patch = try changeset(["old.json", "new.json", "--id", "iso3", "--format", "jsonpatch", "--test-ops"], in: scratch)
+        #expect(patch.status == 1, "\(patch)")
+        #expect(patch.stdout.hasPrefix("""
+            [
+            {"op":"test","path":"/2","value":{"iso3":"AGO","name":"Angola","states":[]}},
+            {"op":"remove","path":"/2"},
+            {"op":"test","path":"/0/states/0","value":{"id":603,"name":"Berat County","state_code":"01"}},
+            {"op":"move","from":"/0/states/0","path":"/0/states/3"},
+            {"op":"test","path":"/0/states/3/name","value":"Berat County"},
+            {"op":"replace","path":"/0/states/3/name","value":"Berat"},
+
+            """), "\(patch)")
+        try expectJSONPatch(patch.stdout, turns: scratch.appendingPathComponent("old.json"), into: scratch.appendingPathComponent("new.json"), recordsAt: [])
+        // Each guarded value changed in turn: the patch is refused, nothing half applied.
+        for (from, to) in [("\"Canillo\"", "\"Canillo!\""), ("\"Berat District\"", "\"Berat D.\""), ("\"Angola\"", "\"Angola!\""),
+                           ("\"Berat County\"", "\"Berat C.\"")] {
+            old = try String(contentsOf: fixtures.appendingPathComponent("array-keys/old.json"), encoding: .utf8).replacingOccurrences(of: from, with: to)
+            try old.write(to: scratch.appendingPathComponent("other.json"), atomically: true, encoding: .utf8)
+            let script = """
+                import json, sys, jsonpatch
+                try:
+                    jsonpatch.apply_patch(json.load(open(sys.argv[1])), json.load(sys.stdin))
+                    print("applied")
+                except jsonpatch.JsonPatchTestFailed:
+                    print("refused")
+                """
+            let output = try run("python3", ["-c", script, scratch.appendingPathComponent("other.json").path], input: patch.stdout)
+            #expect(output == "refused\n", "\(from) -> \(to)")
+        }
+        let text = try changeset(Self.states + ["--test-ops"])
+        #expect(text.status == 2 && text.stdout.isEmpty && text.stderr.contains("--test-ops adds test operations to --format jsonpatch"), "\(text)")
+    }
 }

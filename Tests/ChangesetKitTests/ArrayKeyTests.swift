@@ -127,4 +127,35 @@ import Testing
         #expect(outcome.conflicts.isEmpty, "\(outcome.conflicts)")
         #expect(outcome.ours.jsonText == #"{"iso3":"ALB","states":[{"id":611,"n":"Elbasan"},{"id":629,"n":"Berat"},{"id":603,"n":"Berat"}]}"#)
     }
+
+    /// `JSONPatchFormatter.arrayOperations` replayed on an array of labels
+    /// rebuilds NEW, for random deletions, insertions and moves.
+    @Test func arrayOperationsReplayRandomMoves() {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<500 {
+            let old = Array(0..<Int.random(in: 0...8, using: &random))
+            var new = old.filter { _ in Int.random(in: 0..<4, using: &random) > 0 } + (0..<Int.random(in: 0...2, using: &random)).map { 100 + $0 }
+            new.shuffle(using: &random)
+            // Staying: a longest run of old elements kept in order (as the alignment would keep them).
+            let pairs = ElementPairing(old.map { .number(String($0)) }, new.map { .number(String($0)) }, mode: .typed, elementKey: [])
+            let staying = Set(pairs.pairs.filter(\.matched).map(\.old))
+            let moves = new.enumerated().compactMap { index, label in label < 100 && !staying.contains(label) ? (old: label, new: index) : nil }
+            let movedOut = Set(moves.map(\.old))
+            let deleted = old.filter { !new.contains($0) }
+            let inserted = new.indices.filter { new[$0] >= 100 }
+            var array = old
+            for operation in JSONPatchFormatter.arrayOperations(deleted: deleted, inserted: inserted, moves: moves) {
+                switch operation {
+                case .remove(let oldIndex, let index):
+                    #expect(array[index] == oldIndex)
+                    array.remove(at: index)
+                case .add(let newIndex, let index): array.insert(new[newIndex], at: index)
+                case .move(let oldIndex, _, let from, let to):
+                    #expect(array[from] == oldIndex)
+                    array.insert(array.remove(at: from), at: to)
+                }
+            }
+            #expect(array == new, "\(old) -> \(new), moved \(movedOut)")
+        }
+    }
 }

@@ -298,7 +298,7 @@ public struct Comparison: Sendable {
             arrays: options.arrays, elementKeys: ElementKeys(options.records))
         guard old.flattensObjects || new.flattensObjects else { return (changes, keyedArrays) }
         // JSON against CSV: a dotted name is the path it stands for (`meta.key`, not `meta\.key`).
-        return (changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new, elements: $0.elements) },
+        return (changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new, elements: $0.elements, move: $0.move) },
                 keyedArrays)
     }
 

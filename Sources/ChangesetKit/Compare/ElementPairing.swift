@@ -19,6 +19,9 @@ struct ElementPairing {
     var inserted: [Int] = []
     /// Matched by `elementKey` (a matched pair may then differ in content).
     var byKey = false
+    /// Matched by key off the common subsequence: an element deleted and
+    /// inserted again elsewhere in its array, as (old index, new index), ascending in NEW.
+    var moved: [(old: Int, new: Int)] = []
 
     /// `tolerance` widens what counts as equal content (the comparison's
     /// options); `path` is the array's, for a per-field tolerance.
@@ -58,6 +61,14 @@ struct ElementPairing {
             inserted.append(contentsOf: (newNext + paired)..<match.new)
             if match.old < old.count { pairs.append((match.old, match.new, true)) }
             (oldNext, newNext) = (match.old + 1, match.new + 1)
+        }
+        if keys != nil, !deleted.isEmpty, !inserted.isEmpty {
+            // Keys are unique on a side: a key both deleted and inserted is one element that moved.
+            var deletedByKey: [UInt64: [Int]] = [:]
+            for index in deleted { deletedByKey[oldHashes[index], default: []].append(index) }
+            for index in inserted {
+                if let from = deletedByKey[newHashes[index]]?.first(where: { same($0, index) }) { moved.append((from, index)) }
+            }
         }
     }
 

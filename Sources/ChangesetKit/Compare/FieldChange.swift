@@ -13,6 +13,20 @@ public struct FieldChange: Equatable, Sendable {
     /// arrays. A deleted element's own position is its index in OLD; every
     /// other position is an index in NEW.
     public var elements: [ElementIndex]
+    /// An element matched by its key that moved within its array (off the
+    /// common subsequence): it is reported deleted at its old index and
+    /// inserted at its new one, and each half names the other's index.
+    /// Formats that know moves show one move (text, jsonpatch); the others
+    /// show the deletion and the insertion.
+    public var move: ElementMove?
+
+    /// The other index of a moved element (see `FieldChange.move`).
+    public enum ElementMove: Equatable, Hashable, Sendable {
+        /// On the deletion: the element's index in NEW.
+        case to(Int)
+        /// On the insertion: the element's index in OLD.
+        case from(Int)
+    }
 
     /// A position in an array: `index`, in the array that
     /// `path.components.prefix(depth)` names (`tags[2]`: depth 1, index 2).
@@ -26,11 +40,42 @@ public struct FieldChange: Equatable, Sendable {
         }
     }
 
-    public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = []) {
+    public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = [], move: ElementMove? = nil) {
         self.path = path
         self.old = old
         self.new = new
         self.elements = elements
+        self.move = move
+    }
+
+    /// The deletion half of the moved element whose insertion is `insertion`, among `fields`.
+    package static func deletion(movedTo insertion: FieldChange, in fields: [FieldChange]) -> FieldChange? {
+        guard case .from(let index)? = insertion.move, let last = insertion.elements.last else { return nil }
+        return fields.first { field in
+            field.move == .to(last.index) && field.path == insertion.path && field.elements.last?.index == index
+                && field.elements.dropLast() == insertion.elements.dropLast()
+        }
+    }
+
+    /// A moved element's insertion (`move` is `.from`): where it was, as a
+    /// person reads it (`states[0]`).
+    package var movedFromLocation: String? {
+        guard case .from(let index)? = move, let last = elements.last else { return nil }
+        var from = self
+        from.elements[from.elements.count - 1] = ElementIndex(depth: last.depth, index: index)
+        return from.location
+    }
+
+    /// What changed inside a moved element, from its deletion's old value to
+    /// this insertion's new one, at its place in NEW (`states[3].name`):
+    /// every member counts, as inside any element.
+    package func changesInsideMovedElement(from deletion: FieldChange, mode: ComparisonMode = .typed) -> [FieldChange] {
+        guard let old = deletion.old, let new else { return [] }
+        let depth = path.components.count
+        return FieldChange.between(old, new, rules: FieldRules(RecordOptions()), mode: mode).map { inner in
+            FieldChange(path: FieldPath(path.components + inner.path.components), old: inner.old, new: inner.new,
+                        elements: elements + inner.elements.map { ElementIndex(depth: $0.depth + depth, index: $0.index) }, move: inner.move)
+        }
     }
 
     /// Whether the change is an array element inserted or deleted (not a field added or removed).
@@ -104,7 +149,7 @@ extension FieldChange {
             if first.isElementInsertedOrDeleted {
                 while end < fields.count {
                     let next = fields[end]
-                    guard next.isElementInsertedOrDeleted, (next.new == nil) == (first.new == nil), next.path == first.path,
+                    guard first.move == nil, next.move == nil, next.isElementInsertedOrDeleted, (next.new == nil) == (first.new == nil), next.path == first.path,
                         next.elements.dropLast() == first.elements.dropLast(),
                         next.elements.last!.index == fields[end - 1].elements.last!.index + 1
                     else { break }
@@ -260,8 +305,17 @@ private struct FieldDiffer {
             let array = FieldChange(path: fieldPath, old: nil, new: nil, elements: at(0)).elementPattern
             if !keyedArrays.contains(where: { $0.array == array && $0.key == key }) { keyedArrays.append((array, key)) }
         }
-        for index in pairing.deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
-        for index in pairing.inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
+        var movedTo: [Int: Int] = [:], movedFrom: [Int: Int] = [:]
+        for move in pairing.moved {
+            movedTo[move.old] = move.new
+            movedFrom[move.new] = move.old
+        }
+        for index in pairing.deleted {
+            changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index), move: movedTo[index].map { .to($0) }))
+        }
+        for index in pairing.inserted {
+            changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index), move: movedFrom[index].map { .from($0) }))
+        }
         for pair in pairing.pairs where !(pair.matched && !pairing.byKey) {
             // Matched by key, or paired in place: what changed inside.
             values(old[pair.old], new[pair.new], path: path, elements: at(pair.new), inArray: true)

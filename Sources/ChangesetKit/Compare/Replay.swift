@@ -51,6 +51,9 @@ package struct Replay: Sendable {
     /// New indices of inserted records, ascending.
     package var inserted: [Int]
     package var steps: ReplayStream
+    /// A record of OLD by its old index, read again (what a JSON Patch's
+    /// `test` before a record's `remove` carries).
+    package var oldRecord: @Sendable (Int) throws -> Value
 }
 
 /// The ordered steps of a `Replay` (see `Replay.Step`).
@@ -121,7 +124,9 @@ extension Comparison {
             deleted: flat.deletions.map(\.at.item).sorted(),
             moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
             inserted: flat.insertions.map(\.at.item),
-            steps: steps)
+            steps: steps,
+            // In file order a record's old index is its row.
+            oldRecord: { try old.value(ofRecord: $0) })
     }
 }
 

@@ -206,6 +206,19 @@ package struct TextFormatter: ReportFormatter {
     private func addFields(_ fields: [FieldChange], to line: inout TextLine) {
         for run in FieldChange.runs(fields) {
             let field = run.first!
+            if case .to? = field.move { continue }
+            if let from = field.movedFromLocation {
+                // A keyed element that moved: one line, then what changed inside it.
+                line.add("  ")
+                line.addVisible(from)
+                line.add(" -> ")
+                line.addVisible(field.location)
+                line.add(": moved\n")
+                if let deletion = FieldChange.deletion(movedTo: field, in: fields) {
+                    addFields(field.changesInsideMovedElement(from: deletion), to: &line)
+                }
+                continue
+            }
             line.add("  ")
             if run.count > 1 {
                 // Elements inserted or deleted one after another: one line, the first three and the last.
