@@ -128,6 +128,11 @@ import Testing
               states[0].name: "Berat District" -> "Berat"
 
             """), "\(text)")
+        // json: the deletion and the insertion, each naming the other's index.
+        let json = try changeset(Self.states + ["--format", "json"])
+        let moved = try run("jq", ["-c", "[.changes[0].fields[] | {pointer, movedTo, movedFrom}]"], input: json.stdout)
+        #expect(moved == #"[{"pointer":"/states/0","movedTo":3,"movedFrom":null},{"pointer":"/states/3","movedTo":null,"movedFrom":0},"#
+            + #"{"pointer":"/states/0/name","movedTo":null,"movedFrom":null}]"# + "\n", "\(json)")
         let patch = try changeset(Self.states + ["--format", "jsonpatch"])
         #expect(patch.stdout == """
             [

@@ -182,8 +182,11 @@ public enum ArrayComparison: String, Sendable, CaseIterable {
 /// the array's place with every position `[]` (`states[]`,
 /// `states[].cities[]`), the key fields, and in how many updated records.
 public struct KeyedArray: Equatable, Hashable, Sendable {
+    /// The array's place in a record, every position `[]` (`states[]`).
     public var array: String
+    /// The fields its elements were matched by.
     public var key: [FieldPath]
+    /// How many updated records it was matched so in.
     public var records: Int
 
     public init(array: String, key: [FieldPath], records: Int) {

@@ -17,6 +17,7 @@ public struct ArrayKeyRule: Equatable, Sendable {
     /// The key fields; empty: the elements are never matched by a key.
     public var key: [FieldPath]
 
+    /// A rule for the arrays at `path` (names, globs allowed), keyed by `key` (empty: by none).
     public init(path: [String], key: [FieldPath]) {
         self.path = path
         self.key = key
