@@ -6,7 +6,8 @@
 /// Objects that all hold the `elementKey` fields, each key once on a side,
 /// are matched by their keys; anything else by its content. Either way the
 /// matches are a longest common subsequence (`ElementAlignment`), ascending
-/// on both sides, so an element moved off it is deleted and inserted.
+/// on both sides, so an element moved off it is deleted and inserted (with
+/// keys, such a pair is also listed in `moved`, for the formats that show moves).
 /// Without keys, the unmatched elements between two matches are paired in
 /// order (changed in place); the rest are deleted or inserted.
 struct ElementPairing {

@@ -48,15 +48,6 @@ public struct FieldChange: Equatable, Sendable {
         self.move = move
     }
 
-    /// The deletion half of the moved element whose insertion is `insertion`, among `fields`.
-    package static func deletion(movedTo insertion: FieldChange, in fields: [FieldChange]) -> FieldChange? {
-        guard case .from(let index)? = insertion.move, let last = insertion.elements.last else { return nil }
-        return fields.first { field in
-            field.move == .to(last.index) && field.path == insertion.path && field.elements.last?.index == index
-                && field.elements.dropLast() == insertion.elements.dropLast()
-        }
-    }
-
     /// A moved element's insertion (`move` is `.from`): where it was, as a
     /// person reads it (`states[0]`).
     package var movedFromLocation: String? {
