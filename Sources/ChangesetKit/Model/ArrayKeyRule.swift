@@ -47,9 +47,6 @@ public struct ArrayKeyRule: Equatable, Sendable {
         }
         let fieldText = String(text[text.index(after: equals)...])
         let key = fieldText.allSatisfy { $0 == " " } ? [] : try FieldPath.parseList(fieldText)
-        if key.contains(where: { $0.components.contains(where: \.isEmpty) && $0.components.count > 1 }) {
-            throw OptionError("invalid --array-key \"\(text)\": a key field's path has an empty name")
-        }
         self.init(path: path, key: key)
     }
 
