@@ -223,7 +223,14 @@ import Testing
             let output = try run("python3", ["-c", script, scratch.appendingPathComponent("other.json").path], input: patch.stdout)
             #expect(output == "refused\n", "\(from) -> \(to)")
         }
-        let text = try changeset(Self.states + ["--test-ops"])
+        // A moved record is guarded too, with its old version, as a deleted one is.
+        let catalog = try changeset(FormatTests.catalog + ["--format", "jsonpatch", "--test-ops"])
+        let lines = catalog.stdout.split(separator: "\n")
+        #expect(lines.count > 5 && lines[3].hasPrefix(#"{"op":"test","path":"/3","value":{"id":5,"title":"Foundation""#)
+            && lines[4] == #"{"op":"move","from":"/3","path":"/0"},"#, "\(catalog)")
+        try expectJSONPatch(catalog.stdout, turns: fixtures.appendingPathComponent("catalog/old.json"),
+                            into: fixtures.appendingPathComponent("catalog/new.json"), recordsAt: [])
+                let text = try changeset(Self.states + ["--test-ops"])
         #expect(text.status == 2 && text.stdout.isEmpty && text.stderr.contains("--test-ops adds test operations to --format jsonpatch"), "\(text)")
     }
 }

@@ -102,10 +102,11 @@ package struct JSONPatchFormatter {
         }
         // Arrivals in NEW order: moves from the indices alone, inserted records as the stream brings them.
         var nextArrival = 0
-        func arrive(upTo limit: Int) {
+        func arrive(upTo limit: Int) throws {
             while nextArrival < limit {
                 if case .move(let from)? = arrivals[nextArrival] {
                     let source = occupied.prefixSum(oldSlot[from])
+                    if testOperations { emit("{\"op\":\"test\",\"path\":\"\(path(source))\",\"value\":\(try replay.oldRecord(from).jsonText)}") }
                     occupied.add(oldSlot[from], -1)
                     occupied.add(arrivalSlot[nextArrival], 1)
                     let target = occupied.prefixSum(arrivalSlot[nextArrival])
@@ -117,19 +118,19 @@ package struct JSONPatchFormatter {
         try replay.steps.forEach { step in
             switch step {
             case .inserted(let newIndex, let record, _):
-                arrive(upTo: newIndex)
+                try arrive(upTo: newIndex)
                 occupied.add(arrivalSlot[newIndex], 1)
                 let index = occupied.prefixSum(arrivalSlot[newIndex])
                 emit("{\"op\":\"add\",\"path\":\"\(path(index))\",\"value\":\(record.jsonText)}")
                 nextArrival = newIndex + 1
             case .moved:
-                arrive(upTo: newCount)
+                try arrive(upTo: newCount)
             case .updated(_, let newIndex, _, let fields, _):
-                arrive(upTo: newCount)
+                try arrive(upTo: newCount)
                 fieldOperations(fields, at: path(newIndex), emit: emit)
             }
         }
-        arrive(upTo: newCount)
+        try arrive(upTo: newCount)
         output.write(count == 0 ? "[]\n" : "\n]\n")
     }
 
