@@ -64,6 +64,14 @@ import Testing
             "\(repeated)")
         let missing = try changeset(Self.states + ["--array-key", "states=code"])
         #expect(missing.status == 2 && missing.stderr.contains("record \"ALB\": states[0] has no \"code\""), "\(missing)")
+        // Named by a renamed array's new name, the rule is about the old one, as --ignore's are.
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try String(contentsOf: fixtures.appendingPathComponent("array-keys/new.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"states\"", with: "\"provinces\"").write(to: scratch.appendingPathComponent("new.json"), atomically: true, encoding: .utf8)
+        let renamed = try changeset(["array-keys/old.json", scratch.appendingPathComponent("new.json").path, "--id", "iso3",
+                                     "--rename", "states=provinces", "--array-key", "provinces=state_code"])
+        #expect(renamed.stdout.contains("arrays matched by key: states[] by \"state_code\" (2 records)\n"), "\(renamed)")
         let malformed = try changeset(Self.states + ["--array-key", "states"])
         #expect(malformed.status == 2 && malformed.stderr.contains("invalid --array-key \"states\": write PATH=FIELD"), "\(malformed)")
     }

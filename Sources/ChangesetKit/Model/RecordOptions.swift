@@ -122,6 +122,7 @@ extension RecordOptions {
         ignore = ignore.map(renamed)
         only = only.map(renamed)
         notedFields = notedFields.map { NotedField(option: $0.option, path: renamed($0.path)) }
+        arrayKeys = arrayKeys.map { ArrayKeyRule(path: renamed(FieldPath($0.path)).components, key: $0.key) }
     }
 
     /// `path` with a renamed field's new name replaced by its old one.
