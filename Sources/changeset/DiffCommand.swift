@@ -56,7 +56,7 @@ struct DiffCommand: ParsableCommand {
     @Flag(help: "Two CSV files: cells that spell numbers compare by value (6199 equals 6.199e3), as a CSV cell and a JSON number always do. Without it a CSV cell's text is its value.")
     var numbersByValue = false
 
-    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), or as one value (whole).", valueName: "elements|whole"))
+    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), as one value (whole), or as sets whose order means nothing (set: elements matched by key or content wherever they stand; not with the patch formats).", valueName: "elements|whole|set"))
     var arrays: ArrayComparison = .elements
 
     @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the memory of the machine or its container; none for --format patch and jsonpatch).", valueName: "size"))
@@ -64,6 +64,9 @@ struct DiffCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
+
+    @Flag(help: "With --format jsonpatch: an RFC 6902 test operation before each remove, replace and move, holding the value it expects there, so that the patch applied to another document fails instead of changing it.")
+    var testOps = false
 
     @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
     var output: String?
@@ -101,6 +104,9 @@ struct DiffCommand: ParsableCommand {
     func validate() throws {
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
+        }
+        if testOps && format != .jsonpatch {
+            throw ValidationError("--test-ops adds test operations to --format jsonpatch, not --format \(format.rawValue)")
         }
         if stat && !format.carriesCounts {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
@@ -219,6 +225,7 @@ struct DiffCommand: ParsableCommand {
         // The checks go into the markdown page too: a job summary says why the job failed.
         settings.assertions = parsedAssertions
         settings.group = group
+        settings.testOperations = testOps
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.

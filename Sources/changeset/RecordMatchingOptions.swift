@@ -39,9 +39,17 @@ struct RecordMatchingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Read the inputs as this format instead of guessing: json, ndjson, csv or tsv.", valueName: "format"))
     var inputFormat: InputFormat?
 
+    @Option(help: ArgumentHelp(
+        "Match the elements of the arrays at PATH inside records by FIELD (a,b composite), wherever they stand; PATH= matches them by content and position. PATH: states, or states.cities for the arrays inside its elements; a name may be a glob. Repeatable; without it, elements that all hold the --id fields, else a member named id, once each, are matched by it.",
+        valueName: "path=field"))
+    var arrayKey: [String] = []
+
     func validate() throws {
         for text in rename {
             do { _ = try Rename(parsing: text) } catch { throw ValidationError("\(error)") }
+        }
+        for text in arrayKey {
+            do { _ = try ArrayKeyRule(parsing: text) } catch { throw ValidationError("\(error)") }
         }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
             throw ValidationError("--delimiter must be one ASCII character, not \"\(VisibleText.datum(delimiter))\"")
@@ -63,6 +71,7 @@ struct RecordMatchingOptions: ParsableArguments {
             options.only = try only.map { try FieldPath(parsing: $0) }
             options.recordsAt = try recordsAt.map { try FieldPath(parsing: $0) }
             options.renames = try rename.map(Rename.init(parsing:))
+            options.arrayKeys = try arrayKey.map(ArrayKeyRule.init(parsing:))
         } catch {
             throw ValidationError("\(error)")
         }

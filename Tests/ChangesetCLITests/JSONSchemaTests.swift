@@ -42,6 +42,8 @@ import Testing
         ReviewTests.countries,
         ReviewTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
         FormatTests.arrays + ["--show", "name"],
+        // States keyed by id, one moved: summary.keyedArrays, movedTo and movedFrom.
+        ArrayKeyCLITests.states,
     ]
 
     @Test func goldenFilesValidate() throws {

@@ -270,25 +270,42 @@ public struct Comparison: Sendable {
 
     /// The fields that differ between the two versions of an updated record.
     package func fieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws -> [FieldChange] {
+        try keyedFieldChanges(update).changes
+    }
+
+    /// `fieldChanges`, and the arrays whose elements were matched by a key.
+    func keyedFieldChanges(_ update: SectionedChangeset<SectionName, RecordRef>.Update) throws
+        -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
         let oldRow = ref(update.old, .old).row
         let newRow = ref(update.new, .new).row
         let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)
             ?? (old.value(ofRecord: oldRow), new.value(ofRecord: newRow))
+        try checkArrayKeys(oldRecord, row: oldRow, of: old)
+        try checkArrayKeys(newRecord, row: newRow, of: new)
         return changes(between: oldRecord, newRecord)
     }
 
     /// `fieldChanges` over the whole records, each read in full: what the
     /// shortcut through `DifferingMembers` must agree with (tests compare the two).
     func fieldChangesReadingWholeRecords(oldRow: Int, newRow: Int) throws -> [FieldChange] {
-        changes(between: try old.value(ofRecord: oldRow), try new.value(ofRecord: newRow))
+        changes(between: try old.value(ofRecord: oldRow), try new.value(ofRecord: newRow)).changes
     }
 
-    private func changes(between oldRecord: Value, _ newRecord: Value) -> [FieldChange] {
-        let changes = FieldChange.between(
+    private func changes(between oldRecord: Value, _ newRecord: Value)
+        -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
+        let (changes, keyedArrays) = FieldChange.keyed(
             oldRecord, newRecord, rules: reportRules, mode: options.records.mode, tolerance: options.tolerance,
-            arrays: options.arrays, elementKey: options.records.id)
-        guard old.flattensObjects || new.flattensObjects else { return changes }
+            arrays: options.arrays, elementKeys: ElementKeys(options.records))
+        guard old.flattensObjects || new.flattensObjects else { return (changes, keyedArrays) }
         // JSON against CSV: a dotted name is the path it stands for (`meta.key`, not `meta\.key`).
-        return changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new, elements: $0.elements) }
+        return (changes.map { FieldChange(path: FieldPath($0.path.flatName.components(separatedBy: ".")), old: $0.old, new: $0.new, elements: $0.elements, move: $0.move) },
+                keyedArrays)
+    }
+
+    /// Refuses a record one of whose arrays does not hold the key an
+    /// `--array-key` gives it in every element, once: such elements would be
+    /// paired by position, silently.
+    func checkArrayKeys(_ record: Value, row: Int, of snapshot: Snapshot) throws {
+        try ElementKeys(options.records).check(record, row: row, of: snapshot, options: options.records)
     }
 }

@@ -32,12 +32,14 @@ extension Comparison {
 
     /// `report(showing:context:recordsPerKind:)` with the `--show` fields already checked.
     func report(showing kinds: [Change.Kind]?, shown context: [ShownField], recordsPerKind: Int?) throws -> Report {
-        let resolved = try resolveUpdates()
+        let (resolved, keyedArrays) = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
+        var summary = summary(resolved)
+        summary.keyedArrays = keyedArrays
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: schema,
+            summary: summary, schema: schema,
             changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) }, layout: fileLayout)
     }
@@ -50,7 +52,7 @@ extension Comparison {
     public func counts() throws -> Summary {
         // A nested JSON record and its flat CSV twin fingerprint differently, so mixed inputs are resolved too.
         let fingerprintsTell = options.tolerance.isExact && schema.isEmpty && !old.flattensObjects && !new.flattensObjects
-        let updates = fingerprintsTell ? changeset.updates.indices.map { ResolvedUpdate(index: Int32($0), fields: []) } : try resolveUpdates()
+        let updates = fingerprintsTell ? changeset.updates.indices.map { ResolvedUpdate(index: Int32($0), fields: []) } : try resolveUpdates().updates
         var counts = summary(updates)
         counts.fieldCounts = []
         counts.transitions = []
@@ -64,11 +66,29 @@ extension Comparison {
     }
 
     /// Every update the engine saw, compared field by field on all cores;
-    /// those with no field change left are dropped.
-    private func resolveUpdates() throws -> [ResolvedUpdate] {
+    /// those with no field change left are dropped. Also the arrays whose
+    /// elements were matched by a key, in the order first met, with the
+    /// number of updated records each was so in.
+    private func resolveUpdates() throws -> (updates: [ResolvedUpdate], keyedArrays: [KeyedArray]) {
         let updates = changeset.updates
-        let fields = try OrderedConcurrentMap.map(updates, fieldChanges)
-        return fields.enumerated().compactMap { index, fields in fields.isEmpty ? nil : ResolvedUpdate(index: Int32(index), fields: fields) }
+        let compared = try OrderedConcurrentMap.map(updates, keyedFieldChanges)
+        var keyedArrays: [KeyedArray] = []
+        var slotOfArray: [KeyedArray: Int] = [:]
+        for (fields, keyed) in compared where !fields.isEmpty {
+            for array in keyed {
+                let entry = KeyedArray(array: array.array, key: array.key, records: 0)
+                if let slot = slotOfArray[entry] {
+                    keyedArrays[slot].records += 1
+                } else {
+                    slotOfArray[entry] = keyedArrays.count
+                    keyedArrays.append(KeyedArray(array: array.array, key: array.key, records: 1))
+                }
+            }
+        }
+        let resolved = compared.enumerated().compactMap { index, compared in
+            compared.changes.isEmpty ? nil : ResolvedUpdate(index: Int32(index), fields: compared.changes)
+        }
+        return (resolved, keyedArrays)
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {

@@ -13,6 +13,20 @@ public struct FieldChange: Equatable, Sendable {
     /// arrays. A deleted element's own position is its index in OLD; every
     /// other position is an index in NEW.
     public var elements: [ElementIndex]
+    /// An element matched by its key that moved within its array (off the
+    /// common subsequence): it is reported deleted at its old index and
+    /// inserted at its new one, and each half names the other's index.
+    /// Formats that know moves show one move (text, jsonpatch); the others
+    /// show the deletion and the insertion.
+    public var move: ElementMove?
+
+    /// The other index of a moved element (see `FieldChange.move`).
+    public enum ElementMove: Equatable, Hashable, Sendable {
+        /// On the deletion: the element's index in NEW.
+        case to(Int)
+        /// On the insertion: the element's index in OLD.
+        case from(Int)
+    }
 
     /// A position in an array: `index`, in the array that
     /// `path.components.prefix(depth)` names (`tags[2]`: depth 1, index 2).
@@ -26,11 +40,33 @@ public struct FieldChange: Equatable, Sendable {
         }
     }
 
-    public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = []) {
+    public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = [], move: ElementMove? = nil) {
         self.path = path
         self.old = old
         self.new = new
         self.elements = elements
+        self.move = move
+    }
+
+    /// A moved element's insertion (`move` is `.from`): where it was, as a
+    /// person reads it (`states[0]`).
+    package var movedFromLocation: String? {
+        guard case .from(let index)? = move, let last = elements.last else { return nil }
+        var from = self
+        from.elements[from.elements.count - 1] = ElementIndex(depth: last.depth, index: index)
+        return from.location
+    }
+
+    /// What changed inside a moved element, from its deletion's old value to
+    /// this insertion's new one, at its place in NEW (`states[3].name`):
+    /// every member counts, as inside any element.
+    package func changesInsideMovedElement(from deletion: FieldChange, mode: ComparisonMode = .typed) -> [FieldChange] {
+        guard let old = deletion.old, let new else { return [] }
+        let depth = path.components.count
+        return FieldChange.between(old, new, rules: FieldRules(RecordOptions()), mode: mode).map { inner in
+            FieldChange(path: FieldPath(path.components + inner.path.components), old: inner.old, new: inner.new,
+                        elements: elements + inner.elements.map { ElementIndex(depth: $0.depth + depth, index: $0.index) }, move: inner.move)
+        }
     }
 
     /// Whether the change is an array element inserted or deleted (not a field added or removed).
@@ -104,7 +140,7 @@ extension FieldChange {
             if first.isElementInsertedOrDeleted {
                 while end < fields.count {
                     let next = fields[end]
-                    guard next.isElementInsertedOrDeleted, (next.new == nil) == (first.new == nil), next.path == first.path,
+                    guard first.move == nil, next.move == nil, next.isElementInsertedOrDeleted, (next.new == nil) == (first.new == nil), next.path == first.path,
                         next.elements.dropLast() == first.elements.dropLast(),
                         next.elements.last!.index == fields[end - 1].elements.last!.index + 1
                     else { break }
@@ -122,18 +158,40 @@ extension FieldChange {
 /// How arrays inside records are compared (`--arrays`).
 public enum ArrayComparison: String, Sendable, CaseIterable {
     /// Element by element: a longest common subsequence of equal elements
-    /// (objects sharing the `--id` fields matched by them), the rest
-    /// inserted, deleted, or changed in place.
+    /// (keyed objects matched by their key, as `ElementKeys` chooses it), the
+    /// rest inserted, deleted, or changed in place.
     case elements
     /// As one value: a changed array is one change, old array to new.
     case whole
+    /// As a set (`--arrays set`): order means nothing; elements are matched
+    /// by key or content wherever they stand, the rest inserted or deleted.
+    /// The replay formats refuse it (a patch would leave the new order out).
+    case set
+}
+
+/// An array whose elements were matched by a key, as the report notes it:
+/// the array's place with every position `[]` (`states[]`,
+/// `states[].cities[]`), the key fields, and in how many updated records.
+public struct KeyedArray: Equatable, Hashable, Sendable {
+    /// The array's place in a record, every position `[]` (`states[]`).
+    public var array: String
+    /// The fields its elements were matched by.
+    public var key: [FieldPath]
+    /// How many updated records it was matched so in.
+    public var records: Int
+
+    public init(array: String, key: [FieldPath], records: Int) {
+        self.array = array
+        self.key = key
+        self.records = records
+    }
 }
 
 extension FieldChange {
     /// The changed fields, walking nested objects, and with `arrays:
     /// .elements` arrays element by element (paired as `ElementPairing`
-    /// says: objects that all hold the `elementKey` fields, each key once on
-    /// a side, by them; else by content), in the old record's member order, then
+    /// says: objects that all hold the `elementKey` fields, else a member
+    /// named `id`, each key once on a side, by it; else by content), in the old record's member order, then
     /// fields only the new one has. In an array: the deleted elements, the
     /// inserted ones, then the changes inside elements that stayed, each
     /// ascending (the order a JSON Patch can replay, but for deletions,
@@ -145,9 +203,19 @@ extension FieldChange {
         _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact,
         arrays: ArrayComparison = .elements, elementKey: [FieldPath] = []
     ) -> [FieldChange] {
-        var differ = FieldDiffer(rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKey: elementKey)
+        keyed(old, new, rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKeys: ElementKeys(recordKey: elementKey)).changes
+    }
+
+    /// `between`, with the arrays' element keys chosen as `elementKeys`
+    /// says, and the arrays (`KeyedArray.array`, once each) whose elements
+    /// were matched by a key, with it.
+    static func keyed(
+        _ old: Value, _ new: Value, rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance = .exact,
+        arrays: ArrayComparison = .elements, elementKeys: ElementKeys
+    ) -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
+        var differ = FieldDiffer(rules: rules, mode: mode, tolerance: tolerance, arrays: arrays, elementKeys: elementKeys)
         differ.values(old, new, path: [], elements: [], inArray: false)
-        return differ.changes
+        return (differ.changes, differ.keyedArrays)
     }
 }
 
@@ -157,22 +225,24 @@ private struct FieldDiffer {
     let mode: ComparisonMode
     let tolerance: ValueTolerance
     let arrays: ArrayComparison
-    let elementKey: [FieldPath]
+    let elementKeys: ElementKeys
     var changes: [FieldChange] = []
+    /// The arrays matched by a key so far, each once.
+    var keyedArrays: [(array: String, key: [FieldPath])] = []
 
-    init(rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance, arrays: ArrayComparison, elementKey: [FieldPath]) {
+    init(rules: FieldRules, mode: ComparisonMode, tolerance: ValueTolerance, arrays: ArrayComparison, elementKeys: ElementKeys) {
         self.rules = rules
         self.mode = mode
         self.tolerance = tolerance
         self.arrays = arrays
-        self.elementKey = elementKey
+        self.elementKeys = elementKeys
     }
 
     mutating func values(_ old: Value, _ new: Value, path: [String], elements: [FieldChange.ElementIndex], inArray: Bool) {
         switch (old, new) {
         case (.object(let oldMembers), .object(let newMembers)):
             members(oldMembers, newMembers, path: path, elements: elements, inArray: inArray)
-        case (.array(let oldElements), .array(let newElements)) where arrays == .elements:
+        case (.array(let oldElements), .array(let newElements)) where arrays != .whole:
             if !tolerance.equal(old, new, path: path, mode: mode) {
                 self.elements(oldElements, newElements, path: path, elements: elements)
             }
@@ -222,10 +292,24 @@ private struct FieldDiffer {
     private mutating func elements(_ old: [Value], _ new: [Value], path: [String], elements: [FieldChange.ElementIndex]) {
         let depth = path.count
         func at(_ index: Int) -> [FieldChange.ElementIndex] { elements + [FieldChange.ElementIndex(depth: depth, index: index)] }
-        let pairing = ElementPairing(old, new, mode: mode, elementKey: elementKey, tolerance: tolerance, path: path)
+        let key = elementKeys.key(at: path, versions: [old, new], mode: mode)
+        let pairing = ElementPairing(old, new, mode: mode, elementKey: key, tolerance: tolerance, path: path, ignoringOrder: arrays == .set)
         let fieldPath = FieldPath(path)
-        for index in pairing.deleted { changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index))) }
-        for index in pairing.inserted { changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index))) }
+        if pairing.byKey {
+            let array = FieldChange(path: fieldPath, old: nil, new: nil, elements: at(0)).elementPattern
+            if !keyedArrays.contains(where: { $0.array == array && $0.key == key }) { keyedArrays.append((array, key)) }
+        }
+        var movedTo: [Int: Int] = [:], movedFrom: [Int: Int] = [:]
+        for move in pairing.moved {
+            movedTo[move.old] = move.new
+            movedFrom[move.new] = move.old
+        }
+        for index in pairing.deleted {
+            changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index), move: movedTo[index].map { .to($0) }))
+        }
+        for index in pairing.inserted {
+            changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index), move: movedFrom[index].map { .from($0) }))
+        }
         for pair in pairing.pairs where !(pair.matched && !pairing.byKey) {
             // Matched by key, or paired in place: what changed inside.
             values(old[pair.old], new[pair.new], path: path, elements: at(pair.new), inArray: true)

@@ -55,6 +55,9 @@ package struct Replay: Sendable {
     /// New indices of inserted records, ascending.
     package var inserted: [Int]
     package var steps: ReplayStream
+    /// A record of OLD by its old index, read again (what a JSON Patch's
+    /// `test` before a record's `remove` carries).
+    package var oldRecord: @Sendable (Int) throws -> Value
 }
 
 /// The ordered steps of a `Replay` (see `Replay.Step`).
@@ -79,6 +82,7 @@ extension Comparison {
         let records = options.records
         let rules = fieldRules
         let arrays = options.arrays
+        let elementKeys = ElementKeys(records)
         let defaultDelimiter = old.input.format.defaultDelimiter
         let updatedOld = Set(flat.updates.map(\.old.item))
         let movedOld = Set(flat.moves.map(\.from.item))
@@ -97,9 +101,10 @@ extension Comparison {
                     return (movedOld.contains(update.old.item) ? nil : try new.value(ofRecord: update.element.row), [])
                 case .fields:
                     // In file order a record's old index is its row.
-                    let fields = FieldChange.between(
-                        try old.value(ofRecord: update.old.item), try new.value(ofRecord: update.element.row),
-                        rules: rules, mode: records.mode, arrays: arrays, elementKey: records.id)
+                    let oldRecord = try old.value(ofRecord: update.old.item), newRecord = try new.value(ofRecord: update.element.row)
+                    try elementKeys.check(oldRecord, row: update.old.item, of: old, options: records)
+                    try elementKeys.check(newRecord, row: update.element.row, of: new, options: records)
+                    let fields = FieldChange.keyed(oldRecord, newRecord, rules: rules, mode: records.mode, arrays: arrays, elementKeys: elementKeys).changes
                     return (nil, fields)
                 }
             }) { update, resolved in
@@ -124,7 +129,9 @@ extension Comparison {
             deleted: flat.deletions.map(\.at.item).sorted(),
             moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
             inserted: flat.insertions.map(\.at.item),
-            steps: steps)
+            steps: steps,
+            // In file order a record's old index is its row.
+            oldRecord: { try old.value(ofRecord: $0) })
     }
 }
 

@@ -208,6 +208,11 @@ public struct Summary: Equatable, Sendable {
     /// comparisons, like `typeOnlyUpdates`, which misses a field whose
     /// records changed other fields too.
     public var typeOnlyFields: [TypeOnlyField] = []
+    /// The arrays inside records whose elements were matched by a key (the
+    /// `--id` fields, a member named `id`, or an `--array-key`), each with
+    /// the key and how many updated records it was so in, in the order first
+    /// met. Empty in the counts alone (`Comparison.counts()`).
+    public var keyedArrays: [KeyedArray] = []
 
     public init() {}
 
@@ -237,6 +242,17 @@ extension Summary {
         } ?? ""
         return "\(respelledNumberUpdates) of the \(updated) updates only respell a number\(shown); "
             + "--numbers-by-value compares numbers by value and leaves them unchanged"
+    }
+
+    /// Which arrays' elements were matched by which member, said once:
+    /// `arrays matched by key: states[] by "id" (250 records)`; `name`
+    /// writes an array or a key as the format shows names. Nil when none was.
+    package func keyedArraysNote(name: (String) -> String = { $0 }) -> String? {
+        guard !keyedArrays.isEmpty else { return nil }
+        let arrays = keyedArrays.map { keyed in
+            "\(name(keyed.array)) by \(name("\"" + FieldPath.listArgument(keyed.key) + "\"")) (\(keyed.records) record\(keyed.records == 1 ? "" : "s"))"
+        }
+        return "arrays matched by key: " + arrays.joined(separator: ", ")
     }
 
     /// A value's text in a note, cut: an example, not the value.

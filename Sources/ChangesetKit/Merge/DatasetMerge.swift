@@ -133,7 +133,10 @@ public struct DatasetMerge: Sendable {
             fields: fields, prefer: options.prefer, baseRows: baseRows
         ) { side, row in
             let dataset = switch side { case .base: datasets[0]; case .ours: datasets[1]; case .theirs: datasets[2] }
-            return try dataset.value(ofRecord: row)
+            let record = try dataset.value(ofRecord: row)
+            // A record merged field by field: its arrays must hold the keys --array-key gives them.
+            try fields.elementKeys.check(record, row: row, of: dataset, options: options.records)
+            return record
         }
         // The document around the records merges member by member, as a record does.
         var documentFrom = MergeSide.ours

@@ -36,8 +36,9 @@
 package struct FieldMerge: Sendable {
     package var mode: ComparisonMode
     var rules: FieldRules
-    /// The `--id` fields: array elements that all hold them are matched by them, as in the comparison.
-    var elementKey: [FieldPath]
+    /// Which member identifies an array's elements (the `--id` fields, a
+    /// member named `id`, or an `--array-key`), as in the comparison.
+    var elementKeys: ElementKeys
 
     /// `options`' `--ignore` and `--only` say which fields count; the section
     /// field counts here (a record moved to another section is a change to
@@ -48,7 +49,7 @@ package struct FieldMerge: Sendable {
         options.renames = []
         self.mode = mode
         rules = FieldRules(options, flat: flat)
-        elementKey = options.id
+        elementKeys = ElementKeys(options)
     }
 
     /// The record as OURS and as THEIRS would resolve it (equal when nothing
@@ -183,8 +184,8 @@ package struct FieldMerge: Sendable {
         var inserted: [[Int]]
         let byKey: Bool
 
-        init(base: [Value], side: [Value], merge: FieldMerge) {
-            let pairing = ElementPairing(base, side, mode: merge.mode, elementKey: merge.elementKey)
+        init(base: [Value], side: [Value], key: [FieldPath], merge: FieldMerge) {
+            let pairing = ElementPairing(base, side, mode: merge.mode, elementKey: key)
             byKey = pairing.byKey
             kept = [Int?](repeating: nil, count: base.count)
             inserted = [[Int]](repeating: [], count: base.count + 1)
@@ -201,7 +202,7 @@ package struct FieldMerge: Sendable {
             }
             guard byKey, !pairing.deleted.isEmpty, !pairing.inserted.isEmpty else { return }
             // A deleted element whose key the side inserted again moved there.
-            let insertedByKey = ElementsByKey(pairing.inserted, of: side, merge: merge)
+            let insertedByKey = ElementsByKey(pairing.inserted, of: side, key: key, mode: merge.mode)
             for old in pairing.deleted {
                 if let new = insertedByKey.find(base[old]) {
                     moved[old] = new
@@ -217,32 +218,36 @@ package struct FieldMerge: Sendable {
     /// Some elements of an array that all hold the key fields (keys unique), found by an element's key.
     private struct ElementsByKey {
         let elements: [Value]
-        let merge: FieldMerge
+        let keyFields: [FieldPath]
+        let mode: ComparisonMode
         var indices: [UInt64: [Int]] = [:]
 
-        init(_ chosen: [Int], of elements: [Value], merge: FieldMerge) {
+        init(_ chosen: [Int], of elements: [Value], key: [FieldPath], mode: ComparisonMode) {
             self.elements = elements
-            self.merge = merge
+            keyFields = key
+            self.mode = mode
             for index in chosen { indices[hash(elements[index]), default: []].append(index) }
         }
 
         private func key(_ element: Value) -> Value {
-            .array(merge.elementKey.map { element.member(at: $0.components) ?? .null })
+            .array(keyFields.map { element.member(at: $0.components) ?? .null })
         }
 
-        private func hash(_ element: Value) -> UInt64 { key(element).contentHash(mode: merge.mode) }
+        private func hash(_ element: Value) -> UInt64 { key(element).contentHash(mode: mode) }
 
         /// The chosen element whose key is `element`'s.
         func find(_ element: Value) -> Int? {
             guard !indices.isEmpty else { return nil }
             let wanted = key(element)
-            return indices[hash(element)]?.first { key(elements[$0]).isEquivalent(to: wanted, mode: merge.mode) }
+            return indices[hash(element)]?.first { key(elements[$0]).isEquivalent(to: wanted, mode: mode) }
         }
     }
 
     private func mergeElements(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: Place, walk: inout Walk) -> ([Value], [Value]) {
-        let oursSide = SideOfArray(base: base, side: ours, merge: self)
-        let theirsSide = SideOfArray(base: base, side: theirs, merge: self)
+        // One key for all three versions, so both sides' elements are matched alike.
+        let key = elementKeys.key(at: place.path, versions: [base, ours, theirs], mode: mode)
+        let oursSide = SideOfArray(base: base, side: ours, key: key, merge: self)
+        let theirsSide = SideOfArray(base: base, side: theirs, key: key, merge: self)
         var resolvedOurs: [Value] = []
         var resolvedTheirs: [Value] = []
         /// BASE's element `old` where it is placed: merged from both sides' versions.
@@ -272,7 +277,7 @@ package struct FieldMerge: Sendable {
         // With keys, the elements THEIRS inserted (not moved), to find one OURS inserted too.
         let theirsInsertedByKey = ElementsByKey(
             oursSide.byKey && theirsSide.byKey ? theirsSide.inserted.joined().filter { theirsSide.movedFrom[$0] == nil } : [],
-            of: theirs, merge: self)
+            of: theirs, key: key, mode: mode)
         // OURS's inserted element -> THEIRS's with the same key, wherever each stands.
         var twins: [Int: Int] = [:]
         if oursSide.byKey && theirsSide.byKey {

@@ -67,6 +67,11 @@ public struct RecordOptions: Sendable {
     public var renames: [Rename] = []
     /// Whether a CSV row may hold fewer or more cells than the header (`--csv-rows`).
     public var csvRows: CSVRowPolicy = .strict
+    /// `--array-key`: which member identifies the elements of which arrays
+    /// inside records (the first rule naming an array applies); arrays no
+    /// rule names take the `id` fields, else a member named `id`, when every
+    /// element holds it once.
+    public var arrayKeys: [ArrayKeyRule] = []
     /// False for the old side: its reader only notes whether OLD occurs.
     package var appliesRenames = true
     /// Other fields options name (`--tolerance price=0.01`), as (option, path):
@@ -117,6 +122,7 @@ extension RecordOptions {
         ignore = ignore.map(renamed)
         only = only.map(renamed)
         notedFields = notedFields.map { NotedField(option: $0.option, path: renamed($0.path)) }
+        arrayKeys = arrayKeys.map { ArrayKeyRule(path: renamed(FieldPath($0.path)).components, key: $0.key) }
     }
 
     /// `path` with a renamed field's new name replaced by its old one.

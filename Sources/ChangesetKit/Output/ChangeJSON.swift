@@ -28,6 +28,9 @@
 ///   place in the record as RFC 6901 writes it (`/tags/2`); there a side
 ///   left out is an element inserted (no `old`) or deleted (no `new`): a
 ///   deleted element's last index is in OLD, every other index in NEW.
+///   A keyed element that moved within its array is its deletion with
+///   `movedTo` (its index in NEW) and its insertion with `movedFrom` (its
+///   index in OLD).
 /// - Order: section changes, then deleted, inserted, moved and updated
 ///   records, each by position. A record both moved and updated has both.
 package enum ChangeJSON {
@@ -61,6 +64,12 @@ package enum ChangeJSON {
                 }
                 if let old = field.old { entry.add("old", value: old) }
                 if let new = field.new { entry.add("new", value: new) }
+                // A keyed element that moved: each half names the other's index.
+                switch field.move {
+                case .to(let index)?: entry.add("movedTo", int: index)
+                case .from(let index)?: entry.add("movedFrom", int: index)
+                case nil: break
+                }
             }
         }
         return object.text

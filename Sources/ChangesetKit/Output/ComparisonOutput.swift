@@ -34,6 +34,11 @@ public struct OutputSettings: Sendable {
     public var group = false
     /// `--assert` checks the markdown page lists at its end (CLI).
     package var assertions: [Assertion] = []
+    /// `--test-ops` (jsonpatch only): an RFC 6902 `test` operation before
+    /// each `remove`, `replace` and `move`, holding the value it expects
+    /// there, so that the patch applied to another document fails instead of
+    /// changing it.
+    public var testOperations = false
 
     public init(
         format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
@@ -97,7 +102,7 @@ extension Comparison {
             let summary = try counts()
             switch settings.format {
             case .patch: try PatchFormatter().write(try replay(.records), to: &output)
-            case .jsonpatch: try JSONPatchFormatter().write(try replay(.fields), to: &output)
+            case .jsonpatch: try JSONPatchFormatter(testOperations: settings.testOperations).write(try replay(.fields), to: &output)
             default: BatchFormatter().write(changeset, to: &output)
             }
             return summary
@@ -186,6 +191,7 @@ extension Comparison {
         // A CSV cell against a JSON number compares by value whatever the option says.
         if options.numbersByValue && !old.input.format.isJSON && !new.input.format.isJSON { names.append("--numbers-by-value") }
         if options.ignoreOrder { names.append("--ignore-order") }
+        if options.arrays == .set { names.append("--arrays set") }
         return names
     }
 

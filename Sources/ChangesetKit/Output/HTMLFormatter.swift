@@ -113,6 +113,7 @@ package struct HTMLFormatter: ReportFormatter {
             if let note = summary.respelledNumberNote(example: { $0 }) {
                 output.write("<p class=\"cut\" id=\"respelled-numbers\">\(HTMLFormatter.escape(note))</p>\n")
             }
+            if let note = summary.keyedArraysNote() { output.write("<p class=\"cut\" id=\"keyed-arrays\">\(HTMLFormatter.escape(note))</p>\n") }
             for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: { $0 }, example: { $0 }) {
                 output.write("<p class=\"cut type-only-field\">\(HTMLFormatter.escape(note))</p>\n")
             }

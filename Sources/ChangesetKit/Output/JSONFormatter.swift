@@ -141,6 +141,14 @@ package struct JSONFormatter: ReportFormatter {
             for field in summary.typeOnlyFields { typeOnly.add(field.path.description, int: field.records) }
             object.add("typeOnlyFields", raw: typeOnly.text)
         }
+        if !summary.keyedArrays.isEmpty {
+            // Which arrays' elements were matched by which member: the key as --array-key writes it.
+            object.add("keyedArrays", array: summary.keyedArrays) { entry, keyed in
+                entry.add("array", string: keyed.array)
+                entry.add("key", string: FieldPath.listArgument(keyed.key))
+                entry.add("records", int: keyed.records)
+            }
+        }
         if !summary.transitions.isEmpty {
             // Per field, its most frequent transitions and how far its numbers moved.
             object.add("transitions", array: summary.transitions) { entry, field in

@@ -15,7 +15,13 @@
 /// a Fenwick tree over the occupied slots turns a slot into the current index
 /// in O(log n). Total O(n + k log n) for k changes.
 package struct JSONPatchFormatter {
-    package init() {}
+    /// A `test` operation before each `remove`, `replace` and `move`, with
+    /// the value it expects there (`--test-ops`).
+    let testOperations: Bool
+
+    package init(testOperations: Bool = false) {
+        self.testOperations = testOperations
+    }
 
     private enum Arrival { case insert, move(from: Int) }
 
@@ -90,15 +96,17 @@ package struct JSONPatchFormatter {
             count += 1
         }
         for oldIndex in (0..<oldCount).reversed() where deleted.contains(oldIndex) {
+            if testOperations { emit("{\"op\":\"test\",\"path\":\"\(path(oldIndex))\",\"value\":\(try replay.oldRecord(oldIndex).jsonText)}") }
             emit("{\"op\":\"remove\",\"path\":\"\(path(oldIndex))\"}")
             occupied.add(oldSlot[oldIndex], -1)
         }
         // Arrivals in NEW order: moves from the indices alone, inserted records as the stream brings them.
         var nextArrival = 0
-        func arrive(upTo limit: Int) {
+        func arrive(upTo limit: Int) throws {
             while nextArrival < limit {
                 if case .move(let from)? = arrivals[nextArrival] {
                     let source = occupied.prefixSum(oldSlot[from])
+                    if testOperations { emit("{\"op\":\"test\",\"path\":\"\(path(source))\",\"value\":\(try replay.oldRecord(from).jsonText)}") }
                     occupied.add(oldSlot[from], -1)
                     occupied.add(arrivalSlot[nextArrival], 1)
                     let target = occupied.prefixSum(arrivalSlot[nextArrival])
@@ -110,28 +118,172 @@ package struct JSONPatchFormatter {
         try replay.steps.forEach { step in
             switch step {
             case .inserted(let newIndex, let record, _):
-                arrive(upTo: newIndex)
+                try arrive(upTo: newIndex)
                 occupied.add(arrivalSlot[newIndex], 1)
                 let index = occupied.prefixSum(arrivalSlot[newIndex])
                 emit("{\"op\":\"add\",\"path\":\"\(path(index))\",\"value\":\(record.jsonText)}")
                 nextArrival = newIndex + 1
             case .moved:
-                arrive(upTo: newCount)
+                try arrive(upTo: newCount)
             case .updated(_, let newIndex, _, let fields, _):
-                arrive(upTo: newCount)
-                for field in JSONPatchFormatter.replayOrder(fields) {
-                    let pointer = path(newIndex) + JSONPatchFormatter.jsonStringContent(field.pointer)
-                    switch (field.old, field.new) {
-                    case (_?, let new?): emit("{\"op\":\"replace\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
-                    case (nil, let new?): emit("{\"op\":\"add\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
-                    case (_?, nil): emit("{\"op\":\"remove\",\"path\":\"\(pointer)\"}")
-                    case (nil, nil): break
-                    }
-                }
+                try arrive(upTo: newCount)
+                fieldOperations(fields, at: path(newIndex), emit: emit)
             }
         }
-        arrive(upTo: newCount)
+        try arrive(upTo: newCount)
         output.write(count == 0 ? "[]\n" : "\n]\n")
+    }
+
+    /// The operations of a record's (or a moved element's) field changes,
+    /// under `prefix` (the record's or element's pointer, JSON-escaped).
+    /// An array whose keyed elements moved is replayed as `arrayOperations`
+    /// says, then the changes inside its moved elements at their NEW index;
+    /// any other change as `replayOrder` puts it.
+    private func fieldOperations(_ fields: [FieldChange], at prefix: String, emit: (String) -> Void) {
+        var plain: [FieldChange] = []
+        func flush() {
+            for field in JSONPatchFormatter.replayOrder(plain) {
+                let pointer = prefix + JSONPatchFormatter.jsonStringContent(field.pointer)
+                switch (field.old, field.new) {
+                case (let old?, let new?):
+                    test(pointer, old)
+                    emit("{\"op\":\"replace\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
+                case (nil, let new?): emit("{\"op\":\"add\",\"path\":\"\(pointer)\",\"value\":\(new.jsonText)}")
+                case (let old?, nil):
+                    test(pointer, old)
+                    emit("{\"op\":\"remove\",\"path\":\"\(pointer)\"}")
+                case (nil, nil): break
+                }
+            }
+            plain = []
+        }
+        func test(_ pointer: String, _ value: Value) {
+            if testOperations { emit("{\"op\":\"test\",\"path\":\"\(pointer)\",\"value\":\(value.jsonText)}") }
+        }
+        var start = 0
+        while start < fields.count {
+            let first = fields[start]
+            guard first.isElementInsertedOrDeleted else {
+                plain.append(first)
+                start += 1
+                continue
+            }
+            // The element changes of one array, which come together.
+            var end = start + 1
+            while end < fields.count, fields[end].isElementInsertedOrDeleted, fields[end].path == first.path,
+                  fields[end].elements.dropLast() == first.elements.dropLast() { end += 1 }
+            let group = fields[start..<end]
+            guard group.contains(where: { $0.move != nil }) else {
+                plain.append(contentsOf: group)
+                start = end
+                continue
+            }
+            flush()
+            let array = prefix + JSONPatchFormatter.jsonStringContent(
+                FieldChange(path: first.path, old: nil, new: nil, elements: Array(first.elements.dropLast())).pointer)
+            var deletedAt: [Int: FieldChange] = [:]
+            for field in group where field.new == nil { deletedAt[field.elements.last!.index] = field }
+            var insertedAt: [Int: FieldChange] = [:]
+            for field in group where field.old == nil { insertedAt[field.elements.last!.index] = field }
+            let moves = group.compactMap { field -> (old: Int, new: Int)? in
+                if case .from(let old)? = field.move { (old, field.elements.last!.index) } else { nil }
+            }
+            let movedOut = Set(moves.map(\.old))
+            for operation in JSONPatchFormatter.arrayOperations(
+                deleted: deletedAt.keys.filter { !movedOut.contains($0) }.sorted(),
+                inserted: insertedAt.keys.filter { insertedAt[$0]!.move == nil }.sorted(), moves: moves
+            ) {
+                switch operation {
+                case .remove(let old, let index):
+                    test("\(array)/\(index)", deletedAt[old]!.old!)
+                    emit("{\"op\":\"remove\",\"path\":\"\(array)/\(index)\"}")
+                case .add(let new, let index):
+                    emit("{\"op\":\"add\",\"path\":\"\(array)/\(index)\",\"value\":\(insertedAt[new]!.new!.jsonText)}")
+                case .move(let old, _, let from, let to):
+                    test("\(array)/\(from)", deletedAt[old]!.old!)
+                    emit("{\"op\":\"move\",\"from\":\"\(array)/\(from)\",\"path\":\"\(array)/\(to)\"}")
+                }
+            }
+            // In place now: what changed inside each moved element, at its NEW index.
+            for move in moves {
+                let insertion = insertedAt[move.new]!
+                let inside = FieldChange.between(deletedAt[move.old]!.old!, insertion.new!, rules: FieldRules(RecordOptions()), mode: .typed)
+                fieldOperations(inside, at: "\(array)/\(move.new)", emit: emit)
+            }
+            start = end
+        }
+        flush()
+    }
+
+    /// One operation on an array's elements (indices into the array as it stands then).
+    enum ArrayOperation: Equatable {
+        case remove(old: Int, index: Int)
+        case add(new: Int, index: Int)
+        case move(old: Int, new: Int, from: Int, to: Int)
+    }
+
+    /// The operations that turn an array into its NEW version, given its
+    /// elements deleted (old indices), inserted (new indices) and moved
+    /// (matched by key off the common subsequence), the rest staying in
+    /// order: `remove` last first, then in NEW's order an `add` or a `move`
+    /// for each element that arrives, as the records' own operations are
+    /// found (see the type's comment): each element has a slot (an old
+    /// element its old place, an arriving one the place after its
+    /// predecessor in NEW that stays), and an index is the count of
+    /// occupied slots before it. Elements past the last one named stay,
+    /// and so do not matter.
+    static func arrayOperations(deleted: [Int], inserted: [Int], moves: [(old: Int, new: Int)]) -> [ArrayOperation] {
+        let movedOut = Set(moves.map(\.old)), gone = Set(deleted)
+        let arriving = Set(inserted).union(moves.map(\.new))
+        let oldLimit = (deleted + moves.map(\.old)).max().map { $0 + 1 } ?? 0
+        let newLimit = (inserted + moves.map(\.new)).max().map { $0 + 1 } ?? 0
+        // As many staying elements on both sides: the ones past the limits stay.
+        let oldStaying = oldLimit - gone.count - movedOut.count, newStaying = newLimit - arriving.count
+        let oldCount = oldLimit + max(0, newStaying - oldStaying), newCount = newLimit + max(0, oldStaying - newStaying)
+        var stayingOld: [Int] = []
+        for index in 0..<oldCount where !gone.contains(index) && !movedOut.contains(index) { stayingOld.append(index) }
+        var slotOfOld = [Int](repeating: 0, count: oldCount)
+        var slotOfArrival = [Int: Int]()
+        // Arrivals before the first staying element, then each old element followed by the arrivals after it.
+        var arrivalsAfter = [[Int]](repeating: [], count: oldCount)
+        var leading: [Int] = []
+        var staying = stayingOld.makeIterator()
+        var lastStaying: Int?
+        for index in 0..<newCount {
+            if arriving.contains(index) {
+                if let lastStaying { arrivalsAfter[lastStaying].append(index) } else { leading.append(index) }
+            } else {
+                lastStaying = staying.next()
+            }
+        }
+        var slots = 0
+        for index in leading { slotOfArrival[index] = slots; slots += 1 }
+        for index in 0..<oldCount {
+            slotOfOld[index] = slots
+            slots += 1
+            for arrival in arrivalsAfter[index] { slotOfArrival[arrival] = slots; slots += 1 }
+        }
+        var occupied = FenwickTree(count: slots)
+        for index in 0..<oldCount { occupied.add(slotOfOld[index], 1) }
+        var operations: [ArrayOperation] = []
+        for index in deleted.sorted().reversed() {
+            operations.append(.remove(old: index, index: occupied.prefixSum(slotOfOld[index])))
+            occupied.add(slotOfOld[index], -1)
+        }
+        let movedFrom = Dictionary(uniqueKeysWithValues: moves.map { ($0.new, $0.old) })
+        for index in 0..<newCount where arriving.contains(index) {
+            let slot = slotOfArrival[index]!
+            if let old = movedFrom[index] {
+                let from = occupied.prefixSum(slotOfOld[old])
+                occupied.add(slotOfOld[old], -1)
+                occupied.add(slot, 1)
+                operations.append(.move(old: old, new: index, from: from, to: occupied.prefixSum(slot)))
+            } else {
+                occupied.add(slot, 1)
+                operations.append(.add(new: index, index: occupied.prefixSum(slot)))
+            }
+        }
+        return operations
     }
 
     /// A record's field changes in an order that replays: as

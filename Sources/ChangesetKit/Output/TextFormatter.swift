@@ -105,6 +105,7 @@ package struct TextFormatter: ReportFormatter {
         }
         if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
         if let note = report.summary.respelledNumberNote(example: DisplayText.visible) { lines.append(note) }
+        if let note = report.summary.keyedArraysNote(name: DisplayText.visible) { lines.append(note) }
         lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: DisplayText.visible, example: DisplayText.visible)
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
@@ -206,8 +207,24 @@ package struct TextFormatter: ReportFormatter {
 
     /// An updated record's field changes, a line each under its header line.
     private func addFields(_ fields: [FieldChange], to line: inout TextLine) {
+        // The deletions of moved elements, by where they were: what their insertions changed from.
+        var movedFrom: [String: FieldChange] = [:]
+        for field in fields { if case .to? = field.move { movedFrom[field.location] = field } }
         for run in FieldChange.runs(fields) {
             let field = run.first!
+            if case .to? = field.move { continue }
+            if let from = field.movedFromLocation {
+                // A keyed element that moved: one line, then what changed inside it.
+                line.add("  ")
+                line.addVisible(from)
+                line.add(" -> ")
+                line.addVisible(field.location)
+                line.add(": moved\n")
+                if let deletion = movedFrom[from] {
+                    addFields(field.changesInsideMovedElement(from: deletion), to: &line)
+                }
+                continue
+            }
             line.add("  ")
             if run.count > 1 {
                 // Elements inserted or deleted one after another: one line, the first three and the last.
