@@ -35,9 +35,11 @@ extension Comparison {
         let resolved = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
+        var summary = summary(resolved)
+        (summary.rekeyed, summary.rekeyedExamples) = try rekeyedRecords()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
-            summary: summary(resolved), schema: schema,
+            summary: summary, schema: schema,
             changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) })
     }

@@ -83,6 +83,7 @@ package struct MarkdownFormatter: ReportFormatter {
         if let note = summary.respelledNumberNote(example: { MarkdownPage.code($0, inTable: false) }) {
             page.add("_\(note.replacingOccurrences(of: "--numbers-by-value", with: "`--numbers-by-value`"))._\n\n")
         }
+        if let note = summary.rekeyedNote(id: { MarkdownPage.code($0, inTable: false) }) { page.add("_\(note)._\n\n") }
         let code = { (text: String) in MarkdownPage.code(text, inTable: false) }
         for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: code, example: code, option: { "`\($0)`" }) {
             page.add("_\(note)._\n\n")

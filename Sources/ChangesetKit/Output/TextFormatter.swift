@@ -75,6 +75,7 @@ package struct TextFormatter: ReportFormatter {
     /// paragraph to read, not one line that runs off the terminal.
     package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth) -> [String] {
         var lines: [String] = []
+        if let hint = report.keyHint { lines.append("hint: " + DisplayText.visible(hint.message)) }
         /// `added a (2 records), b (1 record); removed c (3 records)`, a piece a field, each after its separator.
         func pieces(_ added: [SchemaField], _ removed: [SchemaField]) -> [(separator: String, text: String)] {
             var pieces: [(separator: String, text: String)] = []
@@ -107,6 +108,7 @@ package struct TextFormatter: ReportFormatter {
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
         }
+        if let note = report.summary.rekeyedNote(id: DisplayText.visible) { lines.append(note) }
         return lines
     }
 
