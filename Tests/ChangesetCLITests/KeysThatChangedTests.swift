@@ -139,6 +139,21 @@ import Testing
         #expect(json.stdout.contains("\"rekeyed\":{\"records\":3,\"examples\":[{\"old\":[\"north\",\"A1\"],\"new\":[\"north\",\"a1\"]}"), "\(json)")
     }
 
+    /// A field `--ignore` leaves out, or one only NEW has (a schema change,
+    /// said once), does not keep a pair apart: they compare as the report does.
+    @Test func ignoredAndAddedFieldsDoNotKeepAPairApart() throws {
+        let paths = try scratchFiles([
+            ("old.csv", "id,name,updated\n1,a,2020\n2,b,2020\n"),
+            ("new.csv", "id,name,updated,extra\n01,a,2021,x\n2,b,2020,y\n"),
+        ])
+        let note = "looks re-keyed: 1 of the 1 deleted record equals an inserted record in every field but the id (\"1\" -> \"01\"); "
+            + "each still counts as a deletion and an insertion\n"
+        let ignoring = try changeset(paths + ["--id", "id", "--ignore", "updated", "--stat"])
+        #expect(ignoring.stdout == "1 inserted, 1 deleted, 0 updated, 0 moved, 1 unchanged\nschema: added extra (2 records)\n" + note, "\(ignoring)")
+        let comparing = try changeset(paths + ["--id", "id", "--stat"])
+        #expect(!comparing.stdout.contains("re-keyed"), "\(comparing)")
+    }
+
     /// Nothing deleted, or no pair equal but for the id: no note (and a
     /// value changed besides the key is an ordinary deletion and insertion).
     @Test func noNoteWithoutAPairEqualButForTheId() throws {

@@ -14,13 +14,13 @@ extension Comparison {
 
     /// The deleted records (within their section) that equal exactly one
     /// inserted record, and no other deleted record does, in every field but
-    /// the `--id` fields, as the comparison compares them (its mode, its
-    /// `--ignore`/`--only` and its tolerance; the fields only one schema
+    /// the `--id` fields, as the comparison compares values (its mode; the
+    /// top-level fields `--ignore`/`--only` and the fields only one schema
     /// has left out): how many, and the first `rekeyExamples` pairs in OLD's
     /// order. A content several deleted or several inserted records share is
     /// ambiguous and pairs none, as does a record that holds nothing but its
     /// key (`{"id": 1}`). Each record costs a hash of its value less
-    /// the key; a pair is checked field by field, so a hash collision can
+    /// the key; a pair is read again and compared, so a hash collision can
     /// only lose a pair. Values within a tolerance but not equal hash apart:
     /// such a pair is not found. Only with `--id`, deletions and insertions
     /// both (and at most `rekeyLimit` of each); otherwise nothing is read.
@@ -33,8 +33,11 @@ extension Comparison {
         let newRows = insertions.map(\.element.row)
         let oldSectionNames = deletions.map { sectioned ? oldSections[$0.at.section].id : nil }
         let newSectionNames = insertions.map { sectioned ? newSections[$0.at.section].id : nil }
-        let oldHashes = try OrderedConcurrentMap.map(Array(oldRows.indices)) { try rekeyHash(old, row: oldRows[$0]) }
-        let newHashes = try OrderedConcurrentMap.map(Array(newRows.indices)) { try rekeyHash(new, row: newRows[$0]) }
+        // What is read per record is set up once: a record costs a read, a filter and a hash.
+        let keyless = KeylessRecord(self)
+        let (old, new, mode) = (self.old, self.new, options.records.mode)
+        let oldHashes = try OrderedConcurrentMap.map(oldRows) { try keyless.hash(old, row: $0, mode: mode) }
+        let newHashes = try OrderedConcurrentMap.map(newRows) { try keyless.hash(new, row: $0, mode: mode) }
         // Per content, the one record that has it (-1: several do).
         func only(_ hashes: [UInt64?], sections: [SectionName]) -> [RekeyContent: Int] {
             var found: [RekeyContent: Int] = [:]
@@ -52,13 +55,15 @@ extension Comparison {
             if let inserted = insertedByContent[content], inserted >= 0 { candidates.append((deleted, inserted)) }
         }
         candidates.sort { $0.deleted < $1.deleted }
+        // The hashes agree: the records, read again, must be equal by the rule the hash follows.
         let equal = try OrderedConcurrentMap.map(candidates) { pair in
-            try keylessEqual(oldRow: oldRows[pair.deleted], newRow: newRows[pair.inserted])
+            guard let before = keyless.strip(try old.value(ofRecord: oldRows[pair.deleted])),
+                  let after = keyless.strip(try new.value(ofRecord: newRows[pair.inserted])) else { return false }
+            return before.isEquivalent(to: after, mode: mode)
         }
         let paired = zip(candidates, equal).filter(\.1).map(\.0)
         let examples = paired.prefix(Self.rekeyExamples).map { pair in
-            let oldRef = ref(deletions[pair.deleted].at, .old)
-            return RekeyedRecord(old: id(oldRef, old) ?? [], new: id(insertions[pair.inserted].element, new) ?? [])
+            RekeyedRecord(old: id(ref(deletions[pair.deleted].at, .old), old) ?? [], new: id(insertions[pair.inserted].element, new) ?? [])
         }
         return (paired.count, examples)
     }
@@ -69,45 +74,59 @@ extension Comparison {
         var hash: UInt64
     }
 
-    /// The hash of the record at `row` of `side` without its key fields and
-    /// the fields the report leaves out; nil when the record is not an
-    /// object, or holds nothing else (no value, or only null and empty
-    /// ones): two records that are only their ids are not one re-keyed.
-    private func rekeyHash(_ side: Snapshot, row: Int) throws -> UInt64? {
-        guard let rest = keyless(try side.value(ofRecord: row)), case .object(let members) = rest,
-              members.contains(where: { !$0.value.isEmptyText }) else { return nil }
-        return rest.contentHash(mode: options.records.mode)
-    }
+}
 
-    /// Whether two records compare equal, as an update's fields are compared, once their keys are left out.
-    private func keylessEqual(oldRow: Int, newRow: Int) throws -> Bool {
-        guard let before = keyless(try old.value(ofRecord: oldRow)), let after = keyless(try new.value(ofRecord: newRow)) else { return false }
-        return FieldChange.between(before, after, rules: reportRules, mode: options.records.mode, tolerance: options.tolerance,
-                                   arrays: options.arrays, elementKey: options.records.id).isEmpty
-    }
+/// A record less its `--id` and `--section` fields, the fields `--ignore`
+/// and `--only` leave out and those only one schema has: top-level ones
+/// (found once, by name, over both schemas), and members of objects an id
+/// path goes through.
+private struct KeylessRecord: Sendable {
+    /// Top-level names left out.
+    let droppedNames: Set<ExactTextKey>
+    /// Id and section paths of more than one name, looked for inside their objects.
+    let nestedPaths: [[String]]
 
-    /// A record less its `--id` and `--section` fields, the fields `--ignore`
-    /// and `--only` leave out and those only one schema has (top-level
-    /// ones, and members of objects the id or those options name); nil
-    /// when the record is not an object.
-    private func keyless(_ record: Value) -> Value? {
-        guard case .object = record else { return nil }
-        let named = options.records.id + (options.records.section.map { [$0] } ?? [])
-        let dropped = named.map(\.components)
+    init(_ comparison: Comparison) {
+        let records = comparison.options.records
+        let named = records.id + (records.section.map { [$0] } ?? [])
+        var dropped = Set(named.filter { $0.components.count == 1 }.map { ExactTextKey($0.components[0]) })
         // A CSV column `a.b` is the field `--id a.b` names.
-        let droppedFlat = named.filter { $0.components.count > 1 }.map(\.flatName)
-        func without(_ value: Value, at path: [String]) -> Value {
-            guard case .object(let members) = value else { return value }
-            return .object(members.compactMap { member in
-                let memberPath = path + [member.name]
-                if dropped.contains(where: { $0.count == memberPath.count && zip($0, memberPath).allSatisfy { ExactText.same($0, $1) } }) { return nil }
-                if path.isEmpty && droppedFlat.contains(where: { ExactText.same($0, member.name) }) { return nil }
-                if path.isEmpty && reportRules.schemaOnly.contains(ExactTextKey(member.name)) { return nil }
-                if reportRules.leavesOut(memberPath) { return nil }
-                let goesDeeper = dropped.contains { $0.count > memberPath.count && zip($0, memberPath).allSatisfy { ExactText.same($0, $1) } }
-                return goesDeeper ? Value.Member(name: member.name, value: without(member.value, at: memberPath)) : member
-            })
+        dropped.formUnion(named.filter { $0.components.count > 1 }.map { ExactTextKey($0.flatName) })
+        dropped.formUnion(comparison.reportRules.schemaOnly)
+        for name in comparison.old.records.schema + comparison.new.records.schema where comparison.reportRules.leavesOut([name]) {
+            dropped.insert(ExactTextKey(name))
         }
-        return without(record, at: [])
+        droppedNames = dropped
+        nestedPaths = named.map(\.components).filter { $0.count > 1 }
+    }
+
+    /// The hash of the record at `row` of `side`, stripped; nil when the
+    /// record is not an object, or holds nothing else (no value, or only
+    /// null and empty ones): two records that are only their ids are not one re-keyed.
+    func hash(_ side: Snapshot, row: Int, mode: ComparisonMode) throws -> UInt64? {
+        guard let rest = strip(try side.value(ofRecord: row)), case .object(let members) = rest,
+              members.contains(where: { !$0.value.isEmptyText }) else { return nil }
+        return rest.contentHash(mode: mode)
+    }
+
+    /// The record stripped; nil when it is not an object.
+    func strip(_ record: Value) -> Value? {
+        guard case .object(let members) = record else { return nil }
+        return .object(members.compactMap { member in
+            if droppedNames.contains(ExactTextKey(member.name)) { return nil }
+            guard !nestedPaths.isEmpty else { return member }
+            return Value.Member(name: member.name, value: without(member.value, at: [member.name]))
+        })
+    }
+
+    /// `value`, at `path`, less the nested id and section paths below it.
+    private func without(_ value: Value, at path: [String]) -> Value {
+        let below = nestedPaths.filter { $0.count > path.count && zip($0, path).allSatisfy { ExactText.same($0, $1) } }
+        guard !below.isEmpty, case .object(let members) = value else { return value }
+        return .object(members.compactMap { member in
+            let memberPath = path + [member.name]
+            if below.contains(where: { $0.count == memberPath.count && ExactText.same($0[path.count], member.name) }) { return nil }
+            return Value.Member(name: member.name, value: without(member.value, at: memberPath))
+        })
     }
 }
