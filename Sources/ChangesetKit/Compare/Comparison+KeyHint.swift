@@ -120,7 +120,7 @@ extension Comparison {
 
     /// Whether a number's text is an integer's (`42`, `-7`, `01234`): a
     /// fraction or an exponent (`29.7`, `1e3`) makes a float, which never
-    /// makes a key (the next export spells it otherwise).
+    /// makes a key: a measurement, unique by chance, that a rounding changes.
     fileprivate static func isIntegerText(_ number: String) -> Bool {
         number.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
     }
