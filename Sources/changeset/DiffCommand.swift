@@ -232,7 +232,7 @@ struct DiffCommand: ParsableCommand {
         try OutputSink.deliverCompressing(to: output) { stream in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = try comparison.write(settings, to: &stream, showingNothing: quiet && output == nil)
-            if options.records.id.isEmpty && !quiet && summary.inserted + summary.deleted > 0 {
+            if comparison.needsKeyHint(summary) && !quiet && !settings.reportCarriesKeyHint {
                 // Matched by content, a changed record is a deletion and an insertion: a key would say more.
                 if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }
             }

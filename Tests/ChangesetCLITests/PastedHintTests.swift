@@ -158,7 +158,9 @@ import Testing
             // Without --id: the field unique in both files is the key to try
             // (a name a terminal cannot show as it is, the tab, is not offered).
             let unkeyed = try changeset(["old.json", "new.json"], in: scratch)
-            let key = Self.suggestion(in: unkeyed.stderr, after: "try ", before: "\n")
+            // (The text report says the hint on its own line, after its counts.)
+            let hintLine = unkeyed.stdout.split(separator: "\n").first { $0.hasPrefix("hint: ") }.map { $0 + "\n" } ?? ""
+            let key = Self.suggestion(in: hintLine, after: "try ", before: "\n")
             if name.contains("\t") {
                 #expect(key == nil, "\(unkeyed)")
                 continue

@@ -26,6 +26,12 @@ package struct KeyHint: Equatable, Sendable {
 }
 
 extension Comparison {
+    /// Whether a key hint has something to help with: records matched by
+    /// content (no `--id`) and some of them deleted or inserted.
+    package func needsKeyHint(_ summary: Summary) -> Bool {
+        options.records.id.isEmpty && summary.inserted + summary.deleted > 0
+    }
+
     /// Records of each input the key hint looks at.
     package static let keyHintSample = 10_000
 
@@ -44,7 +50,8 @@ extension Comparison {
     static let compositeVerifyLimit = 8
 
     /// Without `--id`: the top-level fields both inputs have whose values
-    /// are present, scalar, not empty and unique within each input (names
+    /// are present, text or integers (a float never: a column of
+    /// coordinates is unique and no key), not empty and unique within each input (names
     /// that sound like a key first, then in the new input's order), or when
     /// there is none, pairs of fields that every record fills; nil when
     /// nothing is unique. Records are read again one at a time, at most
@@ -70,10 +77,52 @@ extension Comparison {
         return KeyHint(keys: Array(ranked.prefix(3)), checkedAll: checkedAll)
     }
 
-    /// Whether a field's name sounds like a key (`id`, `sku`, `user_id`, `key_2`).
+    /// Whether a field's name sounds like a key: one of its words (split at
+    /// anything not a letter or digit and where a lower-case letter meets an
+    /// upper-case one: `user_id`, `userId`, `Country Code`, `key_2`) is a
+    /// key's word (`id`, `key`, `code`, `uuid`, `sku`, `isbn`, `zip`...) or
+    /// starts with `iso` (`iso2`, `ISO3166`); or the name is one lower-case
+    /// word ending in one (`geonameid`, `zipcode`).
     fileprivate static func soundsLikeKey(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return ["id", "key", "code", "sku", "uuid"].contains { lower == $0 || lower.hasSuffix($0) || lower.hasPrefix($0 + "_") }
+        let words = nameWords(name)
+        if words.contains(where: { keyWords.contains($0) || $0.hasPrefix("iso") }) { return true }
+        return words.count == 1 && name == words[0] && ["id", "key", "code", "uuid"].contains { words[0].hasSuffix($0) }
+    }
+
+    /// Words that name a key, lower case.
+    private static let keyWords: Set<String> = [
+        "id", "ids", "key", "code", "uuid", "guid", "sku", "isbn", "issn", "ean", "upc", "gtin", "fips", "geoid", "pk", "slug",
+        "zip", "zipcode", "postcode", "postal",
+    ]
+
+    /// A field name's words, lower case (see `soundsLikeKey`).
+    private static func nameWords(_ name: String) -> [String] {
+        var words: [String] = []
+        var word = ""
+        var previousWasLower = false
+        for character in name {
+            guard character.isLetter || character.isNumber else {
+                if !word.isEmpty { words.append(word.lowercased()) }
+                word = ""
+                previousWasLower = false
+                continue
+            }
+            if character.isUppercase && previousWasLower && !word.isEmpty {
+                words.append(word.lowercased())
+                word = ""
+            }
+            word.append(character)
+            previousWasLower = character.isLowercase || character.isNumber
+        }
+        if !word.isEmpty { words.append(word.lowercased()) }
+        return words
+    }
+
+    /// Whether a number's text is an integer's (`42`, `-7`, `01234`): a
+    /// fraction or an exponent (`29.7`, `1e3`) makes a float, which never
+    /// makes a key: a measurement, unique by chance, that a rounding changes.
+    fileprivate static func isIntegerText(_ number: String) -> Bool {
+        number.utf8.allSatisfy { ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "+") }
     }
 
     /// With an `--id` that repeats (read with `--duplicates occurrence`):
@@ -118,7 +167,7 @@ extension Comparison {
 }
 
 /// A search for keys: the candidates (each a list of top-level names) whose
-/// values are present, scalar, non-empty and distinct over the rows of each
+/// values are present, text or integers, non-empty and distinct over the rows of each
 /// input looked at, with how many of NEW's values OLD has too, those
 /// sharing most first (`keyedBy`: the record's id is part of each
 /// candidate). Each side is looked at on a core of its own; a record costs
@@ -212,7 +261,8 @@ private struct KeySearch {
                 for part in parts[index] {
                     switch values[part] {
                     case .string(let string)? where !string.isEmpty: hash = StableHash.combine(hash, StableHash.string(string, seed: 0x6B65_7968))
-                    case .number(let number)?: hash = StableHash.combine(hash, StableHash.string(CanonicalNumber.canonical(number) ?? number, seed: 0x6B65_7968))
+                    case .number(let number)? where Comparison.isIntegerText(number):
+                        hash = StableHash.combine(hash, StableHash.string(CanonicalNumber.canonical(number) ?? number, seed: 0x6B65_7968))
                     default: complete = false
                     }
                 }

@@ -37,6 +37,7 @@ extension Comparison {
         schema.suggestedRenames = try suggestedRenames()
         var summary = summary(resolved)
         summary.keyedArrays = keyedArrays
+        (summary.rekeyed, summary.rekeyedExamples) = try rekeyedRecords()
         return Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary, schema: schema,

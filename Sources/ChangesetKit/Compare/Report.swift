@@ -18,6 +18,9 @@ public struct Report: Sendable {
     /// What changed in the files apart from their records (line breaks,
     /// byte order mark, final newline, column order); never counted in `summary`.
     public var layout = FileLayoutChanges()
+    /// Without `--id`, a field that would make a good one, said where the
+    /// report is read (`OutputSettings.reportCarriesKeyHint`), near its top.
+    package var keyHint: KeyHint?
 
     public init(
         old: InputSummary, new: InputSummary, id: [FieldPath] = [], section: FieldPath? = nil,
@@ -127,6 +130,21 @@ public struct RenameSuggestion: Equatable, Sendable {
     }
 }
 
+/// A deleted record and the inserted record equal to it in every field but
+/// the `--id` fields: the ids as a change carries them (`Change.id`).
+public struct RekeyedRecord: Equatable, Sendable {
+    /// The deleted record's id parts, in `--id`'s order.
+    public var old: [String]
+    /// The inserted record's id parts.
+    public var new: [String]
+
+    /// A pair from the two records' ids.
+    public init(old: [String], new: [String]) {
+        self.old = old
+        self.new = new
+    }
+}
+
 /// A field added to or removed from the schema, with how many records of the
 /// side that has it hold a value for it (not null, not an empty cell).
 public struct SchemaField: Equatable, Sendable {
@@ -213,6 +231,12 @@ public struct Summary: Equatable, Sendable {
     /// the key and how many updated records it was so in, in the order first
     /// met. Empty in the counts alone (`Comparison.counts()`).
     public var keyedArrays: [KeyedArray] = []
+    /// Deleted records equal to an inserted record in every field but the
+    /// `--id` fields (one to one, within a section): probably records whose
+    /// key was changed. A note; they still count as deleted and inserted.
+    public var rekeyed = 0
+    /// The first of those pairs (at most 3), in OLD's order: the note's examples.
+    public var rekeyedExamples: [RekeyedRecord] = []
 
     public init() {}
 
@@ -253,6 +277,25 @@ extension Summary {
             "\(name(keyed.array)) by \(name("\"" + FieldPath.listArgument(keyed.key) + "\"")) (\(keyed.records) record\(keyed.records == 1 ? "" : "s"))"
         }
         return "arrays matched by key: " + arrays.joined(separator: ", ")
+    }
+
+    /// Said when deleted records look re-keyed, with the first pairs, each
+    /// id written by `id` as its format shows an id's text:
+    /// `looks re-keyed: 24 of the 26 deleted records equal an inserted record but for their id ("Terrant County College" -> "Tarrant County College", ...)`.
+    package func rekeyedNote(id: (String) -> String) -> String? {
+        guard rekeyed > 0 else { return nil }
+        let pairs = rekeyedExamples.map { id(Self.idText($0.old)) + " -> " + id(Self.idText($0.new)) }
+        let more = rekeyed > rekeyedExamples.count ? ", …" : ""
+        return "looks re-keyed: \(rekeyed) of the \(deleted) deleted \(deleted == 1 ? "record equals" : "records equal") an inserted record "
+            + "in every field but the id (\(pairs.joined(separator: ", "))\(more)); each still counts as a deletion and an insertion"
+    }
+
+    /// An id in a note: its parts as the text report writes them (`a,b`), quoted as a JSON string and cut.
+    static func idText(_ parts: [String]) -> String {
+        var text = ""
+        let joined = parts.joined(separator: ",")
+        Value.writeJSONString(joined.count <= 40 ? joined : String(joined.prefix(39)) + "…", to: &text)
+        return text
     }
 
     /// A value's text in a note, cut: an example, not the value.

@@ -51,7 +51,8 @@ struct RecordTableBuilder {
     /// ids repeat.
     func finished() throws -> RecordTable {
         if let error = firstDuplicate {
-            throw Self.repeatedIDError(error, ids: repeatedIDs.count, duplicateRecords: duplicateRecords, records: count)
+            throw Self.repeatedIDError(error, ids: repeatedIDs.count, duplicateRecords: duplicateRecords, records: count,
+                                       offeringOccurrence: options.acceptsDuplicatesOccurrence)
         }
         return table
     }
@@ -70,12 +71,18 @@ struct RecordTableBuilder {
         InputError(source: source, location: location, message: "duplicate id \"\(VisibleText.datum(RecordKey.display(key.extracting(0..<min(key.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(firstLine) has it too")
     }
 
-    private static func repeatedIDError(_ first: InputError, ids: Int, duplicateRecords: Int, records: Int) -> InputError {
+    /// `offeringOccurrence`: whether the advice may name `--duplicates
+    /// occurrence` (`RecordOptions.acceptsDuplicatesOccurrence`).
+    private static func repeatedIDError(
+        _ first: InputError, ids: Int, duplicateRecords: Int, records: Int, offeringOccurrence: Bool = true
+    ) -> InputError {
         var error = first
         error.message += ids == 1 && duplicateRecords == 1
             ? "; it is the only repeated id"
             : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records) records"
-        error.message += ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
+        error.message += offeringOccurrence
+            ? ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
+            : ". A merge matches records by an --id unique in each file: give one (several fields: --id a,b), or remove the repeated record"
         error.repeatsID = true
         return error
     }

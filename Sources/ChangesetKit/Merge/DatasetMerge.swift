@@ -55,18 +55,18 @@ public struct DatasetMerge: Sendable {
         options.records.mode = inputs[1].format.isJSON ? .typed : .text
         // Every side reads a renamed field's new name as its old one.
         options.records.appliesRenames = true
-        let records = options.records
-        let delimiterOption = options.delimiter
-        let datasets = try Snapshot.read(inputs) { side, input in
-            let delimiter = input.format.delimiter(delimiterOption)
-            // An empty BASE (git's add/add merge has none) is a snapshot without records.
-            if side == 0 && input.bytes.isEmpty {
-                return Snapshot(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
-                               records: RecordTable(), delimiter: delimiter)
+        // A merge refuses `--duplicates occurrence`: a repeated id's error must not advise it.
+        options.records.acceptsDuplicatesOccurrence = false
+        let datasets: [Snapshot]
+        do {
+            datasets = try read(inputs, options: options)
+        } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {
+            if let keys = try? compositeKeys(inputs, options: options), !keys.isEmpty {
+                let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
+                error.message += "; \(arguments[0]) is unique in every file"
+                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
             }
-            let table = try input.readRecords(records, delimiter: delimiter)
-            return Snapshot(input: input, records: table, delimiter: delimiter,
-                           renames: input.format.isJSON ? records.renames : [])
+            throw error
         }
         if options.records.id.isEmpty, let field = try uniqueField(in: datasets) {
             // By content, a record edited on both sides is two records: both edits would be kept, silently.
@@ -77,6 +77,41 @@ public struct DatasetMerge: Sendable {
                     + "merge with --id \(ShellWord.quoted(FieldPath([field]).argument()))")
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
+    }
+
+    /// The three snapshots read as a merge reads them.
+    private static func read(_ inputs: [InputFile], options: MergeOptions) throws -> [Snapshot] {
+        let records = options.records
+        let delimiterOption = options.delimiter
+        return try Snapshot.read(inputs) { side, input in
+            let delimiter = input.format.delimiter(delimiterOption)
+            // An empty BASE (git's add/add merge has none) is a snapshot without records.
+            if side == 0 && input.bytes.isEmpty {
+                return Snapshot(input: InputFile(name: input.name, bytes: input.bytes, format: inputs[1].format),
+                               records: RecordTable(), delimiter: delimiter)
+            }
+            let table = try input.readRecords(records, delimiter: delimiter)
+            return Snapshot(input: input, records: table, delimiter: delimiter,
+                           renames: input.format.isJSON ? records.renames : [])
+        }
+    }
+
+    /// With an `--id` that repeats: the keys (the id and a field) unique in
+    /// every file, as the comparison finds them for a diff
+    /// (`Comparison.compositeKeys`), OURS against THEIRS and, when BASE has
+    /// records, BASE against OURS; the ones both find, in OURS's order.
+    private static func compositeKeys(_ inputs: [InputFile], options: MergeOptions) throws -> [[String]] {
+        var comparing = ComparisonOptions()
+        comparing.records = options.records
+        comparing.records.duplicates = .occurrence
+        comparing.delimiter = options.delimiter
+        let pairs = inputs[0].bytes.isEmpty ? [(inputs[1], inputs[2])] : [(inputs[1], inputs[2]), (inputs[0], inputs[1])]
+        var found: [[String]]?
+        for (old, new) in pairs {
+            let keys = try Comparison.run(old, new, options: comparing).compositeKeys()
+            found = found.map { earlier in earlier.filter { key in keys.contains(key) } } ?? keys
+        }
+        return found ?? []
     }
 
     /// A top-level field that every record of every snapshot holds, with a

@@ -74,6 +74,10 @@ public struct RecordOptions: Sendable {
     public var arrayKeys: [ArrayKeyRule] = []
     /// False for the old side: its reader only notes whether OLD occurs.
     package var appliesRenames = true
+    /// Whether the command takes `--duplicates occurrence` (a merge, which
+    /// matches records by unique ids, does not): a repeated id's error
+    /// advises it only then, never an option the command refuses.
+    package var acceptsDuplicatesOccurrence = true
     /// Other fields options name (`--tolerance price=0.01`), as (option, path):
     /// the readers note whether a record has them, like `--ignore`'s.
     package var notedFields: [NotedField] = []

@@ -40,6 +40,11 @@ public struct OutputSettings: Sendable {
     /// changing it.
     public var testOperations = false
 
+    /// Whether the report says the key hint itself, after its summary (text,
+    /// counts alone too): a person reading it sees the hint before a long
+    /// list of changes. Other formats are for programs: the hint goes to standard error.
+    package var reportCarriesKeyHint: Bool { format == .text }
+
     public init(
         format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
         kinds: [Change.Kind]? = nil, show: [FieldPath] = []
@@ -107,8 +112,9 @@ extension Comparison {
             }
             return summary
         }
-        let report = try report(showing: settings.countsOnly ? nil : settings.kinds, shown: settings.countsOnly ? [] : shown,
+        var report = try report(showing: settings.countsOnly ? nil : settings.kinds, shown: settings.countsOnly ? [] : shown,
                                 recordsPerKind: settings.countsOnly ? nil : settings.recordsShownPerKind)
+        if settings.reportCarriesKeyHint && needsKeyHint(report.summary) { report.keyHint = try keyHint() }
         try Self.write(report, settings, to: &output)
         return report.summary
     }

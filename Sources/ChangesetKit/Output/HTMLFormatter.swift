@@ -126,6 +126,7 @@ package struct HTMLFormatter: ReportFormatter {
             }
             output.write("</section>\n")
         }
+        if let note = summary.rekeyedNote(id: { $0 }) { output.write("<p class=\"cut\" id=\"rekeyed\">\(HTMLFormatter.escape(note))</p>\n") }
         output.write("""
             <section id="changes">
             <h2>Changes</h2>

@@ -135,6 +135,16 @@ package struct JSONFormatter: ReportFormatter {
         object.add("fields", raw: fields.text)
         if summary.typeOnlyUpdates > 0 { object.add("typeOnly", int: summary.typeOnlyUpdates) }
         if summary.respelledNumberUpdates > 0 { object.add("respelledNumbers", int: summary.respelledNumberUpdates) }
+        if summary.rekeyed > 0 {
+            // Deleted records equal to an inserted one but for the id: the count and the first pairs, ids as a change's `id`.
+            object.add("rekeyed", object: { rekeyed in
+                rekeyed.add("records", int: summary.rekeyed)
+                rekeyed.add("examples", array: summary.rekeyedExamples) { entry, pair in
+                    entry.add("old", raw: ChangeJSON.idJSON(pair.old))
+                    entry.add("new", raw: ChangeJSON.idJSON(pair.new))
+                }
+            })
+        }
         if !summary.typeOnlyFields.isEmpty {
             // Per field, with `fields`' counts: what a script needs to say the note per field.
             var typeOnly = JSONObjectWriter()

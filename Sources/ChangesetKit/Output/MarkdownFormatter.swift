@@ -94,6 +94,7 @@ package struct MarkdownFormatter: ReportFormatter {
         if let note = summary.respelledNumberNote(example: { MarkdownPage.code($0, inTable: false) }) {
             page.add("_\(note.replacingOccurrences(of: "--numbers-by-value", with: "`--numbers-by-value`"))._\n\n")
         }
+        if let note = summary.rekeyedNote(id: { MarkdownPage.code($0, inTable: false) }) { page.add("_\(note)._\n\n") }
         let code = { (text: String) in MarkdownPage.code(text, inTable: false) }
         if let note = summary.keyedArraysNote(name: code) { page.add("_\(note)._\n\n") }
         for note in summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: code, example: code, option: { "`\($0)`" }) {

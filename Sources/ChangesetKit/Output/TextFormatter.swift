@@ -77,6 +77,7 @@ package struct TextFormatter: ReportFormatter {
     /// lines (`fileInOneLine`: on one line, as `--stat` writes it).
     package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth, fileInOneLine: Bool = false) -> [String] {
         var lines: [String] = []
+        if let hint = report.keyHint { lines.append("hint: " + DisplayText.visible(hint.message)) }
         /// `added a (2 records), b (1 record); removed c (3 records)`, a piece a field, each after its separator.
         func pieces(_ added: [SchemaField], _ removed: [SchemaField]) -> [(separator: String, text: String)] {
             var pieces: [(separator: String, text: String)] = []
@@ -111,6 +112,7 @@ package struct TextFormatter: ReportFormatter {
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
             lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
         }
+        if let note = report.summary.rekeyedNote(id: DisplayText.visible) { lines.append(note) }
         return lines
     }
 

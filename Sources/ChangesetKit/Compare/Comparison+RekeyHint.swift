@@ -1,0 +1,132 @@
+/// Records re-keyed: a record whose key was corrected (`Terrant County
+/// College` -> `Tarrant County College`, `1234` -> `01234`) is matched by
+/// nothing under `--id`, so it shows as a deletion and an insertion. When a
+/// deleted record and an inserted one are equal in every field but the key,
+/// the report says they look re-keyed, as it says a column looks renamed.
+/// A note only: the counts, the changes and the exit status stay as they are.
+extension Comparison {
+    /// Deleted or inserted records past which the note is not looked for:
+    /// each one is read again, and a report that shows a few of them would
+    /// otherwise pay for them all.
+    static let rekeyLimit = 1_000_000
+    /// Pairs the note shows.
+    static let rekeyExamples = 3
+
+    /// The deleted records (within their section) that equal exactly one
+    /// inserted record, and no other deleted record does, in every field but
+    /// the `--id` fields, as the comparison compares values (its mode; the
+    /// top-level fields `--ignore`/`--only` and the fields only one schema
+    /// has left out): how many, and the first `rekeyExamples` pairs in OLD's
+    /// order. A content several deleted or several inserted records share is
+    /// ambiguous and pairs none, as does a record that holds nothing but its
+    /// key (`{"id": 1}`). Each record costs a hash of its value less
+    /// the key; a pair is read again and compared, so a hash collision can
+    /// only lose a pair. Values within a tolerance but not equal hash apart:
+    /// such a pair is not found. Only with `--id`, deletions and insertions
+    /// both (and at most `rekeyLimit` of each); otherwise nothing is read.
+    func rekeyedRecords() throws -> (count: Int, examples: [RekeyedRecord]) {
+        let deletions = changeset.deletions, insertions = changeset.insertions
+        guard !options.records.id.isEmpty, !deletions.isEmpty, !insertions.isEmpty,
+              deletions.count <= Self.rekeyLimit, insertions.count <= Self.rekeyLimit else { return (0, []) }
+        let sectioned = options.records.section != nil
+        let oldRows = deletions.map { ref($0.at, .old).row }
+        let newRows = insertions.map(\.element.row)
+        let oldSectionNames = deletions.map { sectioned ? oldSections[$0.at.section].id : nil }
+        let newSectionNames = insertions.map { sectioned ? newSections[$0.at.section].id : nil }
+        // What is read per record is set up once: a record costs a read, a filter and a hash.
+        let keyless = KeylessRecord(self)
+        let (old, new, mode) = (self.old, self.new, options.records.mode)
+        let oldHashes = try OrderedConcurrentMap.map(oldRows) { try keyless.hash(old, row: $0, mode: mode) }
+        let newHashes = try OrderedConcurrentMap.map(newRows) { try keyless.hash(new, row: $0, mode: mode) }
+        // Per content, the one record that has it (-1: several do).
+        func only(_ hashes: [UInt64?], sections: [SectionName]) -> [RekeyContent: Int] {
+            var found: [RekeyContent: Int] = [:]
+            for (index, hash) in hashes.enumerated() {
+                guard let hash else { continue }
+                let content = RekeyContent(section: sections[index], hash: hash)
+                found[content] = found[content] == nil ? index : -1
+            }
+            return found
+        }
+        let deletedByContent = only(oldHashes, sections: oldSectionNames)
+        let insertedByContent = only(newHashes, sections: newSectionNames)
+        var candidates: [(deleted: Int, inserted: Int)] = []
+        for (content, deleted) in deletedByContent where deleted >= 0 {
+            if let inserted = insertedByContent[content], inserted >= 0 { candidates.append((deleted, inserted)) }
+        }
+        candidates.sort { $0.deleted < $1.deleted }
+        // The hashes agree: the records, read again, must be equal by the rule the hash follows.
+        let equal = try OrderedConcurrentMap.map(candidates) { pair in
+            guard let before = keyless.strip(try old.value(ofRecord: oldRows[pair.deleted])),
+                  let after = keyless.strip(try new.value(ofRecord: newRows[pair.inserted])) else { return false }
+            return before.isEquivalent(to: after, mode: mode)
+        }
+        let paired = zip(candidates, equal).filter(\.1).map(\.0)
+        let examples = paired.prefix(Self.rekeyExamples).map { pair in
+            RekeyedRecord(old: id(ref(deletions[pair.deleted].at, .old), old) ?? [], new: id(insertions[pair.inserted].element, new) ?? [])
+        }
+        return (paired.count, examples)
+    }
+
+    /// A content: a record's value less its key, within its section.
+    private struct RekeyContent: Hashable {
+        var section: SectionName
+        var hash: UInt64
+    }
+
+}
+
+/// A record less its `--id` and `--section` fields, the fields `--ignore`
+/// and `--only` leave out and those only one schema has: top-level ones
+/// (found once, by name, over both schemas), and members of objects an id
+/// path goes through.
+private struct KeylessRecord: Sendable {
+    /// Top-level names left out.
+    let droppedNames: Set<ExactTextKey>
+    /// Id and section paths of more than one name, looked for inside their objects.
+    let nestedPaths: [[String]]
+
+    init(_ comparison: Comparison) {
+        let records = comparison.options.records
+        let named = records.id + (records.section.map { [$0] } ?? [])
+        var dropped = Set(named.filter { $0.components.count == 1 }.map { ExactTextKey($0.components[0]) })
+        // A CSV column `a.b` is the field `--id a.b` names.
+        dropped.formUnion(named.filter { $0.components.count > 1 }.map { ExactTextKey($0.flatName) })
+        dropped.formUnion(comparison.reportRules.schemaOnly)
+        for name in comparison.old.records.schema + comparison.new.records.schema where comparison.reportRules.leavesOut([name]) {
+            dropped.insert(ExactTextKey(name))
+        }
+        droppedNames = dropped
+        nestedPaths = named.map(\.components).filter { $0.count > 1 }
+    }
+
+    /// The hash of the record at `row` of `side`, stripped; nil when the
+    /// record is not an object, or holds nothing else (no value, or only
+    /// null and empty ones): two records that are only their ids are not one re-keyed.
+    func hash(_ side: Snapshot, row: Int, mode: ComparisonMode) throws -> UInt64? {
+        guard let rest = strip(try side.value(ofRecord: row)), case .object(let members) = rest,
+              members.contains(where: { !$0.value.isEmptyText }) else { return nil }
+        return rest.contentHash(mode: mode)
+    }
+
+    /// The record stripped; nil when it is not an object.
+    func strip(_ record: Value) -> Value? {
+        guard case .object(let members) = record else { return nil }
+        return .object(members.compactMap { member in
+            if droppedNames.contains(ExactTextKey(member.name)) { return nil }
+            guard !nestedPaths.isEmpty else { return member }
+            return Value.Member(name: member.name, value: without(member.value, at: [member.name]))
+        })
+    }
+
+    /// `value`, at `path`, less the nested id and section paths below it.
+    private func without(_ value: Value, at path: [String]) -> Value {
+        let below = nestedPaths.filter { $0.count > path.count && zip($0, path).allSatisfy { ExactText.same($0, $1) } }
+        guard !below.isEmpty, case .object(let members) = value else { return value }
+        return .object(members.compactMap { member in
+            let memberPath = path + [member.name]
+            if below.contains(where: { $0.count == memberPath.count && ExactText.same($0[path.count], member.name) }) { return nil }
+            return Value.Member(name: member.name, value: without(member.value, at: memberPath))
+        })
+    }
+}
