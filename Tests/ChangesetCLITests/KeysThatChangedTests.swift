@@ -39,6 +39,21 @@ import Testing
         + "(\"Terrant County College\" -> \"Tarrant County College\", \"Terrant County College South\" -> \"Tarrant County College South\"); "
         + "each still counts as a deletion and an insertion"
 
+    /// A CSV row is hashed from its cells' bytes, a JSON record from its
+    /// value: the two agree, so a pair is found whether a side quotes its
+    /// cells or not, spells its numbers as CSV does, or is JSON.
+    @Test func pairsAreFoundAcrossQuotingAndFormats() throws {
+        let old = ("old.csv", "zip,city,pop,note\n1234,Agawam,28000,\n2345,\"Boston, MA\",650000,x\n")
+        let quoted = ("new.csv", "\"zip\",\"city\",\"pop\",\"note\"\n\"01234\",\"Agawam\",\"28000\",\"\"\n\"02345\",\"Boston, MA\",\"650000\",\"x\"\n")
+        let json = ("new.json", #"[{"zip": "01234", "city": "Agawam", "pop": 28000}, {"zip": "02345", "city": "Boston, MA", "pop": 650000, "note": "x"}]"#)
+        for new in [quoted, json] {
+            let paths = try scratchFiles([old, new])
+            let result = try changeset(paths + ["--id", "zip"])
+            #expect(result.status == 1, "\(result)")
+            #expect(result.stdout.contains(#"looks re-keyed: 2 of the 2 deleted records equal an inserted record in every field but the id ("1234" -> "01234", "2345" -> "02345")"#), "\(new.0): \(result)")
+        }
+    }
+
     @Test func correctedNamesLookReKeyedInEveryReportFormat() throws {
         let paths = try scratchFiles(Self.universities)
         let text = try changeset(paths + ["--id", "name"])
