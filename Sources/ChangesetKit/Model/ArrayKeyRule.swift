@@ -26,18 +26,7 @@ public struct ArrayKeyRule: Equatable, Sendable {
     /// `PATH=FIELD` as `--array-key` takes it. The first `=` that no
     /// backslash escapes ends PATH (an `=` in a name is written `\=`).
     public init(parsing text: String) throws {
-        var separator: String.Index?
-        var escaped = false
-        for index in text.indices {
-            if escaped {
-                escaped = false
-            } else if text[index] == "\\" {
-                escaped = true
-            } else if text[index] == "=" {
-                separator = index
-                break
-            }
-        }
+        let separator = FieldPath.unescapedEquals(in: text)
         guard let equals = separator, equals != text.startIndex else {
             throw OptionError("invalid --array-key \"\(text)\": write PATH=FIELD, the array's path in a record (states, or states.cities for an array inside its elements) and the member that identifies its elements (PATH= for none)")
         }

@@ -154,6 +154,25 @@ extension FieldPath {
     }
 }
 
+extension FieldPath {
+    /// Where the first `=` that no backslash escapes stands in an option's
+    /// `LEFT=RIGHT` (`--rename`, `--array-key`): a name holding an `=` is
+    /// written `a\=b`, as a backslash escapes any character in a path.
+    static func unescapedEquals(in text: String) -> String.Index? {
+        var escaped = false
+        for index in text.indices {
+            if escaped {
+                escaped = false
+            } else if text[index] == "\\" {
+                escaped = true
+            } else if text[index] == "=" {
+                return index
+            }
+        }
+        return nil
+    }
+}
+
 public struct Rename: Equatable, Sendable {
     public var old: FieldPath
     public var new: FieldPath
@@ -167,18 +186,7 @@ public struct Rename: Equatable, Sendable {
     /// first `=` that no backslash escapes ends OLD, so a name holding an `=`
     /// is written `a\=b` (a backslash escapes any character, as in every path).
     public init(parsing text: String) throws {
-        var separator: String.Index?
-        var escaped = false
-        for index in text.indices {
-            if escaped {
-                escaped = false
-            } else if text[index] == "\\" {
-                escaped = true
-            } else if text[index] == "=" {
-                separator = index
-                break
-            }
-        }
+        let separator = FieldPath.unescapedEquals(in: text)
         guard let equals = separator, equals != text.startIndex, text.index(after: equals) != text.endIndex else {
             throw OptionError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's (an = in a name is written \\=)")
         }

@@ -51,41 +51,9 @@ package struct JSONPatchFormatter {
         let movedOut = Set(replay.moves.map(\.old))
 
         // Slots: each old record's own slot, with the arrivals that follow it in NEW right after it.
-        // A stayer's old index -> its NEW index, so arrivals can find the stayer they follow.
-        var stayerAtNew = [Int](repeating: -1, count: newCount)
-        do {
-            // Stayers appear in NEW in old order: walk both.
-            var newIndex = 0
-            for oldIndex in 0..<oldCount where !deleted.contains(oldIndex) && !movedOut.contains(oldIndex) {
-                while arrivals[newIndex] != nil { newIndex += 1 }
-                stayerAtNew[newIndex] = oldIndex
-                newIndex += 1
-            }
-        }
-        // Arrivals before the first stayer come first; the rest follow the last stayer before them.
-        var arrivalsAfterOld = [[Int]](repeating: [], count: oldCount)
-        var leadingArrivals: [Int] = []
-        var lastStayer = -1
-        for newIndex in 0..<newCount {
-            if stayerAtNew[newIndex] >= 0 {
-                lastStayer = stayerAtNew[newIndex]
-            } else if lastStayer < 0 {
-                leadingArrivals.append(newIndex)
-            } else {
-                arrivalsAfterOld[lastStayer].append(newIndex)
-            }
-        }
-        var oldSlot = [Int](repeating: 0, count: oldCount)
-        var arrivalSlot = [Int](repeating: 0, count: newCount)
-        var slotCount = 0
-        for newIndex in leadingArrivals { arrivalSlot[newIndex] = slotCount; slotCount += 1 }
-        for oldIndex in 0..<oldCount {
-            oldSlot[oldIndex] = slotCount
-            slotCount += 1
-            for newIndex in arrivalsAfterOld[oldIndex] { arrivalSlot[newIndex] = slotCount; slotCount += 1 }
-        }
-        var occupied = FenwickTree(count: slotCount)
-        for oldIndex in 0..<oldCount { occupied.add(oldSlot[oldIndex], 1) }
+        var slots = ReplaySlots(oldCount: oldCount, newCount: newCount, arriving: { arrivals[$0] != nil },
+                                staying: { !deleted.contains($0) && !movedOut.contains($0) })
+        let (oldSlot, arrivalSlot) = (slots.ofOld, slots.ofArrival)
 
         func path(_ index: Int) -> String { "\(prefix)/\(index)" }
         // One JSON array, one operation per line.
@@ -98,18 +66,18 @@ package struct JSONPatchFormatter {
         for oldIndex in (0..<oldCount).reversed() where deleted.contains(oldIndex) {
             if testOperations { emit("{\"op\":\"test\",\"path\":\"\(path(oldIndex))\",\"value\":\(try replay.oldRecord(oldIndex).jsonText)}") }
             emit("{\"op\":\"remove\",\"path\":\"\(path(oldIndex))\"}")
-            occupied.add(oldSlot[oldIndex], -1)
+            slots.occupied.add(oldSlot[oldIndex], -1)
         }
         // Arrivals in NEW order: moves from the indices alone, inserted records as the stream brings them.
         var nextArrival = 0
         func arrive(upTo limit: Int) throws {
             while nextArrival < limit {
                 if case .move(let from)? = arrivals[nextArrival] {
-                    let source = occupied.prefixSum(oldSlot[from])
+                    let source = slots.occupied.prefixSum(oldSlot[from])
                     if testOperations { emit("{\"op\":\"test\",\"path\":\"\(path(source))\",\"value\":\(try replay.oldRecord(from).jsonText)}") }
-                    occupied.add(oldSlot[from], -1)
-                    occupied.add(arrivalSlot[nextArrival], 1)
-                    let target = occupied.prefixSum(arrivalSlot[nextArrival])
+                    slots.occupied.add(oldSlot[from], -1)
+                    slots.occupied.add(arrivalSlot[nextArrival], 1)
+                    let target = slots.occupied.prefixSum(arrivalSlot[nextArrival])
                     emit("{\"op\":\"move\",\"from\":\"\(path(source))\",\"path\":\"\(path(target))\"}")
                 }
                 nextArrival += 1
@@ -119,8 +87,8 @@ package struct JSONPatchFormatter {
             switch step {
             case .inserted(let newIndex, let record, _):
                 try arrive(upTo: newIndex)
-                occupied.add(arrivalSlot[newIndex], 1)
-                let index = occupied.prefixSum(arrivalSlot[newIndex])
+                slots.occupied.add(arrivalSlot[newIndex], 1)
+                let index = slots.occupied.prefixSum(arrivalSlot[newIndex])
                 emit("{\"op\":\"add\",\"path\":\"\(path(index))\",\"value\":\(record.jsonText)}")
                 nextArrival = newIndex + 1
             case .moved:
@@ -240,47 +208,24 @@ package struct JSONPatchFormatter {
         // As many staying elements on both sides: the ones past the limits stay.
         let oldStaying = oldLimit - gone.count - movedOut.count, newStaying = newLimit - arriving.count
         let oldCount = oldLimit + max(0, newStaying - oldStaying), newCount = newLimit + max(0, oldStaying - newStaying)
-        var stayingOld: [Int] = []
-        for index in 0..<oldCount where !gone.contains(index) && !movedOut.contains(index) { stayingOld.append(index) }
-        var slotOfOld = [Int](repeating: 0, count: oldCount)
-        var slotOfArrival = [Int: Int]()
-        // Arrivals before the first staying element, then each old element followed by the arrivals after it.
-        var arrivalsAfter = [[Int]](repeating: [], count: oldCount)
-        var leading: [Int] = []
-        var staying = stayingOld.makeIterator()
-        var lastStaying: Int?
-        for index in 0..<newCount {
-            if arriving.contains(index) {
-                if let lastStaying { arrivalsAfter[lastStaying].append(index) } else { leading.append(index) }
-            } else {
-                lastStaying = staying.next()
-            }
-        }
-        var slots = 0
-        for index in leading { slotOfArrival[index] = slots; slots += 1 }
-        for index in 0..<oldCount {
-            slotOfOld[index] = slots
-            slots += 1
-            for arrival in arrivalsAfter[index] { slotOfArrival[arrival] = slots; slots += 1 }
-        }
-        var occupied = FenwickTree(count: slots)
-        for index in 0..<oldCount { occupied.add(slotOfOld[index], 1) }
+        var slots = ReplaySlots(oldCount: oldCount, newCount: newCount, arriving: { arriving.contains($0) },
+                                staying: { !gone.contains($0) && !movedOut.contains($0) })
         var operations: [ArrayOperation] = []
         for index in deleted.sorted().reversed() {
-            operations.append(.remove(old: index, index: occupied.prefixSum(slotOfOld[index])))
-            occupied.add(slotOfOld[index], -1)
+            operations.append(.remove(old: index, index: slots.occupied.prefixSum(slots.ofOld[index])))
+            slots.occupied.add(slots.ofOld[index], -1)
         }
         let movedFrom = Dictionary(uniqueKeysWithValues: moves.map { ($0.new, $0.old) })
         for index in 0..<newCount where arriving.contains(index) {
-            let slot = slotOfArrival[index]!
+            let slot = slots.ofArrival[index]
             if let old = movedFrom[index] {
-                let from = occupied.prefixSum(slotOfOld[old])
-                occupied.add(slotOfOld[old], -1)
-                occupied.add(slot, 1)
-                operations.append(.move(old: old, new: index, from: from, to: occupied.prefixSum(slot)))
+                let from = slots.occupied.prefixSum(slots.ofOld[old])
+                slots.occupied.add(slots.ofOld[old], -1)
+                slots.occupied.add(slot, 1)
+                operations.append(.move(old: old, new: index, from: from, to: slots.occupied.prefixSum(slot)))
             } else {
-                occupied.add(slot, 1)
-                operations.append(.add(new: index, index: occupied.prefixSum(slot)))
+                slots.occupied.add(slot, 1)
+                operations.append(.add(new: index, index: slots.occupied.prefixSum(slot)))
             }
         }
         return operations
@@ -324,6 +269,51 @@ package struct JSONPatchFormatter {
         var json = ""
         Value.writeJSONString(text, to: &json)
         return String(json.dropFirst().dropLast())
+    }
+}
+
+/// Where elements stand while a patch turns an array (the records, or an
+/// array inside one) into its NEW version, one pass over each: every old
+/// element has a slot, and each element that arrives (inserted, or moved
+/// in) the slot right after the staying element it follows in NEW (before
+/// the first one: first). An operation's index is the count of occupied
+/// slots before its own; `occupied` starts with the old elements'.
+struct ReplaySlots {
+    /// By old index.
+    let ofOld: [Int]
+    /// By new index; only arriving elements' mean anything.
+    let ofArrival: [Int]
+    var occupied: FenwickTree
+
+    /// `staying` old elements keep their order and pair, in turn, with
+    /// NEW's elements that are not `arriving`.
+    init(oldCount: Int, newCount: Int, arriving: (Int) -> Bool, staying: (Int) -> Bool) {
+        var arrivalsAfter = [[Int]](repeating: [], count: oldCount)
+        var leading: [Int] = []
+        var nextOld = 0
+        var lastStaying: Int?
+        for index in 0..<newCount {
+            if arriving(index) {
+                if let lastStaying { arrivalsAfter[lastStaying].append(index) } else { leading.append(index) }
+            } else {
+                while nextOld < oldCount && !staying(nextOld) { nextOld += 1 }
+                if nextOld < oldCount { lastStaying = nextOld }
+                nextOld += 1
+            }
+        }
+        var ofOld = [Int](repeating: 0, count: oldCount)
+        var ofArrival = [Int](repeating: 0, count: newCount)
+        var count = 0
+        for index in leading { ofArrival[index] = count; count += 1 }
+        for index in 0..<oldCount {
+            ofOld[index] = count
+            count += 1
+            for arrival in arrivalsAfter[index] { ofArrival[arrival] = count; count += 1 }
+        }
+        occupied = FenwickTree(count: count)
+        for index in 0..<oldCount { occupied.add(ofOld[index], 1) }
+        self.ofOld = ofOld
+        self.ofArrival = ofArrival
     }
 }
 
