@@ -40,10 +40,12 @@ import Testing
         let base = "[\n    {\n        \"id\": 1,\n        \"name\": \"a\",\n        \"tags\": [\n            \"x\"\n        ]\n    }\n]\n"
         let theirs = "[\n\t{\n\t\t\"id\": 1,\n\t\t\"name\": \"a\",\n\t\t\"tags\": [\n\t\t\t\"x\",\n\t\t\t\"z\"\n\t\t]\n\t},\n"
             + "\t{\n\t\t\"id\": 2,\n\t\t\"name\": \"b\",\n\t\t\"tags\": [\n\t\t\t\"y\"\n\t\t]\n\t}\n]\n"
-        let paths = try scratchFiles([("base.json", base), ("ours.json", base), ("theirs.json", theirs)])
+        // OURS edits too (a side that is BASE byte for byte would give THEIRS whole).
+        let ours = base.replacingOccurrences(of: "\"a\"", with: "\"A\"")
+        let paths = try scratchFiles([("base.json", base), ("ours.json", ours), ("theirs.json", theirs)])
         let merged = try changeset(["merge", "--id", "id"] + paths)
         #expect(merged.status == 0, "\(merged)")
-        #expect(merged.stdout == "[\n    {\n        \"id\": 1,\n        \"name\": \"a\",\n        \"tags\": [\n            \"x\",\n            \"z\"\n        ]\n    },\n"
+        #expect(merged.stdout == "[\n    {\n        \"id\": 1,\n        \"name\": \"A\",\n        \"tags\": [\n            \"x\",\n            \"z\"\n        ]\n    },\n"
             + "    {\n        \"id\": 2,\n        \"name\": \"b\",\n        \"tags\": [\n            \"y\"\n        ]\n    }\n]\n", "\(merged)")
     }
 
@@ -65,11 +67,13 @@ import Testing
     /// Two spaces into four: the unit, not only the offset, changes at every depth.
     @Test func theirsTwoSpaceRecordIsWrittenInOursFourSpacesAtEveryDepth() throws {
         let base = "[\n    {\n        \"id\": 1\n    }\n]\n"
+        // OURS edits too (a side that is BASE byte for byte would give THEIRS whole).
+        let ours = base.replacingOccurrences(of: "\"id\": 1", with: "\"id\": 1,\n        \"x\": true")
         let theirs = "[\n  {\n    \"id\": 1\n  },\n  {\n    \"id\": 2,\n    \"a\": {\n      \"b\": [\n        1\n      ]\n    }\n  }\n]\n"
-        let paths = try scratchFiles([("base.json", base), ("ours.json", base), ("theirs.json", theirs)])
+        let paths = try scratchFiles([("base.json", base), ("ours.json", ours), ("theirs.json", theirs)])
         let merged = try changeset(["merge", "--id", "id"] + paths)
         #expect(merged.status == 0, "\(merged)")
-        #expect(merged.stdout == "[\n    {\n        \"id\": 1\n    },\n    {\n        \"id\": 2,\n        \"a\": {\n            \"b\": [\n                1\n            ]\n        }\n    }\n]\n", "\(merged)")
+        #expect(merged.stdout == "[\n    {\n        \"id\": 1,\n        \"x\": true\n    },\n    {\n        \"id\": 2,\n        \"a\": {\n            \"b\": [\n                1\n            ]\n        }\n    }\n]\n", "\(merged)")
     }
 
     /// THEIRS only re-indented the file (tabs to four spaces): the merge says
@@ -233,6 +237,39 @@ import Testing
         let result = try applied(("old.csv", old), ("new.csv", new), id: "id")
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout == new, "\(result)")
+    }
+
+    /// A line the change did not touch keeps its own line end: the last
+    /// row ends in CRLF where the row before it ends in LF, and a row added
+    /// after it, or between the two, neither takes the other's ending nor
+    /// gives its own away (the review found the last row's CRLF turned LF).
+    @Test func keptLinesKeepTheirLineEndsWhenRowsGoInBesideThem() throws {
+        let old = "id,a\r\n1,x\n2,y\r\n"
+        let appended = try applied(("old.csv", old), ("new.csv", old + "3,z\r\n"), id: "id")
+        #expect(appended.status == 0 && appended.stdout == old + "3,z\r\n", "\(appended)")
+        let between = try applied(("old.csv", old), ("new.csv", "id,a\r\n1,x\n9,w\n2,y\r\n"), id: "id")
+        #expect(between.status == 0 && between.stdout == "id,a\r\n1,x\n9,w\n2,y\r\n", "\(between)")
+        // Deleting the middle row keeps the first row's own ending.
+        let deleted = try applied(("old.csv", "id,a\r\n1,x\n2,y\r\n3,z\n"), ("new.csv", "id,a\r\n1,x\n3,z\n"), id: "id")
+        #expect(deleted.status == 0 && deleted.stdout == "id,a\r\n1,x\n3,z\n", "\(deleted)")
+        let json = "[\r\n  {\"id\": 1},\n  {\"id\": 2}\r\n]\r\n"
+        let jsonAppended = try applied(("old.json", json), ("new.json", "[\r\n  {\"id\": 1},\n  {\"id\": 2},\r\n  {\"id\": 3}\r\n]\r\n"), id: "id")
+        #expect(jsonAppended.status == 0 && jsonAppended.stdout == "[\r\n  {\"id\": 1},\n  {\"id\": 2},\r\n  {\"id\": 3}\r\n]\r\n", "\(jsonAppended)")
+    }
+
+    /// Merging with a side that is BASE byte for byte gives the other side
+    /// byte for byte, even where its lines end both ways (THEIRS's new last
+    /// row ends in LF after a CRLF row); a merge that changed OURS too
+    /// keeps OURS's kept lines as they end.
+    @Test func aMergeWithAnUnchangedSideIsTheOtherEvenWithMixedLineEnds() throws {
+        let base = "id,a\r\n1,x\n2,y\r\n"
+        let theirs = base + "3,z\n"
+        let paths = try scratchFiles([("base.csv", base), ("ours.csv", base), ("theirs.csv", theirs)])
+        let unchanged = try changeset(["merge", "--id", "id"] + paths)
+        #expect(unchanged.status == 0 && unchanged.stdout == theirs, "\(unchanged)")
+        let changed = try scratchFiles([("base.csv", base), ("ours.csv", "id,a\r\n1,x\n2,Y\r\n"), ("theirs.csv", theirs)])
+        let both = try changeset(["merge", "--id", "id"] + changed)
+        #expect(both.status == 0 && both.stdout == "id,a\r\n1,x\n2,Y\r\n3,z\r\n", "\(both)")
     }
 
     /// The same in JSON: a record that spans lines, inserted among LF lines

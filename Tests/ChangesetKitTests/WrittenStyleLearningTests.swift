@@ -56,9 +56,11 @@ import Testing
     }
 
     /// The merge law with THEIRS indented in another unit: merging OURS
-    /// (unchanged, pretty-printed) with THEIRS's edits gives THEIRS's records
-    /// written as OURS's printer writes them, byte for byte: every line
-    /// taken from THEIRS moved into OURS's unit at every depth.
+    /// (pretty-printed, its records BASE's, its file not: a blank line
+    /// after them, since a side that is BASE byte for byte gives THEIRS
+    /// whole) with THEIRS's edits gives THEIRS's records written as OURS's
+    /// printer writes them, byte for byte: every line taken from THEIRS
+    /// moved into OURS's unit at every depth.
     @Test func theirsEditsComeOutInOursIndentationUnit() async {
         await propertyCheck(count: 300, input: Gen.int(in: 0...Int.max)) { seed in
             var (layout, baseRecords, editedRecords) = SnapshotWriterTests.snapshots(seed: seed)
@@ -70,8 +72,8 @@ import Testing
             let units = ["  ", "    ", "\t"].filter { $0 != layout.indent }
             theirsLayout.indent = units[choices.next(units.count)]
             let base = layout.file(baseRecords), theirs = theirsLayout.file(editedRecords)
-            let merged = try SnapshotWriterTests.merged(base, base, theirs, format: .json)
-            let expected = layout.file(editedRecords)
+            let merged = try SnapshotWriterTests.merged(base, base + layout.lineBreak, theirs, format: .json)
+            let expected = layout.file(editedRecords) + layout.lineBreak
             #expect(Array(merged.utf8) == Array(expected.utf8), "seed \(seed), \(layout), THEIRS \(theirsLayout.indent.debugDescription):\n\(base)\n---\n\(theirs)\n---\n\(merged)")
         }
     }

@@ -128,6 +128,18 @@ package final class InputBytes: @unchecked Sendable {
         return try UnsafeRawBufferPointer(buffer).withSpan(body)
     }
 
+    /// Whether `other` holds these bytes exactly, read a megabyte at a time.
+    package func sameBytes(as other: InputBytes) throws -> Bool {
+        guard count == other.count else { return false }
+        var start = 0
+        while start < count {
+            let range = start..<min(count, start + (1 << 20))
+            guard try copy(range) == other.copy(range) else { return false }
+            start = range.upperBound
+        }
+        return true
+    }
+
     /// The text of the bytes in `range`, handed to `body` in pieces of at
     /// most about `pieceSize` bytes, each cut where a UTF-8 sequence starts:
     /// a record of any size is copied through a piece's worth of memory.

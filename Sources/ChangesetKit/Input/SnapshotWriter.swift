@@ -198,6 +198,18 @@ package struct SnapshotWriter {
     }
 
     /// The line break that ends the last line of `bytes` to end in one ("\n" or "\r\n").
+    /// The line break that ends the line record `row` ends in the file (the
+    /// first after it, before the next record or within the text after the
+    /// last), if one comes soon enough to be that line's.
+    private func lineBreak(endingRow row: Int) throws -> String? {
+        let table = snapshot.records
+        let end = row + 1 < table.count ? table.start(row + 1) : snapshot.input.bytes.count
+        let start = table.byteRange(row).upperBound
+        let following = try snapshot.input.bytes.copy(start..<min(end, start + 4096))
+        guard let lineFeed = following.firstIndex(of: 0x0A) else { return nil }
+        return lineFeed > 0 && following[lineFeed - 1] == 0x0D ? "\r\n" : "\n"
+    }
+
     static func lastLineBreak(in bytes: [UInt8]) -> String? {
         guard let lineFeed = bytes.lastIndex(of: 0x0A) else { return nil }
         return lineFeed > 0 && bytes[lineFeed - 1] == 0x0D ? "\r\n" : "\n"
@@ -566,10 +578,18 @@ package struct SnapshotWriter {
             }
             try flush()
             if let previous {
+                // The line before ends as it does in the file, whatever separator comes next.
+                if case .some(let last) = previous, let ending = try lineBreak(endingRow: last) { neighbourLineBreak = ending }
                 if let gapRow = SeparatorChoice.gap(before: row, after: previous, count: table.count) {
                     let gap = table.byteRange(gapRow).upperBound..<table.start(gapRow + 1)
-                    if gap.count <= 4096, let found = Self.lastLineBreak(in: try bytes.copy(gap)) { neighbourLineBreak = found }
-                    try copy(gap)
+                    if case .some(let last) = previous, last == gapRow {
+                        try copy(gap)
+                    } else if gap.count <= 4096 {
+                        // A separator from elsewhere in the file, with the line break of the line it now ends.
+                        output.write(Self.withLineBreaks(String(decoding: try bytes.copy(gap), as: UTF8.self), neighbourLineBreak))
+                    } else {
+                        try copy(gap)
+                    }
                 } else {
                     output.write(Self.withLineBreaks(typicalGap, neighbourLineBreak))
                 }

@@ -286,6 +286,8 @@ extension DatasetMerge {
     /// when no side only re-indented.
     public func layoutNote() throws -> String? {
         guard ours.input.format == .json, base.records.count > 0 else { return nil }
+        // OURS is BASE byte for byte: the result is THEIRS whole, layout and all (`MergeWriter`).
+        if try base.input.bytes.sameBytes(as: ours.input.bytes) { return nil }
         guard let baseUnit = try SnapshotWriter.ownStyle(of: base).indent else { return nil }
         let oursUnit = try SnapshotWriter.ownStyle(of: ours).indent
         for (side, name) in [(theirs, "THEIRS"), (ours, "OURS")] {

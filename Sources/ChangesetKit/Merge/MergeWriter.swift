@@ -46,6 +46,16 @@ public struct MergeWriter {
         }
         let records = merge.result.records
         let sources = merge.result.sources
+        // OURS is BASE byte for byte: the merge is THEIRS (the merge laws,
+        // which the fuzz target holds it to), and so is the file, bytes and
+        // all, as git's merge has it, whatever its layout: written record by
+        // record into OURS's file, a file whose lines end both ways would
+        // take OURS's line ends.
+        if try resultIsTheirsWhole() {
+            let theirs = merge.theirs.input.bytes
+            try theirs.forEachPiece(in: 0..<theirs.count) { output.write($0) }
+            return
+        }
         switch ours.input.format {
         case .json, .ndjson:
             let documentSide = ours.input.format == .json && merge.documentFrom == .theirs ? merge.theirs : ours
@@ -110,6 +120,15 @@ public struct MergeWriter {
     }
 
     /// The JSON document around the records as the merge resolved it:
+    private func resultIsTheirsWhole() throws -> Bool {
+        let ours = merge.ours, theirs = merge.theirs
+        // (OURS's document, when there is one, is BASE's: THEIRS's is the merge's.)
+        guard ours.input.format == theirs.input.format, !merge.result.hasUnresolvedConflicts, merge.mergedDocument == nil,
+              merge.result.records.count == theirs.records.count
+        else { return false }
+        return try merge.base.input.bytes.sameBytes(as: ours.input.bytes)
+    }
+
     /// OURS's text with the members the merge changed put in (`JSONStyle`'s
     /// splice; a member whose value THEIRS's text holds is THEIRS's text),
     /// cut where the records array stands. While conflicts are unresolved,
