@@ -45,6 +45,18 @@ import Testing
         #expect(rebuilt == new, "\(applied)")
     }
 
+    /// An explicit key a record's array does not hold is exit 2 in every
+    /// format: `-q`, `patch` and `batch` read no field changes, and once
+    /// exited 1 with no error (a patch was even written).
+    @Test func anUnheldExplicitKeyFailsInEveryFormat() throws {
+        let paths = try scratchFiles([("old.json", #"[{"id":1,"s":[{"k":1},3]}]"#), ("new.json", #"[{"id":1,"s":[3,{"k":1}]}]"#)])
+        for format in [["-q"], ["--format", "patch"], ["--format", "batch"], ["--stat"], [], ["--format", "json"]] {
+            let result = try changeset(paths + ["--id", "id", "--array-key", "s=k"] + format)
+            #expect(result.status == 2 && result.stdout.isEmpty, "\(format): \(result)")
+            #expect(result.stderr.contains(#"record "1": s[1] is not an object"#), "\(format): \(result)")
+        }
+    }
+
     @Test func arrayKeySetsRefusesAndRejects() throws {
         // PATH= refuses the key: elements pair by content, then position (603 -> 629 again).
         let refused = try changeset(Self.states + ["--array-key", "states="])

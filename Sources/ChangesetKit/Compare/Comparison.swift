@@ -112,6 +112,12 @@ public struct Comparison: Sendable {
 
     /// Compares two inputs already open (tests give them from memory).
     static func run(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions) throws -> Comparison {
+        let comparison = try matched(oldInput, newInput, options: options)
+        try comparison.checkExplicitArrayKeys()
+        return comparison
+    }
+
+    private static func matched(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions) throws -> Comparison {
         var options = options
         options.records.nameRulesByOldNames()
         options.tolerance.fields = Dictionary(options.tolerance.fields.map { (options.records.oldName($0.key), $0.value) },
@@ -307,5 +313,15 @@ public struct Comparison: Sendable {
     /// paired by position, silently.
     func checkArrayKeys(_ record: Value, row: Int, of snapshot: Snapshot) throws {
         try ElementKeys(options.records).check(record, row: row, of: snapshot, options: options.records)
+    }
+
+    /// An `--array-key` that names a key is checked in every updated
+    /// record's arrays (those that differ) before any output, whatever the
+    /// format: a report that reads no field changes (`-q`, `patch`,
+    /// `batch`) must fail as the others do, not exit 1 with a result
+    /// built on elements paired otherwise. Without such a rule, nothing is read.
+    func checkExplicitArrayKeys() throws {
+        guard options.records.arrayKeys.contains(where: { !$0.key.isEmpty }), !changeset.updates.isEmpty else { return }
+        _ = try OrderedConcurrentMap.map(changeset.updates) { try keyedFieldChanges($0).keyedArrays.count }
     }
 }
