@@ -203,6 +203,38 @@ import Testing
         }
     }
 
+    /// What changed inside a moved element is found by the comparison's
+    /// rules, as anywhere in the record: the keys of arrays inside it
+    /// (`--array-key states.cities=code`: a moved city is a move, not a
+    /// deletion and an insertion), `--ignore-case`; the jsonpatch carries
+    /// the same and rebuilds NEW (the review found both recomputed by
+    /// default rules in the formatters).
+    @Test func changesInsideAMovedElementFollowTheComparisonsRules() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let oldURL = scratch.appendingPathComponent("old.json"), newURL = scratch.appendingPathComponent("new.json")
+        try #"[{"id":1,"states":[{"id":10,"name":"a","cities":[{"code":"p","n":"x"},{"code":"q","n":"y"},{"code":"r","n":"z"}]},{"id":11}]}]"#
+            .write(to: oldURL, atomically: true, encoding: .utf8)
+        try #"[{"id":1,"states":[{"id":11},{"id":10,"name":"A","cities":[{"code":"q","n":"y"},{"code":"r","n":"z2"},{"code":"p","n":"x"}]}]}]"#
+            .write(to: newURL, atomically: true, encoding: .utf8)
+        let arguments = ["old.json", "new.json", "--id", "id", "--array-key", "states.cities=code"]
+        let text = try changeset(arguments, in: scratch)
+        #expect(text.status == 1, "\(text)")
+        #expect(text.stdout.contains(#"arrays matched by key: states[] by "id" (1 record), states[].cities[] by "code" (1 record)"#), "\(text)")
+        #expect(text.stdout.hasSuffix("""
+              states[0] -> states[1]: moved
+              states[1].name: "a" -> "A"
+              states[1].cities[0] -> states[1].cities[2]: moved
+              states[1].cities[1].n: "z" -> "z2"
+
+            """), "\(text)")
+        let ignoringCase = try changeset(arguments + ["--ignore-case"], in: scratch)
+        #expect(!ignoringCase.stdout.contains("name"), "\(ignoringCase)")
+        let patch = try changeset(arguments + ["--format", "jsonpatch"], in: scratch)
+        #expect(patch.status == 1 && patch.stdout.contains(#"{"op":"move","from":"/0/states/1/cities/0","path":"/0/states/1/cities/2"}"#), "\(patch)")
+        try expectJSONPatch(patch.stdout, turns: oldURL, into: newURL, recordsAt: [])
+    }
+
     /// `--test-ops`: a `test` before each remove, replace and move, so the
     /// patch applies to OLD and is refused by a document that changed there.
     @Test func testOperationsGuardEveryReplacedRemovedOrMovedValue() throws {

@@ -19,6 +19,12 @@ public struct FieldChange: Equatable, Sendable {
     /// Formats that know moves show one move (text, jsonpatch); the others
     /// show the deletion and the insertion.
     public var move: ElementMove?
+    /// On a moved element's insertion: what changed inside it, at its place
+    /// in NEW (`states[3].name`), found by the comparison's rules (its
+    /// mode, tolerance, `--ignore-case`, the keys of arrays inside it).
+    /// Formats that show the move show these under it; the others show
+    /// the deletion and the insertion whole.
+    public var inside: [FieldChange] = []
 
     /// The other index of a moved element (see `FieldChange.move`).
     public enum ElementMove: Equatable, Hashable, Sendable {
@@ -55,18 +61,6 @@ public struct FieldChange: Equatable, Sendable {
         var from = self
         from.elements[from.elements.count - 1] = ElementIndex(depth: last.depth, index: index)
         return from.location
-    }
-
-    /// What changed inside a moved element, from its deletion's old value to
-    /// this insertion's new one, at its place in NEW (`states[3].name`):
-    /// every member counts, as inside any element.
-    package func changesInsideMovedElement(from deletion: FieldChange, mode: ComparisonMode = .typed) -> [FieldChange] {
-        guard let old = deletion.old, let new else { return [] }
-        let depth = path.components.count
-        return FieldChange.between(old, new, rules: FieldRules(RecordOptions()), mode: mode).map { inner in
-            FieldChange(path: FieldPath(path.components + inner.path.components), old: inner.old, new: inner.new,
-                        elements: elements + inner.elements.map { ElementIndex(depth: $0.depth + depth, index: $0.index) }, move: inner.move)
-        }
     }
 
     /// Whether the change is an array element inserted or deleted (not a field added or removed).
@@ -308,7 +302,15 @@ private struct FieldDiffer {
             changes.append(FieldChange(path: fieldPath, old: old[index], new: nil, elements: at(index), move: movedTo[index].map { .to($0) }))
         }
         for index in pairing.inserted {
-            changes.append(FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index), move: movedFrom[index].map { .from($0) }))
+            var insertion = FieldChange(path: fieldPath, old: nil, new: new[index], elements: at(index), move: movedFrom[index].map { .from($0) })
+            if let from = movedFrom[index] {
+                // What changed inside the moved element, by these rules, kept with its insertion.
+                let start = changes.count
+                values(old[from], new[index], path: path, elements: at(index), inArray: true)
+                insertion.inside = Array(changes[start...])
+                changes.removeSubrange(start...)
+            }
+            changes.append(insertion)
         }
         for pair in pairing.pairs where !(pair.matched && !pairing.byKey) {
             // Matched by key, or paired in place: what changed inside.

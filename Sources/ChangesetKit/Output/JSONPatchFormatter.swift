@@ -172,11 +172,9 @@ package struct JSONPatchFormatter {
                     emit("{\"op\":\"move\",\"from\":\"\(array)/\(from)\",\"path\":\"\(array)/\(to)\"}")
                 }
             }
-            // In place now: what changed inside each moved element, at its NEW index.
+            // In place now: what changed inside each moved element, at its NEW index (paths from the record).
             for move in moves {
-                let insertion = insertedAt[move.new]!
-                let inside = FieldChange.between(deletedAt[move.old]!.old!, insertion.new!, rules: FieldRules(RecordOptions()), mode: .typed)
-                fieldOperations(inside, at: "\(array)/\(move.new)", emit: emit)
+                fieldOperations(insertedAt[move.new]!.inside, at: prefix, emit: emit)
             }
             start = end
         }

@@ -209,9 +209,6 @@ package struct TextFormatter: ReportFormatter {
 
     /// An updated record's field changes, a line each under its header line.
     private func addFields(_ fields: [FieldChange], to line: inout TextLine) {
-        // The deletions of moved elements, by where they were: what their insertions changed from.
-        var movedFrom: [String: FieldChange] = [:]
-        for field in fields { if case .to? = field.move { movedFrom[field.location] = field } }
         for run in FieldChange.runs(fields) {
             let field = run.first!
             if case .to? = field.move { continue }
@@ -222,9 +219,7 @@ package struct TextFormatter: ReportFormatter {
                 line.add(" -> ")
                 line.addVisible(field.location)
                 line.add(": moved\n")
-                if let deletion = movedFrom[from] {
-                    addFields(field.changesInsideMovedElement(from: deletion), to: &line)
-                }
+                addFields(field.inside, to: &line)
                 continue
             }
             line.add("  ")
