@@ -48,14 +48,16 @@ import Testing
         let script = PatchScript(
             baseFormat: .json, base: SnapshotFingerprint(records: 1, hash: 1), style: style,
             result: SnapshotFingerprint(records: 1, hash: 2), operations: [])
+        // Format 3: a changeset that reads format 2 refuses it as newer, not as damaged.
+        #expect(script.text.hasPrefix("changeset-patch 3\nbase json"))
         #expect(script.text.contains(#"style {"lineBreak":"\r\n","indent":"\t","nameSeparator":": ","inlineSeparator":", ","escapesNonASCII":true,"uppercaseHex":true}"#))
         #expect(try parse(script.text).style == style)
         var lineOnly = JSONStyle()
         lineOnly.lineBreak = "\r\n"
         lineOnly.known = [.lineBreak]
-        let lineOnlyText = "changeset-patch 2\nbase json 1 0000000000000001\n" + #"style {"lineBreak":"\r\n"}"# + "\nresult 1 0000000000000002\nend\n"
+        let lineOnlyText = "changeset-patch 3\nbase json 1 0000000000000001\n" + #"style {"lineBreak":"\r\n"}"# + "\nresult 1 0000000000000002\nend\n"
         #expect(try parse(lineOnlyText).style == lineOnly)
-        let header = "changeset-patch 2\nbase json 1 0000000000000001\n"
+        let header = "changeset-patch 3\nbase json 1 0000000000000001\n"
         for bad in [#"{"lineBreak":"\r"}"#, #"{"indent":"x"}"#, #"{"nameSeparator":" = "}"#, #"{"inlineSeparator":",,"}"#, #"{"colour":"red"}"#] {
             #expect(parseError(header + "style \(bad)\nresult 1 0000000000000002\nend\n")?.hasPrefix("p.patch:3:7: the style") == true, "\(bad)")
         }
@@ -77,7 +79,7 @@ import Testing
         for count in 0..<lines.count {
             let cut = lines.prefix(count).map { $0 + "\n" }.joined()
             let expected = count == 0
-                ? "p.patch:1:1: not a changeset patch: the first line must be \"changeset-patch 2\""
+                ? "p.patch:1:1: not a changeset patch: the first line must be \"changeset-patch 2\" or \"changeset-patch 3\""
                 : "p.patch:\(count):1: the patch ends here without its \"end\" line: it was cut short, and the rest of the change is missing"
             #expect(parseError(cut) == expected, "head -n \(count)")
         }
@@ -110,8 +112,8 @@ import Testing
     }
 
     @Test func aPatchFromANewerChangesetIsRefusedAsSuch() {
-        #expect(parseError("changeset-patch 3\n") == "p.patch:1:1: this patch was made by a newer changeset (patch format 3); this one reads format 2")
-        #expect(parseError("changeset-patch two\n") == "p.patch:1:1: not a changeset patch: the first line must be \"changeset-patch 2\"")
+        #expect(parseError("changeset-patch 4\n") == "p.patch:1:1: this patch was made by a newer changeset (patch format 4); this one reads formats 2 to 3")
+        #expect(parseError("changeset-patch two\n") == "p.patch:1:1: not a changeset patch: the first line must be \"changeset-patch 2\" or \"changeset-patch 3\"")
     }
 
     /// Found by the patch-parser fuzzer: carriage returns around a record are whitespace, not part of it.

@@ -46,6 +46,9 @@ public struct FieldChange: Equatable, Sendable {
         }
     }
 
+    /// A change of the field at `path` from `old` to `new` (nil: absent),
+    /// at the array positions `elements`; `move` on the halves of a keyed
+    /// element that moved (see `move`).
     public init(path: FieldPath, old: Value?, new: Value?, elements: [ElementIndex] = [], move: ElementMove? = nil) {
         self.path = path
         self.old = old
@@ -174,6 +177,7 @@ public struct KeyedArray: Equatable, Hashable, Sendable {
     /// How many updated records it was matched so in.
     public var records: Int
 
+    /// The array at `array` (positions written `[]`), matched by `key` in `records` updated records.
     public init(array: String, key: [FieldPath], records: Int) {
         self.array = array
         self.key = key

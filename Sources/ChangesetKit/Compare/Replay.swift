@@ -125,7 +125,7 @@ extension Comparison {
             delimiter: !old.input.format.isJSON && old.delimiter != defaultDelimiter ? old.delimiter : nil,
             columns: columns,
             baseColumns: baseColumns,
-            newStyle: detail == .records && old.input.format.isJSON && new.input.format.isJSON ? try SnapshotWriter.style(of: new) : nil,
+            newStyle: detail == .records && old.input.format.isJSON && new.input.format.isJSON ? try SnapshotWriter.ownStyle(of: new) : nil,
             deleted: flat.deletions.map(\.at.item).sorted(),
             moves: flat.moves.map { (old: $0.from.item, new: $0.to.item) },
             inserted: flat.insertions.map(\.at.item),

@@ -229,7 +229,8 @@ public struct Summary: Equatable, Sendable {
     /// The arrays inside records whose elements were matched by a key (the
     /// `--id` fields, a member named `id`, or an `--array-key`), each with
     /// the key and how many updated records it was so in, in the order first
-    /// met. Empty in the counts alone (`Comparison.counts()`).
+    /// met. Filled by every report (`--stat` too); empty in the counts
+    /// alone (`Comparison.counts()`, what `--quiet` and the replay formats use).
     public var keyedArrays: [KeyedArray] = []
     /// Deleted records equal to an inserted record in every field but the
     /// `--id` fields (one to one, within a section): probably records whose

@@ -272,11 +272,6 @@ package struct SnapshotWriter {
     /// (a CSV header), and its first records' text (each cut at
     /// `JSONStyle.sampleSize`, a megabyte in all: a huge first record does
     /// not hide the others).
-    /// What `snapshot`'s bytes show of its JSON style (see `learn`).
-    package static func style(of snapshot: Snapshot) throws -> JSONStyle {
-        try learn(snapshot).style
-    }
-
     private static func learn(_ snapshot: Snapshot) throws -> (style: JSONStyle, layout: RecordLayout, head: [UInt8], sample: [[UInt8]]) {
         let table = snapshot.records
         let bytes = snapshot.input.bytes

@@ -5,7 +5,7 @@ import Foundation
 /// Grammar (one item per line; lines end with LF; `#` starts a comment line;
 /// blank lines are ignored):
 ///
-///     changeset-patch 2
+///     changeset-patch VERSION            2, or 3 when there is a style line
 ///     base FORMAT COUNT FINGERPRINT      the snapshot the patch applies to
 ///     [records-at PATH]                  JSON: the records array in the document
 ///     [delimiter JSON-STRING]            CSV/TSV: a delimiter other than the default
@@ -40,9 +40,14 @@ import Foundation
 /// short, and is refused. Version 1 had neither; it is refused with a request
 /// to make the patch again.
 package struct PatchScript: Equatable, Sendable {
-    /// The format version this changeset writes and reads.
-    package static let version = 2
-    package static let header = "changeset-patch \(version)"
+    /// The newest format this changeset reads and writes. A patch is written
+    /// in the oldest format that holds it, so older changesets apply what
+    /// they can: format 3 is format 2 with a `style` line.
+    package static let version = 3
+    /// The oldest format this changeset reads (format 1 had no result fingerprint).
+    package static let oldestVersion = 2
+    /// The first line of a patch with no `style` line.
+    package static let header = "changeset-patch \(oldestVersion)"
     package static let endLine = "end"
 
     package enum Operation: Equatable, Sendable {
@@ -86,7 +91,7 @@ package struct PatchScript: Equatable, Sendable {
 
     /// The header lines, up to and including `result`.
     package var headerText: String {
-        var text = PatchScript.header + "\n"
+        var text = "changeset-patch \(style == nil ? PatchScript.oldestVersion : PatchScript.version)\n"
         text += "base \(baseFormat.rawValue) \(base.records) \(base)\n"
         if let recordsAt { text += "records-at \(recordsAt)\n" }
         if let delimiter {
@@ -194,19 +199,20 @@ package struct PatchScript: Equatable, Sendable {
         func fail(_ line: Int, _ column: Int, _ message: String) -> InputError {
             InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
         }
-        guard let first = lines.first, first.text == PatchScript.header else {
+        let readable = (PatchScript.oldestVersion...PatchScript.version).map { "changeset-patch \($0)" }
+        guard let first = lines.first, readable.contains(String(first.text)) else {
             let line = lines.first?.number ?? 1
             if let first = lines.first, first.text.hasPrefix("changeset-patch "),
                 let version = Int(first.text.dropFirst("changeset-patch ".count)), version >= 1 {
-                if version < PatchScript.version {
+                if version < PatchScript.oldestVersion {
                     throw fail(line, 1, "this patch was made by an older changeset (patch format \(version)): it has no fingerprint "
                         + "of its result, so a cut or edited copy could not be told from a whole one; make the patch again "
                         + "with this changeset (changeset OLD NEW --format patch)")
                 }
-                throw fail(line, 1, "this patch was made by a newer changeset (patch format \(version)); this one reads format "
-                    + "\(PatchScript.version)")
+                throw fail(line, 1, "this patch was made by a newer changeset (patch format \(version)); this one reads formats "
+                    + "\(PatchScript.oldestVersion) to \(PatchScript.version)")
             }
-            throw fail(line, 1, "not a changeset patch: the first line must be \"\(PatchScript.header)\"")
+            throw fail(line, 1, "not a changeset patch: the first line must be \"\(readable.joined(separator: "\" or \""))\"")
         }
         lines.removeFirst()
 
