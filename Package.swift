@@ -3,6 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "changeset",
+    // The readers borrow bytes through `Array.span` and `String.utf8.span`,
+    // which Apple's systems ship from their 26 releases on (Linux: any).
+    platforms: [.macOS("26.0"), .iOS("26.0")],
     products: [
         .executable(name: "changeset", targets: ["changeset"]),
         // The engine, readers and formatters, usable from Swift without the command.

@@ -71,7 +71,7 @@ enum ChangesetMain {
         }
     }
 
-    /// One malloc arena a worker thread (`System.workerCount`), not glibc's
+    /// One malloc arena a worker thread (`ProcessFacts.workerCount`), not glibc's
     /// eight a core: every thread that allocated got an arena of its own, and
     /// the reader threads' and then the report threads' arenas each kept
     /// memory they had freed (8 MB of the peak at a million records). One
@@ -83,7 +83,7 @@ enum ChangesetMain {
     /// setting, so the command's, not the library's.
     static func limitMallocArenas() {
         #if os(Linux)
-        _ = mallopt(M_ARENA_MAX, Int32(System.workerCount))
+        _ = mallopt(M_ARENA_MAX, Int32(ProcessFacts.workerCount))
         #endif
     }
 

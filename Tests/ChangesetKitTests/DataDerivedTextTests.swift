@@ -29,7 +29,7 @@ import Testing
         summary.newCount = 2
         summary.schema = 2
         summary.fieldCounts = [FieldCount(path: name, records: 2), FieldCount(path: FieldPath(["price"]), records: 1)]
-        summary.transitions = [FieldTransitions(path: name, top: [Transition(old: .string("a"), new: .string("b"), records: 2)],
+        summary.transitions = [FieldTransitions(path: name, top: [ValueTransition(old: .string("a"), new: .string("b"), records: 2)],
                                                 exact: true, numbers: nil)]
         var schema = SchemaChanges(
             added: [SchemaField(path: FieldPath([added]), records: 1)], removed: [SchemaField(path: FieldPath([removed]), records: 1)],
@@ -38,10 +38,10 @@ import Testing
             ignoredRemoved: [SchemaField(path: FieldPath(["nul\u{0}"]), records: 1)])
         schema.suggestedRenames = [RenameSuggestion(old: FieldPath([removed]), new: FieldPath([added]), compared: 1, equal: 1)]
         let changes = [
-            Change(kind: .sectionInserted, section: section, new: Place(index: 1)),
-            Change(kind: .inserted, id: [id], new: Place(section: section, index: 0, line: 3),
+            Change(kind: .sectionInserted, section: section, new: RecordPlace(index: 1)),
+            Change(kind: .inserted, id: [id], new: RecordPlace(section: section, index: 0, line: 3),
                    record: .object([.init(name: hostile, value: .string("d"))])),
-            Change(kind: .updated, id: ["2"], old: Place(section: section, index: 0, line: 2), new: Place(section: section, index: 1, line: 4),
+            Change(kind: .updated, id: ["2"], old: RecordPlace(section: section, index: 0, line: 2), new: RecordPlace(section: section, index: 1, line: 4),
                    fields: [FieldChange(path: name, old: .string("a"), new: .string("b"))],
                    context: [(path: FieldPath(["ctx\n# c"]), value: .string("v"))]),
         ]
@@ -135,7 +135,7 @@ import Testing
             old: InputSummary(name: "o|ld.json", format: .json, records: 0), new: InputSummary(name: "new.json", format: .json, records: 1),
             id: [FieldPath(["id"])], summary: summary,
             schema: SchemaChanges(added: [SchemaField(path: FieldPath(["a|b"]), records: 1), SchemaField(path: FieldPath(["`tick``"]), records: 1)]),
-            changes: ChangeStream([Change(kind: .inserted, id: [" a "], new: Place(index: 0, line: 2), record: .object([]))]))
+            changes: ChangeStream([Change(kind: .inserted, id: [" a "], new: RecordPlace(index: 0, line: 2), record: .object([]))]))
         let lines = try Self.written(MarkdownFormatter(), report).split(separator: "\n").map(String.init)
         #expect(lines[0] == "### changeset: `o|ld.json` → `new.json`")
         #expect(lines.contains("- added `a|b` (1 record with a value)"))

@@ -238,7 +238,7 @@ import Testing
     @Test func errorsInTheContentArePlacesInTheDecompressedText() throws {
         let path = Self.compressed.appendingPathComponent("trailing-comma.json.gz").path
         let input = try InputFile.open(path)
-        #expect(throws: InputError(source: path, location: SourceLocation(line: 3, column: 12),
+        #expect(throws: InputError(source: path, location: InputLocation(line: 3, column: 12),
                                    message: "unexpected '}' (a trailing comma is not allowed)")) {
             _ = try input.readRecords(RecordOptions(id: [FieldPath(["id"])]))
         }

@@ -18,8 +18,8 @@ import Testing
         let transitions = try #require(counter.transitions(of: FieldPath(["country"])))
         #expect(transitions.exact)
         #expect(transitions.top == [
-            Transition(old: .string("Russia"), new: .string("Russian Federation"), records: 1094),
-            Transition(old: .string("Turkey"), new: .string("Türkiye"), records: 392),
+            ValueTransition(old: .string("Russia"), new: .string("Russian Federation"), records: 1094),
+            ValueTransition(old: .string("Turkey"), new: .string("Türkiye"), records: 392),
         ])
         #expect(transitions.numbers == nil)
     }
@@ -72,9 +72,9 @@ import Testing
         let transitions = try #require(counter.transitions(of: FieldPath(["country"])))
         #expect(!transitions.exact)
         #expect(transitions.top == [
-            Transition(old: .string("Russia"), new: .string("Russian Federation"), records: 247),
-            Transition(old: .string("Turkey"), new: .string("Türkiye"), records: 30),
-            Transition(old: .string("Atlantis"), new: .string("Atlantica"), records: 10, exact: false),
+            ValueTransition(old: .string("Russia"), new: .string("Russian Federation"), records: 247),
+            ValueTransition(old: .string("Turkey"), new: .string("Türkiye"), records: 30),
+            ValueTransition(old: .string("Atlantis"), new: .string("Atlantica"), records: 10, exact: false),
         ])
         #expect(TransitionText.line(transitions, width: 40)
             == #""Russia" -> "Russian Federation" (247), "Turkey" -> "Türkiye" (30), "Atlantis" -> "Atlantica" (at least 10)"#)

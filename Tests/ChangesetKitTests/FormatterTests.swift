@@ -18,12 +18,12 @@ import Testing
         summary.fieldCounts = [FieldCount(path: FieldPath(["price"]), records: 1)]
         let section: String? = sectioned ? "fruit" : nil
         let changes = [
-            Change(kind: .deleted, id: ["3"], old: Place(section: section, index: 2, line: 4),
+            Change(kind: .deleted, id: ["3"], old: RecordPlace(section: section, index: 2, line: 4),
                    record: .object([.init(name: "id", value: .number("3")), .init(name: "name", value: .string("Pear\u{200F}"))])),
-            Change(kind: .inserted, id: ["9"], new: Place(section: section, index: 3, line: 5),
+            Change(kind: .inserted, id: ["9"], new: RecordPlace(section: section, index: 3, line: 5),
                    record: .object([.init(name: "id", value: .number("9"))])),
-            Change(kind: .moved, id: ["1"], old: Place(section: section, index: 0, line: 2), new: Place(section: section, index: 2, line: 4)),
-            Change(kind: .updated, id: ["2"], old: Place(section: section, index: 1, line: 3), new: Place(section: section, index: 0, line: 2),
+            Change(kind: .moved, id: ["1"], old: RecordPlace(section: section, index: 0, line: 2), new: RecordPlace(section: section, index: 2, line: 4)),
+            Change(kind: .updated, id: ["2"], old: RecordPlace(section: section, index: 1, line: 3), new: RecordPlace(section: section, index: 0, line: 2),
                    fields: [FieldChange(path: FieldPath(["price"]), old: .number("9.99"), new: .number("10.49"))]),
         ]
         return Report(
@@ -115,10 +115,10 @@ import Testing
     @Test func textWritesBigPlacesAndMissingLines() throws {
         var report = Self.report(sectioned: true)
         report.changes = ChangeStream([
-            Change(kind: .deleted, id: ["a", "b"], old: Place(section: nil, index: 1_234_567_890_123, line: nil)),
-            Change(kind: .sectionMoved, section: "fruit", old: Place(index: 0), new: Place(index: 10)),
-            Change(kind: .sectionInserted, section: "nuts", new: Place(index: 7)),
-            Change(kind: .sectionDeleted, section: nil, old: Place(index: 3)),
+            Change(kind: .deleted, id: ["a", "b"], old: RecordPlace(section: nil, index: 1_234_567_890_123, line: nil)),
+            Change(kind: .sectionMoved, section: "fruit", old: RecordPlace(index: 0), new: RecordPlace(index: 10)),
+            Change(kind: .sectionInserted, section: "nuts", new: RecordPlace(index: 7)),
+            Change(kind: .sectionDeleted, section: nil, old: RecordPlace(index: 3)),
         ])
         let lines = try Self.text(report).split(separator: "\n", omittingEmptySubsequences: false)
         #expect(lines[2] == "deleted  id a,b  at (none)/1234567890123, ")
@@ -139,7 +139,7 @@ import Testing
     }
 
     @Test func recordsMatchedByContentAreShownByContentNeverByAHash() throws {
-        let change = Change(kind: .moved, old: Place(index: 0, line: 2), new: Place(index: 1, line: 3),
+        let change = Change(kind: .moved, old: RecordPlace(index: 0, line: 2), new: RecordPlace(index: 1, line: 3),
                             record: .object([.init(name: "name", value: .string("Fig"))]))
         var report = Self.report()
         report.id = []
@@ -217,7 +217,7 @@ extension FormatterTests {
     /// first record), 3 (`P -> Q`, from the second) and 2 (`M -> N`, last).
     static func groupedUpdates() -> Report {
         func update(_ id: String, _ index: Int, _ old: String, _ new: String) -> Change {
-            Change(kind: .updated, id: [id], old: Place(index: index, line: index + 2), new: Place(index: index, line: index + 2),
+            Change(kind: .updated, id: [id], old: RecordPlace(index: index, line: index + 2), new: RecordPlace(index: index, line: index + 2),
                    fields: [FieldChange(path: FieldPath(["code"]), old: .string(old), new: .string(new))])
         }
         var summary = Summary()

@@ -72,7 +72,7 @@ import Testing
 
     @Test(arguments: [0, 1, 1024, 1025, 5000])
     func aStreamRendersEveryChangeInOrderOnce(count: Int) throws {
-        let changes = (0..<count).map { Change(kind: .inserted, id: [String($0)], new: Place(index: $0)) }
+        let changes = (0..<count).map { Change(kind: .inserted, id: [String($0)], new: RecordPlace(index: $0)) }
         var written: [String] = []
         try ChangeStream(changes).forEach(rendering: { "\($0.id![0])/\($0.new!.index)" }) { written.append($0) }
         #expect(written == (0..<count).map { "\($0)/\($0)" })
@@ -82,7 +82,7 @@ import Testing
     }
 
     @Test func aRenderingErrorEndsTheStreamWithNothingOfItsBatchWritten() {
-        let changes = (0..<3000).map { Change(kind: .deleted, old: Place(index: $0)) }
+        let changes = (0..<3000).map { Change(kind: .deleted, old: RecordPlace(index: $0)) }
         var written = 0
         #expect(throws: Failure(at: 2000)) {
             try ChangeStream(changes).forEach(rendering: { change -> Int in

@@ -1,7 +1,7 @@
 /// Where a record (or a section) is on one side: its section with
 /// `--section`, its 0-based index there (in the whole file without
 /// `--section`), and the 1-based line of the file its text starts on.
-public struct Place: Equatable, Sendable {
+public struct RecordPlace: Equatable, Sendable {
     /// The section's name; nil without `--section`, or for records whose
     /// section field is missing or null (`Report.sectioned` tells which).
     public var section: String?
@@ -35,9 +35,9 @@ public struct Change: Equatable, Sendable {
     /// A section change's section name (nil: the section of records without the field).
     public var section: String?
     /// The old place (deleted, moved, updated; section deleted and moved).
-    public var old: Place?
+    public var old: RecordPlace?
     /// The new place (inserted, moved, updated; section inserted and moved).
-    public var new: Place?
+    public var new: RecordPlace?
     /// The whole record: the old one for deleted, the new one for inserted,
     /// and for moved records matched by content (so they can be shown).
     public var record: Value?
@@ -49,7 +49,7 @@ public struct Change: Equatable, Sendable {
     public var context: [(path: FieldPath, value: Value?)]
 
     public init(
-        kind: Kind, id: [String]? = nil, section: String? = nil, old: Place? = nil, new: Place? = nil,
+        kind: Kind, id: [String]? = nil, section: String? = nil, old: RecordPlace? = nil, new: RecordPlace? = nil,
         record: Value? = nil, fields: [FieldChange] = [], context: [(path: FieldPath, value: Value?)] = []
     ) {
         self.kind = kind

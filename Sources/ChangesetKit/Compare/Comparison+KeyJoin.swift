@@ -28,7 +28,7 @@ extension Comparison {
             // No id repeats in OLD, and none in NEW (checked below when NEW has
             // no index): each new row is looked up on its own, so the rows are
             // shared between the cores.
-            let parts = new.count < matchingRowsPerCore ? 1 : System.workerCount
+            let parts = new.count < matchingRowsPerCore ? 1 : ProcessFacts.workerCount
             OrderedConcurrentMap.fill(&oldRowOfNewRow, parts: parts) { rows, set in
                 old.firstRows(withKeysOf: new, rows: rows) { row, first in set(row, Int32(first)) }
             }

@@ -82,7 +82,7 @@ extension Comparison {
 
     /// The number of partitions for inputs of about `bytes` under `limit`:
     /// the pairs held at once (one a core) take about a quarter of the limit.
-    static func partitionCount(bytes: Int, limit: Int, cores: Int = System.workerCount) -> Int {
+    static func partitionCount(bytes: Int, limit: Int, cores: Int = ProcessFacts.workerCount) -> Int {
         min(128, max(1, bytes / max(1, limit / (4 * max(1, cores))) + 1))
     }
 
@@ -332,8 +332,8 @@ extension Comparison {
         var oldRepeats = false
         var newRepeats = false
         // A group of pairs at once, one a core: each pair's matches (a few MB) are held until scattered.
-        for group in stride(from: 0, to: old.partitions.count, by: System.workerCount) {
-            let pairs = Array(group..<min(group + System.workerCount, old.partitions.count))
+        for group in stride(from: 0, to: old.partitions.count, by: ProcessFacts.workerCount) {
+            let pairs = Array(group..<min(group + ProcessFacts.workerCount, old.partitions.count))
             for result in try OrderedConcurrentMap.map(pairs, { try matchPartition($0, old, new) }) {
                 oldRepeats = oldRepeats || result.oldRepeats
                 newRepeats = newRepeats || result.newRepeats
@@ -375,7 +375,7 @@ extension Comparison {
         let firstLine = Int(rows.bytes.uint32(at: entry + 12))
         var records = options.records
         records.appliesRenames = sideIndex == 1
-        var location: SourceLocation?
+        var location: InputLocation?
         _ = try input.readWhole(records, delimiter: input.format.delimiter(options.delimiter), indexesKeys: false,
                                 batches: { _ in }, locating: Int(first.row)) { location = $0 }
         var error = RecordTableBuilder.repeatedIDError(

@@ -151,7 +151,7 @@ public struct Comparison: Sendable {
         _ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, budget: RecordBudget? = nil
     ) throws -> (Snapshot, Snapshot) {
         let inputs = [oldInput, newInput]
-        let workers = options.readingWorkers ?? System.workerCount
+        let workers = options.readingWorkers ?? ProcessFacts.workerCount
         if oldInput.isSameInput(as: newInput) {
             // One input on both sides: read once (as OLD, whose ids are indexed), on every core.
             let parts = InputFile.parts(sizes: [oldInput.bytes.knownCount], workers: workers, minimumPartSize: options.minimumPartSize)

@@ -241,14 +241,14 @@ extension Comparison {
             let oldSections = comparison.oldSections
             var sectionChanges: [Change] = []
             for index in changeset.deletedSections where shows(.sectionDeleted) {
-                sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id.text, old: Place(index: index)))
+                sectionChanges.append(Change(kind: .sectionDeleted, section: oldSections[index].id.text, old: RecordPlace(index: index)))
             }
             for inserted in changeset.insertedSections where shows(.sectionInserted) {
-                sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id.text, new: Place(index: inserted.index)))
+                sectionChanges.append(Change(kind: .sectionInserted, section: inserted.id.text, new: RecordPlace(index: inserted.index)))
             }
             for move in comparison.reportedSectionMoves where shows(.sectionMoved) {
                 sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id.text,
-                                             old: Place(index: move.from), new: Place(index: move.to)))
+                                             old: RecordPlace(index: move.from), new: RecordPlace(index: move.to)))
             }
             try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
             let old = comparison.old
@@ -323,7 +323,7 @@ extension Comparison {
     enum Side { case old, new }
 
     /// A record's place on one side: section, index and file line.
-    func place(_ path: ItemPath, _ side: Side) -> Place {
+    func place(_ path: ItemPath, _ side: Side) -> RecordPlace {
         // Each side's own properties, read in place: a copy of a side's
         // sections and dataset (`side == .old ? old : new`) retained and
         // released a dozen shared objects a call, and the report's threads
@@ -337,8 +337,8 @@ extension Comparison {
 
     private static func place(
         _ path: ItemPath, _ ref: RecordRef, in sections: [ListSection<SectionName, RecordRef>], records: RecordTable, sectioned: Bool
-    ) -> Place {
-        Place(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
+    ) -> RecordPlace {
+        RecordPlace(section: sectioned ? sections[path.section].id.text : nil, index: path.item, line: records.line(ref.row))
     }
 
     /// A record's id parts, or nil when records are matched by content.

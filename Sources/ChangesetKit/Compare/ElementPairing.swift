@@ -251,7 +251,7 @@ extension ElementKeys {
         let keys = snapshot.records.keys
         let id = options.id.isEmpty || row >= keys.endIndex ? "" : " \"" + VisibleText.datum(keys[row]) + "\""
         throw InputError(
-            source: snapshot.input.name, location: SourceLocation(line: snapshot.records.line(row), column: 1),
+            source: snapshot.input.name, location: InputLocation(line: snapshot.records.line(row), column: 1),
             message: "record\(id): \(problem), but --array-key \(ShellWord.quoted(rule.argument)) matches its elements by that key "
                 + "(each element must hold it once; PATH= pairs them by content and position)")
     }

@@ -12,11 +12,11 @@ public struct FieldTransitions: Equatable, Sendable {
     public var elementPattern: String?
     /// The most frequent transitions, most first (at most five), each made
     /// by two records or more.
-    public var top: [Transition]
+    public var top: [ValueTransition]
     /// Whether every change of the field was counted. False when the field
     /// had more distinct transitions than a summary tracks
     /// (`FieldTransitionCounter.capacity`): a transition may then be missing
-    /// from `top`, and a count whose `Transition.exact` is false is the
+    /// from `top`, and a count whose `ValueTransition.exact` is false is the
     /// number of records known to have made it, a lower bound.
     public var exact: Bool
     /// For the changes from a number to a number: how many, the largest
@@ -26,7 +26,7 @@ public struct FieldTransitions: Equatable, Sendable {
     /// The field as the summaries name it: `tags[]` for its elements.
     public var label: String { elementPattern ?? path.description }
 
-    public init(path: FieldPath, elementPattern: String? = nil, top: [Transition], exact: Bool, numbers: NumericChanges?) {
+    public init(path: FieldPath, elementPattern: String? = nil, top: [ValueTransition], exact: Bool, numbers: NumericChanges?) {
         self.path = path
         self.elementPattern = elementPattern
         self.top = top
@@ -36,7 +36,7 @@ public struct FieldTransitions: Equatable, Sendable {
 }
 
 /// One value transition of a field and how many updated records made it.
-public struct Transition: Equatable, Sendable {
+public struct ValueTransition: Equatable, Sendable {
     /// nil: the field is absent on that side.
     public var old: Value?
     public var new: Value?
@@ -190,7 +190,7 @@ struct FieldTransitionCounter {
             .filter { $0.2 >= 2 }
             .sorted { $0.2 != $1.2 ? $0.2 > $1.2 : $0.0 < $1.0 }
             .prefix(Self.shown)
-            .map { Transition(old: $0.1.old, new: $0.1.new, records: $0.2, exact: $0.1.exact) }
+            .map { ValueTransition(old: $0.1.old, new: $0.1.new, records: $0.2, exact: $0.1.exact) }
         let numbers = numericCount > 0
             ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericMean) : nil
         guard !top.isEmpty || numbers != nil else { return nil }

@@ -41,7 +41,7 @@ package final class CSVRecordReader {
     @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
     @exclusivity(unchecked) private var layoutScanner = FileLayoutScanner()
     @exclusivity(unchecked) private var utf8 = UTF8Validator()
-    @exclusivity(unchecked) private var utf8SequenceStart = (offset: 0, location: SourceLocation(line: 1, column: 1), byte: UInt8(0))
+    @exclusivity(unchecked) private var utf8SequenceStart = (offset: 0, location: InputLocation(line: 1, column: 1), byte: UInt8(0))
     @exclusivity(unchecked) private var position = LinePosition()
     @exclusivity(unchecked) private var offset = 0
     @exclusivity(unchecked) private var started = false
@@ -56,12 +56,12 @@ package final class CSVRecordReader {
     @exclusivity(unchecked) private var cellBytes = ScratchBuffer<UInt8>()
     @exclusivity(unchecked) private var cellEnds = ScratchBuffer<Int>(capacity: 64)
     @exclusivity(unchecked) private var rowStart = 0
-    @exclusivity(unchecked) private var rowLocation = SourceLocation(line: 1, column: 1)
+    @exclusivity(unchecked) private var rowLocation = InputLocation(line: 1, column: 1)
     @exclusivity(unchecked) private var rowHasQuotedField = false
-    @exclusivity(unchecked) private var quoteLocation = SourceLocation(line: 1, column: 1)
-    @exclusivity(unchecked) private var extraFieldLocation = SourceLocation(line: 1, column: 1)
+    @exclusivity(unchecked) private var quoteLocation = InputLocation(line: 1, column: 1)
+    @exclusivity(unchecked) private var extraFieldLocation = InputLocation(line: 1, column: 1)
     @exclusivity(unchecked) private var extraFieldNoted = false
-    @exclusivity(unchecked) private var fieldLocations: [SourceLocation] = []
+    @exclusivity(unchecked) private var fieldLocations: [InputLocation] = []
 
     @exclusivity(unchecked) private var header: [String]?
     /// A `ScratchBuffer`, not an Array: walking an Array property row by row
@@ -187,7 +187,7 @@ package final class CSVRecordReader {
         }
     }
 
-    private func error(_ message: String, at location: SourceLocation) -> InputError {
+    private func error(_ message: String, at location: InputLocation) -> InputError {
         InputError(source: source, location: location, message: message)
     }
 
@@ -438,12 +438,12 @@ package final class CSVRecordReader {
         if cellEnds.isEmpty && cellBytes.isEmpty && !rowHasQuotedField {
             fieldLocations.removeAll(keepingCapacity: true)
             rowStart = end + 1
-            rowLocation = SourceLocation(line: position.location.line + 1, column: 1)
+            rowLocation = InputLocation(line: position.location.line + 1, column: 1)
             return
         }
         try endRow(at: end)
         rowStart = end + 1
-        rowLocation = SourceLocation(line: position.location.line + 1, column: 1)
+        rowLocation = InputLocation(line: position.location.line + 1, column: 1)
     }
 
     private func endRow(at end: Int) throws {

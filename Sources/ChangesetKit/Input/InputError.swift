@@ -1,7 +1,7 @@
 /// A place in an input file. Lines and columns are 1-based; a column counts
 /// characters (Unicode code points), not bytes, and a tab is one column.
 /// Lines end at LF, CRLF or a lone CR.
-public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
+public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
     public var line: Int
     public var column: Int
     public init(line: Int, column: Int) {
@@ -16,13 +16,13 @@ public struct SourceLocation: Equatable, Sendable, CustomStringConvertible {
 public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file as the user named it; `<stdin>` for standard input.
     public var source: String
-    public var location: SourceLocation?
+    public var location: InputLocation?
     public var message: String
     /// An `--id` that two records of the input share: a composite key may be
     /// found for it (`Comparison.run` says which).
     package var repeatsID = false
 
-    public init(source: String, location: SourceLocation?, message: String) {
+    public init(source: String, location: InputLocation?, message: String) {
         self.source = source
         self.location = location
         self.message = message

@@ -44,7 +44,7 @@ package final class InputBytes: @unchecked Sendable {
     private enum Storage {
         case memory(UnsafeMutableRawBufferPointer, count: Int)
         case file(descriptor: Int32, path: String, size: Int, modified: timespec)
-        case stream(InputStream)
+        case stream(DescriptorStream)
     }
 
     // Changes once, from `.stream` to `.file`, when the one pass over a
@@ -300,7 +300,7 @@ package final class InputBytes: @unchecked Sendable {
     private static func stream(
         _ descriptor: Int32, closing: Bool, name: String, compression named: InputCompression?, status: stat?
     ) throws -> InputBytes {
-        let source = try InputStream(descriptor: descriptor, closing: closing, name: name, compression: named, status: status)
+        let source = try DescriptorStream(descriptor: descriptor, closing: closing, name: name, compression: named, status: status)
         try source.readHead()
         return InputBytes(.stream(source))
     }
@@ -309,7 +309,7 @@ package final class InputBytes: @unchecked Sendable {
 /// A stream's one pass: raw bytes from a descriptor, through a decoder when
 /// compressed, to the reader in chunks and to an unlinked temporary file
 /// (removed with its descriptor, even on a crash) for reading again.
-private final class InputStream {
+private final class DescriptorStream {
     let descriptor: Int32
     let closing: Bool
     let name: String
@@ -550,7 +550,7 @@ package struct InputFile: Sendable {
         let bytes = try InputBytes.contents(of: path, name: name)
         let start = try bytes.leading(1 << 16)
         if let encoding = ForeignEncoding(start) {
-            throw InputError(source: name, location: SourceLocation(line: 1, column: 1), message: encoding.message)
+            throw InputError(source: name, location: InputLocation(line: 1, column: 1), message: encoding.message)
         }
         var fileFormat = format ?? (path == "-" ? nil : formatOfName(path))
         if fileFormat == nil {
@@ -665,7 +665,7 @@ package struct InputFile: Sendable {
     package func readWhole(
         _ options: RecordOptions, delimiter: UInt8?, indexesKeys: Bool,
         batchSize: Int = 1 << 16, batches: ((RecordTable) throws -> Void)? = nil,
-        locating: Int? = nil, located: (SourceLocation?) -> Void = { _ in }, budget: RecordBudget? = nil
+        locating: Int? = nil, located: (InputLocation?) -> Void = { _ in }, budget: RecordBudget? = nil
     ) throws -> RecordTable {
         precondition(locating == nil || batches != nil, "a record is placed in a read a batch at a time")
         switch format {
@@ -697,7 +697,7 @@ package struct InputFile: Sendable {
     /// The bytes fed to `reader` (see `readWhole`).
     private func read<Reader: BuildsRecordTable>(
         with reader: Reader, wantsMore: () -> Bool, batchSize: Int, batches: ((RecordTable) throws -> Void)?,
-        locating: Int?, located: (SourceLocation?) -> Void
+        locating: Int?, located: (InputLocation?) -> Void
     ) throws -> RecordTable {
         guard let batches else {
             reader.expectedInputSize = bytes.knownCount

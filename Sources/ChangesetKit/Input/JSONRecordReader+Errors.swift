@@ -6,7 +6,7 @@ import Foundation
 extension JSONRecordReader {
     // MARK: Errors
 
-    func error(_ message: String, at location: SourceLocation) -> InputError {
+    func error(_ message: String, at location: InputLocation) -> InputError {
         InputError(source: source, location: location, message: message)
     }
 
@@ -118,7 +118,7 @@ extension JSONRecordReader {
     }
 
     /// Fails the parse from inside a callback; returns yajl's "cancel".
-    func cancel(_ message: String, at location: SourceLocation) -> Int32 {
+    func cancel(_ message: String, at location: InputLocation) -> Int32 {
         if failure == nil {
             failure = scanUpTo(callbackOffset) ?? error(message, at: location)
         }

@@ -68,7 +68,7 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var recordStart = 0
     /// Where the current record starts; its column is counted only for an error.
     @exclusivity(unchecked) var recordMark = JSONTextScanner.Mark()
-    var recordLocation: SourceLocation { location(of: recordMark) }
+    var recordLocation: InputLocation { location(of: recordMark) }
     @exclusivity(unchecked) var idParts: [String?]
     /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
     @exclusivity(unchecked) var idHash: UInt64?
@@ -219,7 +219,7 @@ package final class JSONRecordReader {
             let status = yajl_complete_parse(handle)
             try check(status)
             if case .nested(let path) = layout, !sawRecordsArray {
-                throw error("the document has no \"\(path)\" array of records" + Self.pathHint(path, pathNeighbours), at: SourceLocation(line: 1, column: 1))
+                throw error("the document has no \"\(path)\" array of records" + Self.pathHint(path, pathNeighbours), at: InputLocation(line: 1, column: 1))
             }
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
@@ -287,12 +287,12 @@ package final class JSONRecordReader {
     }
 
     /// The place of `mark`, its column counted from the chunk if need be.
-    func location(of mark: JSONTextScanner.Mark) -> SourceLocation {
+    func location(of mark: JSONTextScanner.Mark) -> InputLocation {
         withChunk { scanner.location(of: mark, $0, chunkBase) }
     }
 
     /// The place of the scanner's next byte.
-    var currentLocation: SourceLocation {
+    var currentLocation: InputLocation {
         withChunk { scanner.location($0, chunkBase) }
     }
 

@@ -19,7 +19,7 @@
 struct JSONTextScanner {
     struct Failure: Error {
         var offset: Int
-        var location: SourceLocation
+        var location: InputLocation
         var message: String
     }
 
@@ -111,13 +111,13 @@ struct JSONTextScanner {
     }
 
     /// The place of a mark, counted now if it has not been.
-    func location(of mark: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) -> SourceLocation {
+    func location(of mark: Mark, _ chunk: Span<UInt8>, _ chunkBase: Int) -> InputLocation {
         let resolved = resolve(mark, chunk, chunkBase)
-        return SourceLocation(line: resolved.line, column: resolved.column ?? 1)
+        return InputLocation(line: resolved.line, column: resolved.column ?? 1)
     }
 
     /// The place of the next byte to scan.
-    func location(_ chunk: Span<UInt8>, _ chunkBase: Int) -> SourceLocation {
+    func location(_ chunk: Span<UInt8>, _ chunkBase: Int) -> InputLocation {
         location(of: here, chunk, chunkBase)
     }
 

@@ -22,7 +22,7 @@ struct RecordTableBuilder {
     /// is asked for, and its place once read: a comparison past memory finds
     /// an id's first repeat in its files, and its place by reading again.
     var rowToLocate: Int?
-    private(set) var locatedRow: SourceLocation?
+    private(set) var locatedRow: InputLocation?
 
     /// The records read since the last call, moved out (see `RecordTable.takeRows`).
     mutating func takeRecords() -> RecordTable {
@@ -61,13 +61,13 @@ struct RecordTableBuilder {
     /// the first repeat is (`location`, the record whose id an earlier one
     /// at `firstLine` has), and how many ids repeat in how many records.
     package static func repeatedIDError(
-        source: String, location: SourceLocation?, key: Span<UInt8>, firstLine: Int, ids: Int, duplicateRecords: Int, records: Int
+        source: String, location: InputLocation?, key: Span<UInt8>, firstLine: Int, ids: Int, duplicateRecords: Int, records: Int
     ) -> InputError {
         repeatedIDError(firstRepeat(source: source, location: location, key: key, firstLine: firstLine),
                         ids: ids, duplicateRecords: duplicateRecords, records: records)
     }
 
-    private static func firstRepeat(source: String, location: SourceLocation?, key: Span<UInt8>, firstLine: Int) -> InputError {
+    private static func firstRepeat(source: String, location: InputLocation?, key: Span<UInt8>, firstLine: Int) -> InputError {
         InputError(source: source, location: location, message: "duplicate id \"\(VisibleText.datum(RecordKey.display(key.extracting(0..<min(key.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(firstLine) has it too")
     }
 
@@ -180,7 +180,7 @@ struct RecordTableBuilder {
     /// `hashPrefetchingSlot(key:)`.
     mutating func append(
         key: String?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
-        location: @autoclosure () -> SourceLocation
+        location: @autoclosure () -> InputLocation
     ) throws {
         guard let key else {
             return try append(keyText: nil, keyHash: keyHash, section: section, fingerprint: fingerprint, range: range, line: line,
@@ -233,7 +233,7 @@ struct RecordTableBuilder {
     /// id cell as it lies in the chunk: no String made for it).
     mutating func append(
         keyText utf8: Span<UInt8>?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>,
-        line: Int, location: @autoclosure () -> SourceLocation
+        line: Int, location: @autoclosure () -> InputLocation
     ) throws {
         let index = records.count
         if let rowToLocate, rowToLocate == count { locatedRow = location() }
@@ -293,7 +293,7 @@ extension BuildsRecordTable {
         set { builder.rowToLocate = newValue }
     }
 
-    var locatedRow: SourceLocation? { builder.locatedRow }
+    var locatedRow: InputLocation? { builder.locatedRow }
 }
 
 extension CSVRecordReader: BuildsRecordTable {}

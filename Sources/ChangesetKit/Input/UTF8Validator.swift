@@ -45,7 +45,7 @@ struct UTF8Validator {
     static func isContinuation(_ byte: UInt8) -> Bool { byte & 0xC0 == 0x80 }
 }
 
-/// Counts lines and columns as bytes go by, in the units `SourceLocation` states.
+/// Counts lines and columns as bytes go by, in the units `InputLocation` states.
 struct LinePosition {
     private(set) var line = 1
     private(set) var column = 1
@@ -75,7 +75,7 @@ struct LinePosition {
         afterCR = false
     }
 
-    var location: SourceLocation { SourceLocation(line: line, column: column) }
+    var location: InputLocation { InputLocation(line: line, column: column) }
 }
 
 /// The UTF-8 byte order mark; readers skip it at the start of a file.

@@ -250,7 +250,7 @@ public struct DatasetMerge: Sendable {
     /// with BASE's: see `MergeKey.keys`) and versions (the fingerprint, with
     /// the section's name when there are sections: a record that moved to
     /// another section has changed).
-    static func snapshots(_ sides: [Snapshot], options: RecordOptions) throws -> [MergeSnapshot] {
+    static func snapshots(_ sides: [Snapshot], options: RecordOptions) throws -> [RecordVersions] {
         let identified = sides.map { side -> (identities: [String], versions: [UInt64]) in
             let table = side.records
             var versions = table.fingerprints
@@ -267,7 +267,7 @@ public struct DatasetMerge: Sendable {
         return try identified.enumerated().map { index, side in
             let snapshot = sides[index]
             let spellings = try snapshot.spellings()
-            return MergeSnapshot(
+            return RecordVersions(
                 keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: index == 0 ? nil : identified[0]),
                 versions: side.versions, spellings: spellings)
         }

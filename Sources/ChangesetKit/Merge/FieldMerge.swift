@@ -62,24 +62,24 @@ package struct FieldMerge: Sendable {
 
     package func merge(_ base: Value, _ ours: Value, _ theirs: Value, key: String) -> Outcome {
         var walk = Walk(key: key)
-        let (resolvedOurs, resolvedTheirs) = merge(base, ours, theirs, at: Place(), walk: &walk)
+        let (resolvedOurs, resolvedTheirs) = merge(base, ours, theirs, at: PathInRecord(), walk: &walk)
         return Outcome(ours: resolvedOurs ?? .object([]), theirs: resolvedTheirs ?? .object([]), conflicts: walk.conflicts)
     }
 
     /// Where a value stands in the record: member names, and the array
     /// positions on the way (as `FieldChange` has them).
-    private struct Place {
+    private struct PathInRecord {
         var path: [String] = []
         var elements: [FieldChange.ElementIndex] = []
         /// Inside an array element, where the rules do not reach.
         var inArray = false
 
-        func member(_ name: String) -> Place {
-            Place(path: path + [name], elements: elements, inArray: inArray)
+        func member(_ name: String) -> PathInRecord {
+            PathInRecord(path: path + [name], elements: elements, inArray: inArray)
         }
 
-        func element(_ index: Int) -> Place {
-            Place(path: path, elements: elements + [FieldChange.ElementIndex(depth: path.count, index: index)], inArray: true)
+        func element(_ index: Int) -> PathInRecord {
+            PathInRecord(path: path, elements: elements + [FieldChange.ElementIndex(depth: path.count, index: index)], inArray: true)
         }
     }
 
@@ -87,7 +87,7 @@ package struct FieldMerge: Sendable {
         let key: String
         var conflicts: [MergeConflict] = []
 
-        mutating func conflict(at place: Place, base: Value?, ours: Value?, theirs: Value?) {
+        mutating func conflict(at place: PathInRecord, base: Value?, ours: Value?, theirs: Value?) {
             conflicts.append(MergeConflict(
                 kind: .field, key: key, path: FieldPath(place.path), base: base, ours: ours, theirs: theirs, elements: place.elements))
         }
@@ -102,7 +102,7 @@ package struct FieldMerge: Sendable {
         }
     }
 
-    private func merge(_ base: Value?, _ ours: Value?, _ theirs: Value?, at place: Place, walk: inout Walk) -> (Value?, Value?) {
+    private func merge(_ base: Value?, _ ours: Value?, _ theirs: Value?, at place: PathInRecord, walk: inout Walk) -> (Value?, Value?) {
         if !place.inArray && !place.path.isEmpty && rules.verdict(place.path) == .skip {
             let kept = ours ?? theirs
             return (kept, kept)
@@ -132,7 +132,7 @@ package struct FieldMerge: Sendable {
     /// Member by member, in OURS's order; a member only THEIRS has goes
     /// after the member that precedes it in THEIRS.
     private func mergeMembers(
-        _ base: [Value.Member], _ ours: [Value.Member], _ theirs: [Value.Member], at place: Place, walk: inout Walk
+        _ base: [Value.Member], _ ours: [Value.Member], _ theirs: [Value.Member], at place: PathInRecord, walk: inout Walk
     ) -> (Value, Value) {
         func byName(_ members: [Value.Member]) -> [ExactTextKey: Value] {
             Dictionary(members.map { (ExactTextKey($0.name), $0.value) }, uniquingKeysWith: { first, _ in first })
@@ -161,7 +161,7 @@ package struct FieldMerge: Sendable {
     }
 
     /// OURS's and THEIRS's resolution of an array (see the type's comment).
-    private func mergeArrays(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: Place, walk: inout Walk) -> ([Value], [Value]) {
+    private func mergeArrays(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: PathInRecord, walk: inout Walk) -> ([Value], [Value]) {
         func isObject(_ value: Value) -> Bool { if case .object = value { true } else { false } }
         if base.allSatisfy(isObject) && ours.allSatisfy(isObject) && theirs.allSatisfy(isObject) {
             return mergeElements(base, ours, theirs, at: place, walk: &walk)
@@ -243,7 +243,7 @@ package struct FieldMerge: Sendable {
         }
     }
 
-    private func mergeElements(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: Place, walk: inout Walk) -> ([Value], [Value]) {
+    private func mergeElements(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: PathInRecord, walk: inout Walk) -> ([Value], [Value]) {
         // One key for all three versions, so both sides' elements are matched alike.
         let key = elementKeys.key(at: place.path, versions: [base, ours, theirs], mode: mode)
         let oursSide = SideOfArray(base: base, side: ours, key: key, merge: self)
@@ -325,7 +325,7 @@ package struct FieldMerge: Sendable {
     }
 
     /// diff3 over the elements as whole values (see the type's comment).
-    private func mergeSequence(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: Place, walk: inout Walk) -> ([Value], [Value]) {
+    private func mergeSequence(_ base: [Value], _ ours: [Value], _ theirs: [Value], at place: PathInRecord, walk: inout Walk) -> ([Value], [Value]) {
         func equalPairs(_ side: [Value]) -> [Int?] {
             var matched = [Int?](repeating: nil, count: base.count)
             for pair in ElementPairing(base, side, mode: mode, elementKey: []).pairs where pair.matched { matched[pair.old] = pair.new }

@@ -35,7 +35,7 @@ extension ThreeWayMerge {
 
     /// Keys and versions of in-memory records; OURS's and THEIRS's records
     /// that share an identity pair with BASE's as `MergeKey.keys` says.
-    static func snapshot(of records: [Value], id: [FieldPath], mode: ComparisonMode, pairedWith base: [Value]? = nil) -> MergeSnapshot {
+    static func snapshot(of records: [Value], id: [FieldPath], mode: ComparisonMode, pairedWith base: [Value]? = nil) -> RecordVersions {
         func identities(_ records: [Value]) -> (identities: [String], versions: [UInt64]) {
             let versions = records.map { $0.contentHash(mode: mode) }
             let identities = zip(records, versions).map { record, version in
@@ -46,7 +46,7 @@ extension ThreeWayMerge {
         let side = identities(records)
         // A record's spelling: its JSON text (numbers as written, members in order).
         let spellings = records.map { StableHash.string($0.jsonText, seed: 0x7370_656C_6C) }
-        return MergeSnapshot(
+        return RecordVersions(
             keys: MergeKey.keys(side.identities, versions: side.versions, pairedWith: base.map(identities)),
             versions: side.versions, spellings: spellings)
     }

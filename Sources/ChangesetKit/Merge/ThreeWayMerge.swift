@@ -13,7 +13,7 @@ public enum MergePreference: String, Sendable, CaseIterable {
 /// that equal versions mean an unchanged record, and a hash of how the
 /// record is spelled (`Snapshot.spelling(ofRecord:)`), so that a side that
 /// only respelled a record (`2.50` -> `2.5`) is a side that changed its bytes.
-package struct MergeSnapshot: Sendable {
+package struct RecordVersions: Sendable {
     package var keys: [String]
     package var versions: [UInt64]
     package var spellings: [UInt64]
@@ -155,7 +155,7 @@ package struct RecordSources: Sendable {
 
 public enum ThreeWayMerge {
     package static func merge(
-        base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
+        base: RecordVersions, ours: RecordVersions, theirs: RecordVersions,
         fields: FieldMerge, prefer: MergePreference? = nil, baseRows knownBaseRows: [String: Int]? = nil,
         value: (MergeSide, Int) throws -> Value
     ) rethrows -> MergeResult {
@@ -295,7 +295,7 @@ public enum ThreeWayMerge {
         }
     }
 
-    static func rowsByKey(_ snapshot: MergeSnapshot) -> [String: Int] {
+    static func rowsByKey(_ snapshot: RecordVersions) -> [String: Int] {
         var rows: [String: Int] = [:]
         rows.reserveCapacity(snapshot.count)
         for (row, key) in snapshot.keys.enumerated() {
@@ -304,7 +304,7 @@ public enum ThreeWayMerge {
         return rows
     }
 
-    enum Place: Equatable {
+    enum ResultRecord: Equatable {
         case ours(Int)
         case theirs(Int)
     }
@@ -313,10 +313,10 @@ public enum ThreeWayMerge {
     /// record is in the result; `theirsOnly(row)`: a record only THEIRS has
     /// is in the result.
     static func placeInOrder(
-        base: MergeSnapshot, ours: MergeSnapshot, theirs: MergeSnapshot,
+        base: RecordVersions, ours: RecordVersions, theirs: RecordVersions,
         baseRows: [String: Int], oursRows: [String: Int],
         keepsOurs: (Int) -> Bool, theirsOnly: (Int) -> Bool
-    ) -> [Place] {
+    ) -> [ResultRecord] {
         let movedByOurs = moved(ours, baseRows: baseRows)
         let movedByTheirs = moved(theirs, baseRows: baseRows)
         // A linked list over OURS's records (nodes 0..<ours.count) and
@@ -367,7 +367,7 @@ public enum ThreeWayMerge {
             link(node, after: at)
             anchor = node
         }
-        var order: [Place] = []
+        var order: [ResultRecord] = []
         order.reserveCapacity(linked)
         var node = Int(next[head])
         while node >= 0 {
@@ -379,7 +379,7 @@ public enum ThreeWayMerge {
 
     /// The keys of the records `side` moved: those it shares with BASE that lie
     /// off one longest run of them still in BASE's order.
-    static func moved(_ side: MergeSnapshot, baseRows: [String: Int]) -> Set<String> {
+    static func moved(_ side: RecordVersions, baseRows: [String: Int]) -> Set<String> {
         var shared: [Int] = []
         var keys: [String] = []
         for key in side.keys {

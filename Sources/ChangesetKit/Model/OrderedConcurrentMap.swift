@@ -24,7 +24,7 @@ enum OrderedConcurrentMap {
     /// order; the first error in that order is thrown. `transform` must be
     /// safe to call from several threads.
     static func map<Item, Result>(_ items: [Item], _ transform: (Item) throws -> Result) throws -> [Result] {
-        try map(items, parts: System.workerCount, transform)
+        try map(items, parts: ProcessFacts.workerCount, transform)
     }
 
     /// `body` with the items in consecutive batches of `batchSize`, in order.
@@ -41,7 +41,7 @@ enum OrderedConcurrentMap {
     static func forEach<Item, Result>(
         _ items: [Item], transform: (Item) throws -> Result, body: (Item, Result) throws -> Void
     ) throws {
-        let parts = System.workerCount
+        let parts = ProcessFacts.workerCount
         guard items.count > batchSize else {
             for (item, result) in zip(items, try map(items, parts: parts, transform)) { try body(item, result) }
             return
@@ -181,22 +181,6 @@ private final class Slots<Result>: @unchecked Sendable {
         results.deinitialize()
         results.deallocate()
     }
-}
-
-package enum System {
-    /// The cores this process may use.
-    static var coreCount: Int {
-        var count = 0
-        #if os(Linux)
-        count = Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))
-        #endif
-        return max(1, count)
-    }
-
-    /// How many threads a step that splits its work between the cores uses:
-    /// one per core, at most 8 (the cap the report's steps have always had;
-    /// this project's machines have 2 cores, so no more was ever measured).
-    package static var workerCount: Int { min(8, coreCount) }
 }
 
 /// How many records the readers of a comparison in memory may hold between

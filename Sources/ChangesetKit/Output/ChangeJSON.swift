@@ -90,7 +90,7 @@ package enum ChangeJSON {
         return output + "]"
     }
 
-    static func place(_ place: Place, sectioned: Bool, into object: inout JSONObjectWriter) {
+    static func place(_ place: RecordPlace, sectioned: Bool, into object: inout JSONObjectWriter) {
         if sectioned { object.add("section", raw: sectionJSON(place.section)) }
         object.add("index", int: place.index)
         if let line = place.line { object.add("line", int: line) }

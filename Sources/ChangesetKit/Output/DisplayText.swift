@@ -85,7 +85,7 @@ package enum DisplayText {
     }
 
     /// A place: `index` or `section/index`.
-    package static func place(_ place: Place, sectioned: Bool) -> String {
+    package static func place(_ place: RecordPlace, sectioned: Bool) -> String {
         sectioned ? "\(section(place.section))/\(place.index)" : "\(place.index)"
     }
 }

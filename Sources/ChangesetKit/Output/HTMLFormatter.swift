@@ -209,7 +209,7 @@ package struct HTMLFormatter: ReportFormatter {
 
     private func row(_ change: Change, report: Report) -> String {
         let sectioned = report.sectioned
-        func place(_ place: Place?) -> String {
+        func place(_ place: RecordPlace?) -> String {
             guard let place else { return "" }
             if change.kind.isSectionChange { return "\(place.index)" }
             let line = place.line.map { "<span class=\"line\">line \($0)</span>" } ?? ""

@@ -192,8 +192,8 @@ package struct MarkdownFormatter: ReportFormatter {
 
     private func row(_ change: Change, report: Report) -> String {
         let sectioned = report.sectioned
-        func place(_ place: Place?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
-        func line(_ place: Place?) -> String { place?.line.map(String.init) ?? "" }
+        func place(_ place: RecordPlace?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
+        func line(_ place: RecordPlace?) -> String { place?.line.map(String.init) ?? "" }
         let id = (change.id.map { MarkdownPage.code(DisplayText.id($0)) }
             ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? "")
             + (change.context.isEmpty ? "" : " (\(MarkdownPage.code(TransitionText.context(change, width: width))))")

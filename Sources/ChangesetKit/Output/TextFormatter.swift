@@ -255,7 +255,7 @@ package struct TextFormatter: ReportFormatter {
     /// A change's lines, each ending in a line feed.
     func text(of change: Change, sectioned: Bool) -> String {
         var line = TextLine(color: color)
-        func place(_ place: Place?) {
+        func place(_ place: RecordPlace?) {
             if sectioned {
                 section(place!.section)
                 line.add("/")
@@ -265,7 +265,7 @@ package struct TextFormatter: ReportFormatter {
         func section(_ name: String?) {
             if let name { line.addVisible(name) } else { line.add("(none)") }
         }
-        func lineNumber(_ place: Place?) {
+        func lineNumber(_ place: RecordPlace?) {
             guard let number = place?.line else { return }
             line.add("line ")
             line.add(number)

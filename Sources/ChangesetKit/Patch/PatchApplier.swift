@@ -51,7 +51,7 @@ package enum PatchApplier {
         let built = try fingerprint(of: result, patch: patch, base: dataset, patchSource: patchSource)
         guard built == patch.result else {
             throw InputError(
-                source: patchSource, location: patch.resultLine > 0 ? SourceLocation(line: patch.resultLine, column: 1) : nil,
+                source: patchSource, location: patch.resultLine > 0 ? InputLocation(line: patch.resultLine, column: 1) : nil,
                 message: "the patch does not build the snapshot this line states (\(patch.result.records) records with fingerprint "
                     + "\(patch.result)); its records give \(built.records) with fingerprint \(built): the patch was edited or "
                     + "damaged after it was made; nothing was written")
@@ -116,7 +116,7 @@ package enum PatchApplier {
     static func check(_ patch: PatchScript, baseCount: Int, patchSource: String) throws {
         func fail(_ index: Int, _ message: String) -> InputError {
             let line = patch.operationLines.indices.contains(index) ? patch.operationLines[index] : 0
-            return InputError(source: patchSource, location: line > 0 ? SourceLocation(line: line, column: 1) : nil, message: message)
+            return InputError(source: patchSource, location: line > 0 ? InputLocation(line: line, column: 1) : nil, message: message)
         }
         var baseUse: [Int: Int] = [:]
         var resultUse: [Int: Int] = [:]
@@ -152,7 +152,7 @@ package enum PatchApplier {
         }
         guard count == patch.resultCount else {
             throw InputError(
-                source: patchSource, location: patch.resultLine > 0 ? SourceLocation(line: patch.resultLine, column: 1) : nil,
+                source: patchSource, location: patch.resultLine > 0 ? InputLocation(line: patch.resultLine, column: 1) : nil,
                 message: "the result would have \(count) records, but this line says \(patch.resultCount)")
         }
     }

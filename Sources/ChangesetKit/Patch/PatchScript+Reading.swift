@@ -16,7 +16,7 @@ extension PatchScript {
             if !lead.sawHeader, let line = lead.check(whole) {
                 // The parser says what is wrong, as it would of the whole file.
                 _ = try parse(whole, source: source)
-                throw InputError(source: source, location: SourceLocation(line: line, column: 1),
+                throw InputError(source: source, location: InputLocation(line: line, column: 1),
                                  message: "not a changeset patch: a patch starts with a \"changeset-patch\" line (made by --format patch)")
             }
         }

@@ -197,7 +197,7 @@ package struct PatchScript: Equatable, Sendable {
             .map { (number: $0.offset + 1, text: $0.element) }
             .filter { !$0.text.isEmpty && !$0.text.hasPrefix("#") }
         func fail(_ line: Int, _ column: Int, _ message: String) -> InputError {
-            InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
+            InputError(source: source, location: InputLocation(line: line, column: column), message: message)
         }
         let readable = (PatchScript.oldestVersion...PatchScript.version).map { "changeset-patch \($0)" }
         guard let first = lines.first, readable.contains(String(first.text)) else {
@@ -321,7 +321,7 @@ package struct PatchScript: Equatable, Sendable {
 /// Splits one patch line into its fields, keeping columns for errors. It
 /// works on the line's UTF-8 bytes (fields are split at ASCII spaces): a
 /// record line of hundreds of megabytes as Characters cost 16 bytes a byte.
-/// Columns count code points, as `SourceLocation` does, and are counted only
+/// Columns count code points, as `InputLocation` does, and are counted only
 /// for an error.
 private struct PatchFields {
     let bytes: [UInt8]
@@ -345,7 +345,7 @@ private struct PatchFields {
     var lastStart: Int { column(lastStartByte) }
 
     func failure(at column: Int, _ message: String) -> InputError {
-        InputError(source: source, location: SourceLocation(line: line, column: column), message: message)
+        InputError(source: source, location: InputLocation(line: line, column: column), message: message)
     }
 
     var isAtEnd: Bool {
