@@ -34,8 +34,8 @@ public enum Differ {
 
     /// Stages 1 to 5 with the elements' content compared by `rule`.
     @inlinable
-    static func diff<SectionID: Hashable, Element: Identifiable, Rule: ContentRule<Element>>(
-        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], rule: Rule
+    static func diff<SectionID: Hashable, Element: Identifiable, Equality: ContentRule<Element>>(
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
@@ -81,9 +81,9 @@ public enum Differ {
 
     /// Stages 1, 3, 4 and 5 for a given matching, content compared by `rule`.
     @inlinable
-    static func diff<SectionID: Hashable, Element, Rule: ContentRule<Element>>(
+    static func diff<SectionID: Hashable, Element, Equality: ContentRule<Element>>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
-        rule: Rule
+        rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
@@ -91,9 +91,9 @@ public enum Differ {
     }
 
     @inlinable
-    static func diff<SectionID: Hashable, Element, Rule: ContentRule<Element>>(
+    static func diff<SectionID: Hashable, Element, Equality: ContentRule<Element>>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
-        changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int], rule: Rule
+        changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int], rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
