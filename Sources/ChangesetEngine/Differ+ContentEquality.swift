@@ -1,22 +1,22 @@
 /// `Differ.diff` with content compared apart from `==`: by the elements'
-/// ``ContentEquatable`` conformance or by a closure. Matching, moves and the
+/// ``ContentEquatableElement`` conformance or by a closure. Matching, moves and the
 /// result's coordinates are those of the `==` forms; only what counts as an
 /// update differs.
 extension Differ {
     /// The changeset from `old` to `new`, content compared with
-    /// ``ContentEquatable/isContentEqual(to:)``.
+    /// ``ContentEquatableElement/isContentEqual(to:)``.
     @inlinable
-    public static func diff<SectionID: Hashable, Element: Identifiable & ContentEquatable>(
+    public static func diff<SectionID: Hashable, Element: Identifiable & ContentEquatableElement>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>]
     ) throws -> SectionedChangeset<SectionID, Element> {
         try diff(from: old, to: new, rule: ContentEquatableRule())
     }
 
     /// The changeset from `old` to `new` for elements that are both
-    /// `Equatable` and ``ContentEquatable``: content compared with
-    /// ``ContentEquatable/isContentEqual(to:)``, never `==`.
+    /// `Equatable` and ``ContentEquatableElement``: content compared with
+    /// ``ContentEquatableElement/isContentEqual(to:)``, never `==`.
     @inlinable
-    public static func diff<SectionID: Hashable, Element: Identifiable & Equatable & ContentEquatable>(
+    public static func diff<SectionID: Hashable, Element: Identifiable & Equatable & ContentEquatableElement>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>]
     ) throws -> SectionedChangeset<SectionID, Element> {
         try diff(from: old, to: new, rule: ContentEquatableRule())
@@ -44,18 +44,18 @@ extension Differ {
     }
 
     /// The flat form (one section holding every element), content compared
-    /// with ``ContentEquatable/isContentEqual(to:)``.
+    /// with ``ContentEquatableElement/isContentEqual(to:)``.
     @inlinable
-    public static func diff<Element: Identifiable & ContentEquatable>(
+    public static func diff<Element: Identifiable & ContentEquatableElement>(
         from old: [Element], to new: [Element]
     ) throws -> SectionedChangeset<Int, Element> {
         try diff(from: [ListSection(id: 0, elements: old)], to: [ListSection(id: 0, elements: new)], rule: ContentEquatableRule())
     }
 
-    /// The flat form for elements both `Equatable` and ``ContentEquatable``:
-    /// content compared with ``ContentEquatable/isContentEqual(to:)``, never `==`.
+    /// The flat form for elements both `Equatable` and ``ContentEquatableElement``:
+    /// content compared with ``ContentEquatableElement/isContentEqual(to:)``, never `==`.
     @inlinable
-    public static func diff<Element: Identifiable & Equatable & ContentEquatable>(
+    public static func diff<Element: Identifiable & Equatable & ContentEquatableElement>(
         from old: [Element], to new: [Element]
     ) throws -> SectionedChangeset<Int, Element> {
         try diff(from: [ListSection(id: 0, elements: old)], to: [ListSection(id: 0, elements: new)], rule: ContentEquatableRule())

@@ -13,7 +13,7 @@
 ///    So moves are minimal: `[a,b,c] -> [b,c,a]` is one move.
 /// 4. A matched element whose content differs from its counterpart's is
 ///    updated (and may also be moved). Content is compared with `==`, with
-///    ``ContentEquatable/isContentEqual(to:)`` when the element has it, or
+///    ``ContentEquatableElement/isContentEqual(to:)`` when the element has it, or
 ///    with the caller's `isContentEqual` closure.
 /// 5. The result is checked (`verify`) before it is returned.
 ///

@@ -3,7 +3,7 @@ import Testing
 
 /// A view model whose `==` compares identity only, as UIKit diffable data
 /// sources want; its content is what `isContentEqual(to:)` compares.
-struct Contact: Identifiable, Equatable, ContentEquatable, CustomStringConvertible {
+struct Contact: Identifiable, Equatable, ContentEquatableElement, CustomStringConvertible {
     let id: Int
     var name: String
     static func == (lhs: Contact, rhs: Contact) -> Bool { lhs.id == rhs.id }
@@ -12,7 +12,7 @@ struct Contact: Identifiable, Equatable, ContentEquatable, CustomStringConvertib
 }
 
 /// Content equality without `Equatable` at all.
-struct Row: Identifiable, ContentEquatable {
+struct Row: Identifiable, ContentEquatableElement {
     let id: String
     var text: String
     func isContentEqual(to other: Row) -> Bool { text == other.text }

@@ -6,7 +6,7 @@
 /// protocol to say what a change is:
 ///
 /// ```swift
-/// struct Contact: Identifiable, Equatable, ContentEquatable {
+/// struct Contact: Identifiable, Equatable, ContentEquatableElement {
 ///     let id: Int
 ///     var name: String
 ///     static func == (a: Contact, b: Contact) -> Bool { a.id == b.id }
@@ -15,15 +15,19 @@
 /// ```
 ///
 /// `Differ.diff` then reports `Contact(id: 1, name: "Ann")` to
-/// `Contact(id: 1, name: "Anne")` as an update. (DifferenceKit names the
-/// same idea `ContentEquatable`.)
-public protocol ContentEquatable {
+/// `Contact(id: 1, name: "Anne")` as an update.
+///
+/// The requirement is DifferenceKit's `ContentEquatable` requirement, so a
+/// type conforming to that one conforms to this one with an empty extension;
+/// the protocol's own name differs, to leave DifferenceKit's free in an app
+/// that imports both.
+public protocol ContentEquatableElement {
     /// Whether `other` has the same content as this value, so a matched pair
     /// needs no update.
     func isContentEqual(to other: Self) -> Bool
 }
 
-extension ContentEquatable where Self: Equatable {
+extension ContentEquatableElement where Self: Equatable {
     /// Content is `==` unless the type says otherwise.
     @inlinable public func isContentEqual(to other: Self) -> Bool { self == other }
 }
@@ -42,7 +46,7 @@ extension ContentEquatable where Self: Equatable {
 }
 
 /// Content is `isContentEqual(to:)`.
-@usableFromInline struct ContentEquatableRule<Element: ContentEquatable>: ContentRule {
+@usableFromInline struct ContentEquatableRule<Element: ContentEquatableElement>: ContentRule {
     @inlinable init() {}
     @inlinable @inline(__always) func isContentEqual(_ old: Element, _ new: Element) -> Bool { old.isContentEqual(to: new) }
 }
