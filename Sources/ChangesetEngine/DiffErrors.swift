@@ -1,5 +1,7 @@
-/// A changeset failed its own consistency check: a bug in the engine, never
-/// a property of the input. Report it with the two lists that caused it.
+/// A changeset failed its consistency check. From `Differ.diff` it is a bug
+/// in the engine, never a property of the input: report it with the two
+/// lists that caused it. From `Differ.verify` of a changeset made or edited
+/// elsewhere, it says where that changeset does not add up.
 public struct InvariantViolation: Error, CustomStringConvertible {
     /// What did not add up, in the engine's terms (positions, counts).
     public var detail: String

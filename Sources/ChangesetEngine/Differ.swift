@@ -255,6 +255,8 @@ public enum Differ {
     /// Marks, for each position of `sequence`, whether it lies on one longest
     /// strictly increasing subsequence (the leftmost-ending one on ties, so the
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
+    /// It is the engine's move rule: of the old indices of matched items in
+    /// new order, those off the subsequence are the ones that moved.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
         longestIncreasingSubsequence(count: sequence.count) { sequence[$0] }
@@ -327,7 +329,13 @@ public enum Differ {
     /// leaves the engine: per section, count after = count before - deleted -
     /// moved out + inserted + moved in; no index path is both deleted and
     /// moved or updated; every old element is matched or deleted and every
-    /// new one matched or inserted.
+    /// new one matched or inserted. Throws ``InvariantViolation`` naming the
+    /// first that fails.
+    ///
+    /// Public so that a changeset built or edited by hand can be checked
+    /// against the two lists it claims to lead between. (It checks counts
+    /// and positions, not the rules of one UIKit batch: see
+    /// ``SectionedChangeset/batchUpdates()``.)
     @inlinable
     public static func verify<SectionID: Hashable, Element>(
         _ changeset: SectionedChangeset<SectionID, Element>,

@@ -113,6 +113,7 @@ public struct SectionedChangeset<SectionID: Hashable, Element> {
         /// The element changed section. (Indices alone cannot tell: the
         /// sections themselves may have moved.)
         public var isAcrossSections: Bool
+        /// The move of the item at old path `from` to new path `to`, now `element`.
         @inlinable public init(from: ItemPath, to: ItemPath, element: Element, isAcrossSections: Bool) {
             self.from = from
             self.to = to
@@ -160,7 +161,7 @@ public struct SectionedChangeset<SectionID: Hashable, Element> {
         ignoringOrder ? [] : movedSections
     }
 
-    /// True when the two sides hold the same data in the same order.
+    /// True when the two lists hold the same items in the same order, content included.
     public var isEmpty: Bool {
         deletedSections.isEmpty && insertedSections.isEmpty && movedSections.isEmpty
             && deletions.isEmpty && insertions.isEmpty && updates.isEmpty && moves.isEmpty
