@@ -74,6 +74,7 @@ import Testing
             let changeset = try Differ.diff(from: old, to: new)
             print("deleted \\(changeset.deletions.count) inserted \\(changeset.insertions.count) updated \\(changeset.updates.count) moved \\(changeset.moves.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
+            print("UIKit batches: \\(changeset.batchUpdates().count)")
 
             // The README's and the merge article's entry points, as a user calls them.
             func records(_ json: String) throws -> [Value] {
@@ -126,6 +127,7 @@ import Testing
             struct Section {}
             struct Changeset {}
             struct ElementPath {}
+            struct ContentEquatable {}
 
             struct Item: Identifiable, Equatable {
                 let id: Int
@@ -140,6 +142,7 @@ import Testing
             let moved: [ItemPath] = changeset.moves.map(\\.to)
             print("moved \\(moved) updated \\(changeset.updates.count) sections moved \\(changeset.movedSections.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
+            print("UIKit batches: \\(changeset.batchUpdates().count)")
 
             """, in: scratch)
         #expect(build.status == 0, "\(build)")
@@ -150,6 +153,6 @@ import Testing
         #expect(log.contains("-module-name ChangesetEngine"), "\(build)")
         let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [], in: consumer)
         #expect(output.status == 0, "\(output)")
-        #expect(output.stdout == "moved [0/1] updated 1 sections moved 1\nreplays: true\n", "\(output)")
+        #expect(output.stdout == "moved [0/1] updated 1 sections moved 1\nreplays: true\nUIKit batches: 2\n", "\(output)")
     }
 }
