@@ -74,7 +74,6 @@ import Testing
             let changeset = try Differ.diff(from: old, to: new)
             print("deleted \\(changeset.deletions.count) inserted \\(changeset.insertions.count) updated \\(changeset.updates.count) moved \\(changeset.moves.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
-            print("UIKit batches: \\(changeset.batchUpdates().count)")
 
             // The README's and the merge article's entry points, as a user calls them.
             func records(_ json: String) throws -> [Value] {
