@@ -1,8 +1,11 @@
 /// A changeset that does not fit the data it is applied to.
 public struct ApplyError: Error, Equatable, CustomStringConvertible {
+    /// What does not fit, in positions and counts.
     public var detail: String
+    /// The message, for example `the changeset does not fit this data: no item at 0/3 to remove`.
     public var description: String { "the changeset does not fit this data: \(detail)" }
 
+    /// The error for the misfit `detail`.
     @inlinable public init(detail: String) { self.detail = detail }
 }
 
@@ -29,13 +32,13 @@ extension SectionedChangeset {
         for update in updates where !movedPaths.contains(update.old) {
             guard sections.indices.contains(update.old.section),
                 sections[update.old.section].indices.contains(update.old.item)
-            else { throw misfit("no record at \(update.old) to update") }
+            else { throw misfit("no item at \(update.old) to update") }
             sections[update.old.section][update.old.item] = update.element
         }
         for path in deletions.map(\.at) + moves.map(\.from) {
             guard sections.indices.contains(path.section), sections[path.section].indices.contains(path.item),
                 sections[path.section][path.item] != nil
-            else { throw misfit("no record at \(path) to remove") }
+            else { throw misfit("no item at \(path) to remove") }
             sections[path.section][path.item] = nil
         }
 
@@ -68,7 +71,7 @@ extension SectionedChangeset {
         // the arrivals (insertions and move targets) at their new indices.
         var arrivals = [[(item: Int, element: Element)]](repeating: [], count: result.count)
         for (path, element) in insertions.map({ ($0.at, $0.element) }) + moves.map({ ($0.to, $0.element) }) {
-            guard arrivals.indices.contains(path.section) else { throw misfit("cannot place a record at \(path)") }
+            guard arrivals.indices.contains(path.section) else { throw misfit("cannot place an item at \(path)") }
             arrivals[path.section].append((path.item, element))
         }
         for index in result.indices where !arrivals[index].isEmpty {
@@ -78,9 +81,9 @@ extension SectionedChangeset {
             merged.reserveCapacity(staying.count + incoming.count)
             var next = 0
             for arrival in incoming {
-                guard arrival.item >= merged.count else { throw misfit("two records arrive at \(index)/\(arrival.item)") }
+                guard arrival.item >= merged.count else { throw misfit("two items arrive at \(index)/\(arrival.item)") }
                 while merged.count < arrival.item {
-                    guard next < staying.count else { throw misfit("cannot place a record at \(index)/\(arrival.item)") }
+                    guard next < staying.count else { throw misfit("cannot place an item at \(index)/\(arrival.item)") }
                     merged.append(staying[next])
                     next += 1
                 }

@@ -73,7 +73,7 @@ extension Differ {
         // What `verify` checks of one section a side, by construction above but for the totals.
         let paired = changeset.unchangedCount + changeset.updates.count
         guard oldCount == paired + changeset.deletions.count, oldIndexOfNew.count == paired + changeset.insertions.count else {
-            throw InvariantViolation(detail: "\(oldCount) old and \(oldIndexOfNew.count) new records, \(paired) matched, "
+            throw InvariantViolation(detail: "\(oldCount) old and \(oldIndexOfNew.count) new elements, \(paired) matched, "
                                      + "\(changeset.deletions.count) deleted and \(changeset.insertions.count) inserted")
         }
         return changeset

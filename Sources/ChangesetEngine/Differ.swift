@@ -1,11 +1,3 @@
-/// A changeset failed its own consistency check: a bug in the engine, never
-/// a property of the input. The command reports it and asks for a bug report.
-public struct InvariantViolation: Error, CustomStringConvertible {
-    public var detail: String
-    @inlinable public init(detail: String) { self.detail = detail }
-    public var description: String { "internal error: the computed changeset is inconsistent (\(detail))" }
-}
-
 /// Computes changesets between two collections of identifiable values.
 ///
 /// Stages, in order:
@@ -19,27 +11,47 @@ public struct InvariantViolation: Error, CustomStringConvertible {
 ///    Within each section, the elements that stayed are those on a longest
 ///    increasing subsequence of old indices in new order; the rest moved.
 ///    So moves are minimal: `[a,b,c] -> [b,c,a]` is one move.
-/// 4. A matched element that is not `==` its counterpart is updated (and may
-///    also be moved).
+/// 4. A matched element whose content differs from its counterpart's is
+///    updated (and may also be moved). Content is compared with `==`, with
+///    ``ContentEquatableElement/isContentEqual(to:)`` when the element has it, or
+///    with the caller's `isContentEqual` closure.
 /// 5. The result is checked (`verify`) before it is returned.
 ///
 /// Time O(n log n) in the number of elements, memory O(n).
+///
+/// Errors: a section id twice on one side throws ``DuplicateSectionIDError``,
+/// a malformed matching ``InvalidMatchingError`` (both mistakes of the
+/// caller's); ``InvariantViolation`` means a bug in the engine.
 public enum Differ {
+    /// The changeset from `old` to `new`, sections and elements matched by
+    /// id, content compared with `==`.
     @inlinable
     public static func diff<SectionID: Hashable, Element: Identifiable & Equatable>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>]
+    ) throws -> SectionedChangeset<SectionID, Element> {
+        try diff(from: old, to: new, rule: EqualityRule())
+    }
+
+    /// Stages 1 to 5 with the elements' content compared by `rule`.
+    @inlinable
+    static func diff<SectionID: Hashable, Element: Identifiable, Equality: ContentRule<Element>>(
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
 
         // 2. Elements, matched by id.
         let oldIndexOfNew = matchByID(old: old, new: new)
-        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
+        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew, rule: rule)
     }
 
-    /// The k-th element with an id in `new` (flattened, sections in order)
-    /// matches the k-th element with that id in `old`: for each new element,
-    /// the flat index of its old counterpart, or -1.
+    /// Stage 2 alone: the k-th element with an id in `new` (flattened,
+    /// sections in order) matches the k-th element with that id in `old`.
+    /// Returns, for each new element, the flat index of its old counterpart,
+    /// or -1: a matching for ``diff(from:to:matching:)``, to adjust before
+    /// handing it on (to pair elements by something the id cannot say).
+    ///
+    /// Time O(n) expected, memory about 20 bytes an element.
     @inlinable
     public static func matchByID<SectionID, Element: Identifiable>(
         old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>]
@@ -53,23 +65,35 @@ public enum Differ {
         return IDMatching.match(old: ids(old), new: ids(new))
     }
 
-    /// The changeset for a matching computed elsewhere (the command matches
-    /// records through its own key index): `oldIndexOfNew[j]` (32 bits) is the flat
-    /// index in `old` of the j-th element of `new` (flattened), or -1. Each
-    /// old index may appear once. Stages 1, 3, 4 and 5 as in `diff(from:to:)`.
+    /// The changeset for a matching computed elsewhere (by ``matchByID(old:new:)``
+    /// or by the caller's own rule): `oldIndexOfNew[j]` (32 bits) is the flat
+    /// index in `old` of the j-th element of `new` (flattened, sections in
+    /// order), or -1 (inserted); new elements past its end count as -1.
+    /// Each old index may appear once: one out of range or twice throws
+    /// ``InvalidMatchingError``. Stages 1, 3, 4 and 5 as in `diff(from:to:)`,
+    /// content compared with `==`.
     @inlinable
     public static func diff<SectionID: Hashable, Element: Equatable>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32]
     ) throws -> SectionedChangeset<SectionID, Element> {
+        try diff(from: old, to: new, matching: oldIndexOfNew, rule: EqualityRule())
+    }
+
+    /// Stages 1, 3, 4 and 5 for a given matching, content compared by `rule`.
+    @inlinable
+    static func diff<SectionID: Hashable, Element, Equality: ContentRule<Element>>(
+        from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
+        rule: Equality
+    ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = SectionedChangeset<SectionID, Element>()
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
-        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew)
+        return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew, rule: rule)
     }
 
     @inlinable
-    static func diff<SectionID: Hashable, Element: Equatable>(
+    static func diff<SectionID: Hashable, Element, Equality: ContentRule<Element>>(
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
-        changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int]
+        changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int], rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
@@ -112,11 +136,11 @@ public enum Differ {
                     continue
                 }
                 guard oldFlat < oldTotal, oldMatched[oldFlat >> 6] & (1 << UInt64(oldFlat & 63)) == 0 else {
-                    throw InvariantViolation(detail: "old element \(oldFlat) is matched twice or does not exist")
+                    throw InvalidMatchingError(newIndex: newTotal - 1, oldIndex: oldFlat, oldCount: oldTotal)
                 }
                 oldMatched[oldFlat >> 6] |= 1 << UInt64(oldFlat & 63)
                 let oldPath = oldPath(oldFlat)
-                if old[oldPath.section].elements[oldPath.item] == element {
+                if rule.isContentEqual(old[oldPath.section].elements[oldPath.item], element) {
                     changeset.unchangedCount += 1
                 } else {
                     changeset.updates.append(.init(old: oldPath, new: ItemPath(section: newSectionIndex, item: item), element: element))
@@ -192,16 +216,16 @@ public enum Differ {
 
         var oldSectionByID: [SectionID: Int] = [:]
         for (index, section) in old.enumerated() {
-            guard oldSectionByID.updateValue(index, forKey: section.id) == nil else {
-                throw InvariantViolation(detail: "section id \(section.id) appears twice in the old data")
+            if let first = oldSectionByID.updateValue(index, forKey: section.id) {
+                throw DuplicateSectionIDError(side: .old, id: "\(section.id)", firstIndex: first, repeatIndex: index)
             }
         }
         var oldSectionOfNew = [Int](repeating: -1, count: new.count)
         var newSectionOfOld = [Int](repeating: -1, count: old.count)
-        var seenNewSections = Set<SectionID>()
+        var newSectionByID: [SectionID: Int] = [:]
         for (index, section) in new.enumerated() {
-            guard seenNewSections.insert(section.id).inserted else {
-                throw InvariantViolation(detail: "section id \(section.id) appears twice in the new data")
+            if let first = newSectionByID.updateValue(index, forKey: section.id) {
+                throw DuplicateSectionIDError(side: .new, id: "\(section.id)", firstIndex: first, repeatIndex: index)
             }
             if let oldIndex = oldSectionByID[section.id] {
                 oldSectionOfNew[index] = oldIndex
@@ -231,6 +255,8 @@ public enum Differ {
     /// Marks, for each position of `sequence`, whether it lies on one longest
     /// strictly increasing subsequence (the leftmost-ending one on ties, so the
     /// choice is deterministic). O(n log n); positions are held in 32 bits.
+    /// It is the engine's move rule: of the old indices of matched items in
+    /// new order, those off the subsequence are the ones that moved.
     @inlinable
     public static func longestIncreasingSubsequence<Value: BinaryInteger>(_ sequence: [Value]) -> [Bool] {
         longestIncreasingSubsequence(count: sequence.count) { sequence[$0] }
@@ -263,7 +289,7 @@ public enum Differ {
         // element for no measurable speed.)
         // Room for the longest run there can be, reserved once: grown by
         // doubling, the old and new buffers were both held at each step (two
-        // copies of ~400 MB past memory at 100M records), and pages reserved
+        // copies of ~400 MB past memory at 100M elements), and pages reserved
         // and never written cost address space, not memory.
         var tails: [Int32] = []
         tails.reserveCapacity(count)
@@ -303,7 +329,13 @@ public enum Differ {
     /// leaves the engine: per section, count after = count before - deleted -
     /// moved out + inserted + moved in; no index path is both deleted and
     /// moved or updated; every old element is matched or deleted and every
-    /// new one matched or inserted.
+    /// new one matched or inserted. Throws ``InvariantViolation`` naming the
+    /// first that fails.
+    ///
+    /// Public so that a changeset built or edited by hand can be checked
+    /// against the two lists it claims to lead between. (It checks counts
+    /// and positions, not the rules of one UIKit batch: see
+    /// ``SectionedChangeset/batchUpdates()``.)
     @inlinable
     public static func verify<SectionID: Hashable, Element>(
         _ changeset: SectionedChangeset<SectionID, Element>,
@@ -312,10 +344,10 @@ public enum Differ {
         func fail(_ detail: String) -> InvariantViolation { InvariantViolation(detail: detail) }
         let matched = changeset.unchangedCount + changeset.updates.count
         guard changeset.oldCount == matched + changeset.deletions.count else {
-            throw fail("\(changeset.oldCount) old records but \(matched) matched and \(changeset.deletions.count) deleted")
+            throw fail("\(changeset.oldCount) old elements but \(matched) matched and \(changeset.deletions.count) deleted")
         }
         guard changeset.newCount == matched + changeset.insertions.count else {
-            throw fail("\(changeset.newCount) new records but \(matched) matched and \(changeset.insertions.count) inserted")
+            throw fail("\(changeset.newCount) new elements but \(matched) matched and \(changeset.insertions.count) inserted")
         }
         // Old positions as flat indices into bitmaps: a Set of index paths
         // hashed every move twice and was half of an all-moves diff's time.
@@ -329,7 +361,7 @@ public enum Differ {
         var deleted = [Bool](repeating: false, count: oldStart[old.count])
         for deletion in changeset.deletions {
             let index = try flat(deletion.at)
-            guard !deleted[index] else { throw fail("a record is deleted twice") }
+            guard !deleted[index] else { throw fail("an element is deleted twice") }
             deleted[index] = true
         }
         var movedFrom = [Bool](repeating: false, count: oldStart[old.count])
@@ -370,7 +402,7 @@ public enum Differ {
         }
         for insertion in changeset.insertions { expected[insertion.at.section] += 1 }
         for (index, section) in new.enumerated() where expected[index] != section.elements.count {
-            throw fail("section \(index) should hold \(expected[index]) records after the update but holds \(section.elements.count)")
+            throw fail("section \(index) should hold \(expected[index]) items after the update but holds \(section.elements.count)")
         }
     }
 }

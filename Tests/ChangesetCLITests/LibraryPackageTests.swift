@@ -126,6 +126,7 @@ import Testing
             struct Section {}
             struct Changeset {}
             struct ElementPath {}
+            struct ContentEquatable {}
 
             struct Item: Identifiable, Equatable {
                 let id: Int
@@ -140,6 +141,7 @@ import Testing
             let moved: [ItemPath] = changeset.moves.map(\\.to)
             print("moved \\(moved) updated \\(changeset.updates.count) sections moved \\(changeset.movedSections.count)")
             print("replays: \\(try changeset.apply(to: old) == new)")
+            print("UIKit batches: \\(changeset.batchUpdates().count)")
 
             """, in: scratch)
         #expect(build.status == 0, "\(build)")
@@ -150,6 +152,6 @@ import Testing
         #expect(log.contains("-module-name ChangesetEngine"), "\(build)")
         let output = try runProcess(consumer.appendingPathComponent(".build/debug/Consumer"), [], in: consumer)
         #expect(output.status == 0, "\(output)")
-        #expect(output.stdout == "moved [0/1] updated 1 sections moved 1\nreplays: true\n", "\(output)")
+        #expect(output.stdout == "moved [0/1] updated 1 sections moved 1\nreplays: true\nUIKit batches: 2\n", "\(output)")
     }
 }

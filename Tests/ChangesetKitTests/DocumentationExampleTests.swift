@@ -1,5 +1,37 @@
+import Foundation
 import Testing
 @testable import ChangesetKit
+
+/// UIKit's row-and-section index path, as UIKit's extension of Foundation's
+/// `IndexPath` gives it (this test runs without UIKit).
+extension IndexPath {
+    fileprivate init(row: Int, section: Int) { self.init(indexes: [section, row]) }
+    fileprivate init(_ path: ItemPath) { self.init(row: path.item, section: path.section) }
+    fileprivate var itemPath: ItemPath { ItemPath(section: self[0], item: self[1]) }
+}
+
+/// The `UITableView` calls the article makes, recorded as the batches they
+/// make up, so the example runs as written and what it hands UIKit is checked.
+private final class RecordingTableView {
+    enum RowAnimation { case automatic }
+    var batches: [BatchUpdate] = []
+
+    func performBatchUpdates(_ updates: () -> Void) {
+        batches.append(BatchUpdate())
+        updates()
+    }
+    func deleteSections(_ sections: IndexSet, with _: RowAnimation) { batches[batches.count - 1].deletedSections += sections }
+    func insertSections(_ sections: IndexSet, with _: RowAnimation) { batches[batches.count - 1].insertedSections += sections }
+    func moveSection(_ section: Int, toSection newSection: Int) {
+        batches[batches.count - 1].movedSections.append(.init(from: section, to: newSection))
+    }
+    func deleteRows(at paths: [IndexPath], with _: RowAnimation) { batches[batches.count - 1].deletedItems += paths.map(\.itemPath) }
+    func insertRows(at paths: [IndexPath], with _: RowAnimation) { batches[batches.count - 1].insertedItems += paths.map(\.itemPath) }
+    func reloadRows(at paths: [IndexPath], with _: RowAnimation) { batches[batches.count - 1].reloadedItems += paths.map(\.itemPath) }
+    func moveRow(at path: IndexPath, to newPath: IndexPath) {
+        batches[batches.count - 1].movedItems.append(.init(from: path.itemPath, to: newPath.itemPath))
+    }
+}
 
 /// The examples of the DocC articles (Sources/ChangesetEngine/ChangesetEngine.docc and Sources/ChangesetKit/ChangesetKit.docc),
 /// run as written, so the documentation cannot drift from the API.
@@ -7,6 +39,14 @@ import Testing
     struct Item: Identifiable, Equatable {
         let id: Int
         let name: String
+    }
+
+    /// The article's view model: `==` compares ids, `isContentEqual(to:)` names.
+    struct Contact: Identifiable, Equatable, ContentEquatableElement {
+        let id: Int
+        var name: String
+        static func == (a: Contact, b: Contact) -> Bool { a.id == b.id }
+        func isContentEqual(to other: Contact) -> Bool { name == other.name }
     }
 
     @Test func diffingValuesSectionsAndApplying() throws {
@@ -30,6 +70,35 @@ import Testing
         // "reversing ten elements moves nine"
         let ten = (0..<10).map { Item(id: $0, name: "") }
         #expect(try Differ.diff(from: ten, to: ten.reversed()).moves.count == 9)
+    }
+
+    @Test func contentApartFromEqualityAndATableViewUpdate() throws {
+        let people = [Contact(id: 1, name: "Ann"), Contact(id: 2, name: "Bo"), Contact(id: 3, name: "Cy")]
+        let renamed = [Contact(id: 2, name: "Bo"), Contact(id: 3, name: "Cy"), Contact(id: 1, name: "Anne")]
+        let contacts = try Differ.diff(from: people, to: renamed)
+        #expect(contacts.updates.map(\.element.name) == ["Anne"])
+        #expect(contacts.moves.map(\.element.id) == [1])
+        let byName = try Differ.diff(from: people, to: renamed) { $0.name == $1.name }
+        #expect(byName == contacts)
+
+        let batches = contacts.batchUpdates()
+        #expect(batches.count == 2)
+        #expect(batches[0].movedItems == [.init(from: ItemPath(section: 0, item: 0), to: ItemPath(section: 0, item: 2))])
+        #expect(batches[1].reloadedItems == [ItemPath(section: 0, item: 2)])
+
+        let tableView = RecordingTableView()
+        for batch in batches {
+            tableView.performBatchUpdates {
+                tableView.deleteSections(IndexSet(batch.deletedSections), with: .automatic)
+                tableView.insertSections(IndexSet(batch.insertedSections), with: .automatic)
+                for move in batch.movedSections { tableView.moveSection(move.from, toSection: move.to) }
+                tableView.deleteRows(at: batch.deletedItems.map(IndexPath.init), with: .automatic)
+                tableView.insertRows(at: batch.insertedItems.map(IndexPath.init), with: .automatic)
+                tableView.reloadRows(at: batch.reloadedItems.map(IndexPath.init), with: .automatic)
+                for move in batch.movedItems { tableView.moveRow(at: IndexPath(move.from), to: IndexPath(move.to)) }
+            }
+        }
+        #expect(tableView.batches == batches)
     }
 
     @Test func mergingRecords() throws {
