@@ -39,8 +39,8 @@ import Testing
         FormatTests.catalog + ["--kinds", "updated,moved"],
         FormatTests.catalog + ["--show", "title", "--show", "pri*"],
         ["states/old.csv", "states/new.csv", "--id", "id"],
-        ReviewTests.countries,
-        ReviewTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
+        SchemaChangeTests.countries,
+        SchemaChangeTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
         FormatTests.arrays + ["--show", "name"],
         // States keyed by id, one moved: summary.keyedArrays, movedTo and movedFrom.
         ArrayKeyCLITests.states,
