@@ -46,10 +46,12 @@ import Testing
             // OLD is a FIFO whose writer stays silent: the run waits with -o's temporary file open, which
             // has no name where the system allows (O_TMPFILE), else a name the handler removes.
             // (A signal ignored when the run starts stays ignored, as for nohup; `env --default-signal` makes sure
-            // none is, whatever the test runner and the shell's background job ignore.)
+            // none is, whatever the test runner and the shell's background job ignore.) The silent writer is killed at the
+            // end (SIGKILL: it inherits the signals the runner ignores); it may hold a copy of the test's output pipe,
+            // which would keep the script's output open for its 10 seconds.
             let script = """
-                set -m; rm -f fifo; mkfifo fifo; (sleep 10 > fifo &) ; env --default-signal=INT,TERM,HUP "$CHANGESET" fifo n.json --id id -o out.json & pid=$!
-                sleep 1; ls -a | grep -c changeset- ; kill -\(signal) $pid; wait $pid; echo "status $?"; ls -a | grep -c changeset-
+                set -m; rm -f fifo; mkfifo fifo; (sleep 10 > fifo & echo $! > writer) ; env --default-signal=INT,TERM,HUP "$CHANGESET" fifo n.json --id id -o out.json & pid=$!
+                sleep 1; ls -a | grep -c changeset- ; kill -\(signal) $pid; wait $pid; echo "status $?"; ls -a | grep -c changeset- ; kill -KILL $(cat writer)
                 """
             let result = try runShell(script, in: scratch, shell: "/bin/bash")
             let numbers = result.stdout.split(separator: "\n")
