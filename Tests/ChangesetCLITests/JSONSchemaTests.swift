@@ -5,7 +5,7 @@ import Testing
 /// `--format ndjson` and `--stat --format json` write: every golden file
 /// and fresh output of many shapes validates with check-jsonschema, and
 /// an output with a member the schema does not know fails.
-@Suite struct JSONSchemaTests {
+@Suite(.tags(.slow, .schema)) struct JSONSchemaTests {
     static let root = fixtures.deletingLastPathComponent()
     static let schemas = root.appendingPathComponent("docs/schema")
 

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The two review reports: markdown for a pull request or a job summary,
-/// html checked in a real browser.
+/// and html, against their golden files.
 @Suite struct ReportTests {
     static let countries = SchemaChangeTests.countries
 
@@ -23,6 +23,12 @@ import Testing
             #expect(!result.stdout.contains(reference), "the page refers to something outside it: \(reference)")
         }
     }
+}
+
+/// The review reports checked in a real browser (headless chromium): what
+/// the html page shows, its filters, and hostile names kept as text.
+@Suite(.tags(.slow, .browser)) struct BrowserReportTests {
+    static let countries = SchemaChangeTests.countries
 
     /// A big delta: every kind capped with "and N more", and the whole text
     /// never over GitHub's 65,536 characters.
