@@ -81,8 +81,10 @@ import Testing
         let directory = try scratchDirectory(holding: ["a.csv": "id,code\n1,x\n", "b.csv": "id,code,iso\n1,x,y\n", "a.json": #"[{"id":1,"code":"x"}]"#, "b.json": #"[{"id":1,"code":"x","iso":"y"}]"#])
         defer { try? FileManager.default.removeItem(at: directory) }
         let csv = try changeset(["a.csv", "b.csv", "--id", "id", "--rename", "code=iso"], in: directory)
-        #expect(csv.status == 2 && csv.stderr.contains("after --rename read one column as the other"), "\(csv)")
+        #expect(csv.status == 2 && csv.stderr == "changeset: b.csv:1:9: duplicate column name \"code\" in the header (also column 2), "
+            + "after --rename read one column as the other\n", "\(csv)")
         let json = try changeset(["a.json", "b.json", "--id", "id", "--rename", "code=iso"], in: directory)
-        #expect(json.status == 2 && json.stderr.contains("after --rename read one member as the other"), "\(json)")
+        #expect(json.status == 2 && json.stderr == "changeset: b.json:1:21: duplicate member name \"code\" in an object, "
+            + "after --rename read one member as the other\n", "\(json)")
     }
 }

@@ -210,15 +210,19 @@ extension MergeCommandTests {
     @Test func duplicateIDsByOccurrenceAreRefused() throws {
         let paths = try scratchFiles([("base.csv", "id,x\na,1\na,2\n"), ("ours.csv", "id,x\na,2\n"), ("theirs.csv", "id,x\na,1\na,2\n")])
         let result = try changeset(["merge"] + paths + ["--id", "id", "--duplicates", "occurrence"])
-        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("unique ids"), "\(result)")
+        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.hasPrefix("changeset: a merge matches records by unique ids; "
+            + "--duplicates occurrence would match different records after a deletion\n"), "\(result)")
     }
 
     /// `--only prce` (a typo) compared nothing and took OURS silently.
     @Test func fieldOptionsNamingNoFieldAreErrors() throws {
         let paths = try scratchFiles([("base.csv", "id,price\n1,10\n"), ("ours.csv", "id,price\n1,10\n2,5\n"), ("theirs.csv", "id,price\n1,99\n")])
-        for option in [["--only", "prce"], ["--ignore", "nosuch"], ["--rename", "nosuch=x"]] {
+        let files = paths.joined(separator: ", ")
+        for (option, message) in [(["--only", "prce"], #"--only "prce": no record of \#(files) has this field; did you mean "price"?"#),
+                                  (["--ignore", "nosuch"], #"--ignore "nosuch": no record of \#(files) has this field; the top-level fields are: id, price"#),
+                                  (["--rename", "nosuch=x"], #"--rename nosuch=x: no record of \#(files) has the field "nosuch"; the top-level fields are: id, price"#)] {
             let result = try changeset(["merge"] + paths + ["--id", "id"] + option)
-            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("no record of"), "\(result)")
+            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "changeset: \(message)\n", "\(result)")
         }
     }
 

@@ -18,6 +18,4 @@ extension Tag {
     @Tag static var workflow: Self
     /// Validates outputs against the JSON Schemas with check-jsonschema.
     @Tag static var schema: Self
-    /// Runs real git in scratch repositories.
-    @Tag static var git: Self
 }
