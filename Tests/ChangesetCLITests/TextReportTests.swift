@@ -40,8 +40,8 @@ import Testing
         #expect(eight.status == 1, "\(eight)")
     }
 
-    /// Found by review: a width past what any text holds overflowed the
-    /// arithmetic on widths (a trap, killed by a signal) where values are cut.
+    /// A width past what any text holds shows values whole: it overflowed
+    /// the arithmetic on widths (a trap, killed by a signal) where values are cut.
     @Test func aHugeWidthShowsValuesWholeInEveryReportFormat() throws {
         for format in ["text", "markdown", "html"] {
             let huge = try changeset(["catalog/old.json", "catalog/new.json", "--id", "id", "--format", format, "--width", "1000000000000000000"])
