@@ -121,3 +121,53 @@ extension ContextTests {
         }
     }
 }
+
+extension ContextTests {
+    /// `--show` takes a renamed field by either name, in old and new records alike.
+    @Test func shownFieldsFollowARename() throws {
+        let directory = try scratchDirectory(holding: ["m1.csv": "id,name,v\n1,a,1\n2,b,2\n3,c,3\n", "m2.csv": "id,title,v\n1,a,1\n2,b,5\n4,d,4\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for name in ["title", "name"] {
+            let result = try changeset(["m1.csv", "m2.csv", "--id", "id", "--rename", "name=title", "--show", name], in: directory)
+            #expect(result.status == 1, "\(result)")
+            for expected in ["deleted  id 3  at 2, line 4  \(name): \"c\"", "inserted id 4  at 2, line 4  \(name): \"d\"", "updated  id 2  at 1, line 3  \(name): \"b\""] {
+                #expect(result.stdout.contains(expected), "\(name): \(result.stdout)")
+            }
+        }
+    }
+
+    /// A CSV column with a dot in its name, against nested JSON and on its own.
+    @Test func shownFieldsFindDottedColumns() throws {
+        let directory = try scratchDirectory(holding: [
+            "c1.csv": "id,addr.city,v\n1,Oslo,1\n2,Bergen,2\n",
+            "n2.json": #"[{"id":1,"addr":{"city":"Oslo"},"v":1},{"id":2,"addr":{"city":"Bergen"},"v":3}]"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let mixed = try changeset(["c1.csv", "n2.json", "--id", "id", "--show", "addr.city"], in: directory)
+        #expect(mixed.stdout.contains("addr.city: \"Bergen\"\n"), "\(mixed)")
+        let csv = try changeset(["c1.csv", "c1.csv", "--id", "id", "--show", "addr.city"], in: directory)
+        #expect(csv.status == 0, "\(csv)")
+    }
+
+    @Test func nestedShownFieldsAreCheckedAndPatternsStayTopLevel() throws {
+        let directory = try scratchDirectory(holding: ["j1.json": #"[{"id":1,"addr":{"city":"Oslo"}}]"#, "j2.json": #"[{"id":1,"addr":{"city":"Olso"}}]"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let missing = try changeset(["j1.json", "j2.json", "--id", "id", "--show", "addr.nope"], in: directory)
+        #expect(missing.status == 2 && missing.stderr.contains(#"--show "addr.nope": no record of j1.json or j2.json has this field"#), "\(missing)")
+        let pattern = try changeset(["j1.json", "j2.json", "--id", "id", "--show", "addr.*"], in: directory)
+        #expect(pattern.status == 2 && pattern.stderr.contains("a pattern names top-level fields only"), "\(pattern)")
+        let nested = try changeset(["j1.json", "j2.json", "--id", "id", "--show", "addr.city"], in: directory)
+        #expect(nested.stdout.contains("updated  id 1  at 0, line 1  addr.city: \"Olso\"\n"), "\(nested)")
+    }
+
+    /// `--show` values are cut as the format cuts values, whole with `--width 0`.
+    @Test func shownValuesFollowTheWidth() throws {
+        let long = String(repeating: "x", count: 300)
+        let directory = try scratchDirectory(holding: ["w1.json": #"[{"id":1,"t":"\#(long)","v":1}]"#, "w2.json": #"[{"id":1,"t":"\#(long)","v":2}]"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let whole = try changeset(["w1.json", "w2.json", "--id", "id", "--show", "t", "--width", "0"], in: directory)
+        #expect(whole.stdout.contains("t: \"\(long)\"\n"), "\(whole)")
+        let cut = try changeset(["w1.json", "w2.json", "--id", "id", "--show", "t"], in: directory)
+        #expect(!cut.stdout.contains(long), "\(cut)")
+    }
+}

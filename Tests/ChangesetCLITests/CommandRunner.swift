@@ -119,3 +119,24 @@ func scratchFiles(_ contents: [(String, String)]) throws -> [String] {
         return url.path
     }
 }
+
+/// A scratch directory holding files of the given names and texts, removed afterwards by the caller.
+func scratchDirectory(holding files: [String: String]) throws -> URL {
+    let directory = try scratchDirectory()
+    for (name, text) in files { try Data(text.utf8).write(to: directory.appendingPathComponent(name)) }
+    return directory
+}
+
+/// Writes `text` as the file `name` in `directory`.
+func writeFile(_ text: String, _ name: String, in directory: URL) throws {
+    try Data(text.utf8).write(to: directory.appendingPathComponent(name))
+}
+
+/// Runs a shell script in `directory` under a timeout; `$CHANGESET` is the binary.
+func runShell(_ script: String, in directory: URL, timeout: Int = 60, shell: String = "/bin/sh") throws -> CommandResult {
+    var environment = ProcessInfo.processInfo.environment
+    environment["CHANGESET"] = changesetBinary.path
+    environment["NO_COLOR"] = nil
+    return try runProcess(URL(fileURLWithPath: "/usr/bin/timeout"), ["\(timeout)", shell, "-c", script],
+                          in: directory, environment: environment)
+}

@@ -107,3 +107,19 @@ extension CommandResult {
         return result
     }
 }
+
+extension CompressedInputTests {
+    @Test func aZstdInputMayStartWithASkippableFrame() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let frame = try Data(contentsOf: fixtures.appendingPathComponent("compressed/new.csv.zst"))
+        let skippable = Data([0x50, 0x2A, 0x4D, 0x18, 4, 0, 0, 0, 0x61, 0x62, 0x63, 0x64])
+        try (skippable + frame).write(to: scratch.appendingPathComponent("new.csv.zst"))
+        try (skippable + frame).write(to: scratch.appendingPathComponent("unnamed"))
+        let plain = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id"])
+        for name in ["new.csv.zst", "unnamed"] {
+            let result = try changeset([fixtures.appendingPathComponent("catalog/old.csv").path, name, "--id", "id", "--input-format", "csv"], in: scratch)
+            #expect(result.status == plain.status && result.stdout == plain.stdout, "\(name): \(result)")
+        }
+    }
+}

@@ -108,3 +108,38 @@ extension DiffCommandTests {
         #expect(result.stderr == "changeset: <stdin>:1:10: unexpected end of input; expected more JSON\n", "\(result)")
     }
 }
+
+extension DiffCommandTests {
+    @Test func standardInputForBothSidesIsAUsageError() throws {
+        let result = try changeset(["-", "-", "--id", "id"], input: Data("[]".utf8))
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.hasPrefix("changeset: OLD and NEW cannot both be standard input (-)\n"), "\(result)")
+    }
+
+    @Test func noArgumentsPrintsTheUsage() throws {
+        let result = try changeset([])
+        #expect(result.status == 2 && result.stdout.isEmpty, "\(result)")
+        #expect(result.stderr.contains("USAGE: changeset [diff] <old> <new> [<options>]"), "\(result)")
+        #expect(result.stderr.contains("--id <field>"), "\(result)")
+    }
+
+    @Test func helpAndVersion() throws {
+        let help = try changeset(["help"])
+        #expect(help.status == 0 && help.stdout.contains("USAGE: changeset [diff] <old> <new>"), "\(help)")
+        let applyHelp = try changeset(["help", "apply"])
+        #expect(applyHelp.status == 0 && applyHelp.stdout.contains("USAGE: changeset apply <base> <patch>"), "\(applyHelp)")
+        for arguments in [["--version"], ["diff", "--version"], ["apply", "--version"]] {
+            let version = try changeset(arguments)
+            #expect(version.status == 0 && version.stdout == "changeset 0.1.0\n", "\(version)")
+        }
+    }
+
+    @Test func negativeCountsAndUnusableDelimitersAreRefusedWithAReason() throws {
+        let width = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id", "--width", "-1"])
+        #expect(width.status == 2 && width.stderr.hasPrefix("changeset: --width must be 0 (no limit) or at least 8, not -1\n"), "\(width)")
+        let limit = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id", "--format", "html", "--limit", "-5"])
+        #expect(limit.status == 2 && limit.stderr.hasPrefix("changeset: --limit must be 0 or more, not -5\n"), "\(limit)")
+        let quote = try changeset(["catalog/old.csv", "catalog/new.csv", "--id", "id", "--delimiter", "\""])
+        #expect(quote.status == 2 && quote.stderr.hasPrefix("changeset: --delimiter cannot be \", CSV's quote character\n"), "\(quote)")
+    }
+}

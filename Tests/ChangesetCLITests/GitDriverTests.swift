@@ -578,3 +578,129 @@ import Testing
         #expect(added.stdout == "changeset diff a/catalog/new.csv b/catalog/new.csv\nindex 0000000..abcdef1\nnew file, 7 records\n", "\(added)")
     }
 }
+
+extension GitDriverTests {
+    @Test func gitSetupKeepsEveryLineOfACRLFAttributesFileAndRemovesOnlyItsOwnAttributes() throws {
+        let repository = try GitDriverTests.Repository()
+        try repository.write(".gitattributes", "*.png binary\r\n*.txt text\r\n*.csv text eol=crlf diff=changeset merge=changeset changeset-id=x\r\n")
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.json").status == 0)
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        #expect(try repository.read(".gitattributes") == """
+            *.png binary\r
+            *.txt text\r
+            *.csv text eol=crlf diff=changeset merge=changeset changeset-id=sku\r
+            *.json diff=changeset merge=changeset changeset-id=sku\r
+
+            """)
+        let removed = try repository.changeset("git", "setup", "--remove", "*.csv")
+        #expect(removed.status == 0 && removed.stdout.contains("removed changeset's attributes from 1 line"), "\(removed)")
+        #expect(try repository.read(".gitattributes") == "*.png binary\r\n*.txt text\r\n*.csv text eol=crlf\r\n*.json diff=changeset merge=changeset changeset-id=sku\r\n")
+        let none = try repository.changeset("git", "setup", "--remove", "*.csv")
+        #expect(none.status == 0 && none.stdout.contains("nothing removed"), "\(none)")
+        #expect(try repository.changeset("git", "setup", "--remove").status == 0)
+        #expect(try repository.read(".gitattributes") == "*.png binary\r\n*.txt text\r\n*.csv text eol=crlf\r\n")
+        let empty = try repository.changeset("git", "setup", "")
+        #expect(empty.status == 2 && empty.stderr.contains("an empty pattern"), "\(empty)")
+    }
+
+    @Test func anAbsurdConflictMarkerSizeIsCapped() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try writeFile("id,v\n1,1\n", "base.csv", in: scratch)
+        try writeFile("id,v\n1,2\n", "ours.csv", in: scratch)
+        try writeFile("id,v\n1,3\n", "theirs.csv", in: scratch)
+        let result = try changeset(["git", "merge-driver", "--id", "id", "--", "base.csv", "ours.csv", "theirs.csv", "data.csv", "99999999999"], in: scratch)
+        #expect(result.status == 1, "\(result)")
+        let merged = try String(contentsOf: scratch.appendingPathComponent("ours.csv"), encoding: .utf8)
+        #expect(merged.contains(String(repeating: "<", count: 1000) + " ours") && !merged.contains(String(repeating: "<", count: 1001)), "\(merged.prefix(200))")
+    }
+
+    @Test func gitDiffSaysBinaryFilesDifferAndMarkedFilesMergeAsText() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 2]).write(to: scratch.appendingPathComponent("a.csv"))
+        try Data([0x89, 0x50, 0x4E, 0x47, 0, 1, 3]).write(to: scratch.appendingPathComponent("b.csv"))
+        let diff = try changeset(["git-diff", "data.csv", "a.csv", "1111111", "100644", "b.csv", "2222222", "100644"], in: scratch)
+        #expect(diff.status == 0 && diff.stdout.hasSuffix("Binary files a/data.csv and b/data.csv differ\n"), "\(diff)")
+        // A single-column CSV still holding markers from an earlier merge: merged by git merge-file, not as records.
+        try writeFile("v\na\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n", "base.csv", in: scratch)
+        try writeFile("v\na\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\nd\n", "ours.csv", in: scratch)
+        try writeFile("v\nz\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\n", "theirs.csv", in: scratch)
+        let merged = try changeset(["git", "merge-driver", "--id", "v", "--", "base.csv", "ours.csv", "theirs.csv", "data.csv", "7"], in: scratch)
+        #expect(merged.stderr.contains("holds conflict markers") && merged.stderr.contains("merging it as text"), "\(merged)")
+        #expect(try String(contentsOf: scratch.appendingPathComponent("ours.csv"), encoding: .utf8)
+            == "v\nz\n<<<<<<< ours\nb\n=======\nc\n>>>>>>> theirs\nd\n")
+    }
+
+    @Test func gitDiffReadsACompressedDatasetAsADataset() throws {
+        let result = try changeset(["git-diff", "data.json.gz", "compressed/old.json.gz", "1111111", "100644", "catalog/new.json", "2222222", "100644", "--id", "id"])
+        // The report of the file it holds, under the name git gave.
+        let plain = try changeset(["git-diff", "data.json.gz", "catalog/old.json", "1111111", "100644", "catalog/new.json", "2222222", "100644", "--id", "id"])
+        #expect(plain.stdout.hasPrefix("changeset diff a/data.json.gz b/data.json.gz\nindex 1111111..2222222\n1 inserted, 1 deleted, 3 updated"), "\(plain)")
+        #expect(result.status == 0 && result.stdout == plain.stdout && result.stderr.isEmpty, "\(result)")
+    }
+
+    /// git put a path starting with `-` among the options: the merge driver
+    /// printed its help and git took OURS as merged, losing THEIRS's edit.
+    @Test func aPathStartingWithADashIsAPathForBothDrivers() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
+        try repository.branches("-dash.csv", base: "id,v\n1,1\n2,2\n", ours: "id,v\n1,1\n2,2\n3,3\n", theirs: "id,v\n1,11\n2,2\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0, "\(merged)")
+        #expect(try repository.read("-dash.csv") == "id,v\n1,11\n2,2\n3,3\n")
+        try repository.write("-dash.csv", "id,v\n1,12\n2,2\n3,3\n")
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0 && diff.stdout.contains("v: 11 -> 12"), "\(diff)")
+    }
+
+    /// A driver configured with options that do not parse: git diff still
+    /// goes on (exit 0), and the merge falls back to git's text merge.
+    @Test func driverOptionsThatDoNotParseNeverStopGit() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
+        let command = try repository.git("config", "diff.changeset.command").stdout.trimmingCharacters(in: .newlines)
+        try repository.git("config", "diff.changeset.command", command.replacingOccurrences(of: "git-diff --", with: "git-diff --bogus --"))
+        let driver = try repository.git("config", "merge.changeset.driver").stdout.trimmingCharacters(in: .newlines)
+        try repository.git("config", "merge.changeset.driver", driver.replacingOccurrences(of: "merge-driver --", with: "merge-driver --bogus --"))
+        try repository.branches("data.csv", base: "id,v\n1,1\n2,2\n3,3\n4,4\n", ours: "id,v\n1,11\n2,2\n3,3\n4,4\n", theirs: "id,v\n1,1\n2,2\n3,3\n4,44\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status == 0 && merged.stderr.contains("merging it as text"), "\(merged)")
+        #expect(try repository.read("data.csv") == "id,v\n1,11\n2,2\n3,3\n4,44\n")
+        try repository.write("data.csv", "id,v\n1,12\n")
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0 && diff.stdout.contains("not compared record by record"), "\(diff)")
+    }
+
+    /// Without an id the merge driver leaves the file to git: records
+    /// matched by content would keep both edits of one row.
+    @Test func withoutAnIDGitMergesAsText() throws {
+        let repository = try Repository()
+        let setup = try repository.changeset("git", "setup", "*.csv")
+        #expect(setup.status == 0 && setup.stdout.contains("git merge stays line by line"), "\(setup)")
+        #expect(try repository.read(".gitattributes") == "*.csv diff=changeset\n")
+        try repository.write(".gitattributes", "*.csv diff=changeset merge=changeset\n")
+        #expect(try repository.changeset("git", "setup", "--id", "id", "*.tsv").status == 0)
+        try repository.branches("data.csv", base: "id,v\n1,1\n", ours: "id,v\n1,3\n", theirs: "id,v\n1,2\n")
+        let merged = try repository.git("merge", "--no-edit", "theirs")
+        #expect(merged.status != 0 && merged.stderr.contains("no changeset-id attribute names its id"), "\(merged)")
+        #expect(try repository.read("data.csv").contains("<<<<<<< ours\n1,3\n"))
+    }
+
+    /// `git setup` run from a path with a space wrote it unquoted into the
+    /// driver commands, and git's shell split it.
+    @Test func aBinaryPathWithASpaceIsQuotedForGit() throws {
+        let repository = try Repository()
+        let folder = repository.home.appendingPathComponent("my tools")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let copy = folder.appendingPathComponent("changeset")
+        try FileManager.default.copyItem(at: changesetBinary, to: copy)
+        let setup = try runProcess(copy, ["git", "setup", "--id", "id", "*.csv"], in: repository.root, environment: repository.environment)
+        #expect(setup.status == 0, "\(setup)")
+        try repository.write("data.csv", "id,v\n1,1\n")
+        try repository.commit("base")
+        try repository.write("data.csv", "id,v\n1,2\n")
+        let diff = try repository.git("diff")
+        #expect(diff.status == 0 && diff.stdout.contains("v: 1 -> 2"), "\(diff)")
+    }
+}

@@ -4,7 +4,7 @@ import Testing
 /// `scripts/install` and `scripts/package-deb`: a binary that runs without
 /// Swift, with its man page and completions, and a package dpkg installs.
 /// (They build in release mode into .build-install, so this suite is slow.)
-@Suite(.serialized) struct InstallTests {
+@Suite(.serialized, .tags(.slow, .install)) struct InstallTests {
     static let repository = fixtures.deletingLastPathComponent()
 
     func shell(_ command: String, in directory: URL = InstallTests.repository) throws -> CommandResult {

@@ -5,7 +5,7 @@ import Testing
 /// `--format ndjson` and `--stat --format json` write: every golden file
 /// and fresh output of many shapes validates with check-jsonschema, and
 /// an output with a member the schema does not know fails.
-@Suite struct JSONSchemaTests {
+@Suite(.tags(.slow, .schema)) struct JSONSchemaTests {
     static let root = fixtures.deletingLastPathComponent()
     static let schemas = root.appendingPathComponent("docs/schema")
 
@@ -39,8 +39,8 @@ import Testing
         FormatTests.catalog + ["--kinds", "updated,moved"],
         FormatTests.catalog + ["--show", "title", "--show", "pri*"],
         ["states/old.csv", "states/new.csv", "--id", "id"],
-        ReviewTests.countries,
-        ReviewTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
+        SchemaChangeTests.countries,
+        SchemaChangeTests.countries + ["--ignore", "Continent", "--ignore", "fax_prefix"],
         FormatTests.arrays + ["--show", "name"],
         // States keyed by id, one moved: summary.keyedArrays, movedTo and movedFrom.
         ArrayKeyCLITests.states,

@@ -137,3 +137,14 @@ import Testing
         #expect(far.status == 2 && far.stderr.hasSuffix("the document has no \"zzz\" array of records\n"), "\(far)")
     }
 }
+
+extension KeyHintTests {
+    /// Past the sample, the hint says it looked at the first records only.
+    @Test func theKeyHintLooksAtASample() throws {
+        let rows = (0..<10_050).map { "\($0),v\($0 % 7)" }
+        let directory = try scratchDirectory(holding: ["a.csv": "k,v\n" + rows.joined(separator: "\n") + "\n", "b.csv": "k,v\n" + rows.dropLast().joined(separator: "\n") + "\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try changeset(["a.csv", "b.csv", "--stat"], in: directory)
+        #expect(result.stdout.contains("\nhint: k is unique in both files (in the first 10,000 records of each)"), "\(result)")
+    }
+}

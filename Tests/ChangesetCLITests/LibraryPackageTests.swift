@@ -4,7 +4,7 @@ import Testing
 /// Another package can depend on ChangesetKit by version: SwiftPM refuses a
 /// versioned dependency that uses unsafe flags, so this builds a scratch
 /// package against a tagged copy of this repository, as a user would.
-@Suite struct LibraryPackageTests {
+@Suite(.tags(.slow, .libraryPackage)) struct LibraryPackageTests {
     static let root = fixtures.deletingLastPathComponent()
 
     static func run(_ executable: String, _ arguments: [String], in directory: URL) throws -> CommandResult {

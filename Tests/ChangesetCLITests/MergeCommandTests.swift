@@ -153,3 +153,117 @@ import Testing
         }
     }
 }
+
+extension MergeCommandTests {
+    @Test func theMergeResultAndItsConflictsFileCannotBeOneFile() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try writeFile("id,v\n1,1\n", "base.csv", in: scratch)
+        try writeFile("id,v\n1,2\n", "ours.csv", in: scratch)
+        try writeFile("id,v\n1,1\n2,2\n", "theirs.csv", in: scratch)
+        try FileManager.default.createSymbolicLink(atPath: scratch.appendingPathComponent("link.csv").path, withDestinationPath: "m.csv")
+        for conflicts in ["./m.csv", scratch.appendingPathComponent("m.csv").path, "link.csv"] {
+            for exists in [false, true] {
+                if exists { try writeFile("keep\n", "m.csv", in: scratch) } else { try? FileManager.default.removeItem(at: scratch.appendingPathComponent("m.csv")) }
+                let result = try changeset(["merge", "base.csv", "ours.csv", "theirs.csv", "--id", "id", "-o", "m.csv", "--conflicts", conflicts], in: scratch)
+                #expect(result.status == 2 && result.stdout.isEmpty
+                        && result.stderr == "changeset: -o m.csv and --conflicts \(conflicts) name the same file; give two files (nothing was written)\n",
+                        "\(conflicts) \(exists): \(result)")
+                let kept = try? String(contentsOf: scratch.appendingPathComponent("m.csv"), encoding: .utf8)
+                #expect(kept == (exists ? "keep\n" : nil), "\(conflicts) \(exists)")
+            }
+        }
+    }
+
+    @Test func standardOutputOntoTheConflictsFileIsRefused() throws {
+        let scratch = try scratchDirectory()
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try writeFile("id,v\n1,1\n", "base.csv", in: scratch)
+        try writeFile("id,v\n1,2\n", "ours.csv", in: scratch)
+        try writeFile("id,v\n1,3\n", "theirs.csv", in: scratch)
+        try writeFile("keep\n", "c.json", in: scratch)
+        let result = try runShell("\"$CHANGESET\" merge base.csv ours.csv theirs.csv --id id --prefer ours --conflicts c.json 1<>c.json", in: scratch)
+        #expect(result.status == 2
+                && result.stderr == "changeset: standard output is c.json, the file --conflicts names; give two files (nothing was written)\n", "\(result)")
+        #expect(try String(contentsOf: scratch.appendingPathComponent("c.json"), encoding: .utf8) == "keep\n")
+    }
+
+    /// Both branches added the same file: git gives the driver an empty BASE.
+    @Test func anEmptyBaseIsASnapshotWithoutRecords() throws {
+        let paths = try scratchFiles([("base.csv", ""), ("ours.csv", "id,v\n8,a\n"), ("theirs.csv", "id,v\n9,b\n")])
+        let result = try changeset(["merge"] + paths + ["--id", "id"])
+        #expect(result.status == 0 && result.stdout == "id,v\n8,a\n9,b\n", "\(result)")
+    }
+
+    /// OURS dropped a column that was empty in BASE, THEIRS filled it in one
+    /// record: the value was dropped with the column.
+    @Test func aValueTheirsPutInAColumnOursRemovedKeepsTheColumn() throws {
+        let paths = try scratchFiles([
+            ("base.csv", "sku,name,note\n1,a,\n2,b,\n"), ("ours.csv", "sku,name\n1,a\n2,b\n"), ("theirs.csv", "sku,name,note\n1,a,hello\n2,b,\n"),
+        ])
+        let result = try changeset(["merge"] + paths + ["--id", "sku"])
+        #expect(result.status == 0 && result.stdout == "sku,name,note\n1,a,hello\n2,b,\n", "\(result)")
+    }
+
+    /// Occurrence matching paired different records once a side deleted an
+    /// earlier one, and the merge made up a record.
+    @Test func duplicateIDsByOccurrenceAreRefused() throws {
+        let paths = try scratchFiles([("base.csv", "id,x\na,1\na,2\n"), ("ours.csv", "id,x\na,2\n"), ("theirs.csv", "id,x\na,1\na,2\n")])
+        let result = try changeset(["merge"] + paths + ["--id", "id", "--duplicates", "occurrence"])
+        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.hasPrefix("changeset: a merge matches records by unique ids; "
+            + "--duplicates occurrence would match different records after a deletion\n"), "\(result)")
+    }
+
+    /// `--only prce` (a typo) compared nothing and took OURS silently.
+    @Test func fieldOptionsNamingNoFieldAreErrors() throws {
+        let paths = try scratchFiles([("base.csv", "id,price\n1,10\n"), ("ours.csv", "id,price\n1,10\n2,5\n"), ("theirs.csv", "id,price\n1,99\n")])
+        let files = paths.joined(separator: ", ")
+        for (option, message) in [(["--only", "prce"], #"--only "prce": no record of \#(files) has this field; did you mean "price"?"#),
+                                  (["--ignore", "nosuch"], #"--ignore "nosuch": no record of \#(files) has this field; the top-level fields are: id, price"#),
+                                  (["--rename", "nosuch=x"], #"--rename nosuch=x: no record of \#(files) has the field "nosuch"; the top-level fields are: id, price"#)] {
+            let result = try changeset(["merge"] + paths + ["--id", "id"] + option)
+            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr == "changeset: \(message)\n", "\(result)")
+        }
+    }
+
+    /// An id holding U+0000 # collided with the key of a repeated id and crashed.
+    @Test func anIDWithANULIsAnOrdinaryID() throws {
+        let text = #"[{"id":"a","v":1},{"id":"a\u0000#1","v":2}]"#
+        let paths = try scratchFiles([("base.json", text), ("ours.json", text), ("theirs.json", text.replacingOccurrences(of: "\"v\":2", with: "\"v\":3"))])
+        let result = try changeset(["merge"] + paths + ["--id", "id"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains(#""v":3"#), "\(result)")
+    }
+
+    /// THEIRS's pretty-printed JSON record was copied into an NDJSON result across lines.
+    @Test func anNDJSONResultHasOneRecordALine() throws {
+        let paths = try scratchFiles([
+            ("base.ndjson", "{\"id\":1,\"a\":1}\n"), ("ours.ndjson", "{\"id\":1,\"a\":1}\n"),
+            ("theirs.json", "[\n  {\n    \"id\": 1,\n    \"a\": 1\n  },\n  {\n    \"id\": 2,\n    \"a\": 2\n  }\n]\n"),
+        ])
+        let result = try changeset(["merge"] + paths + ["--id", "id"])
+        #expect(result.status == 0 && result.stdout == "{\"id\":1,\"a\":1}\n{\"id\":2,\"a\":2}\n", "\(result)")
+    }
+
+    /// A run in trouble wrote the conflicts file anyway; --conflicts naming -o's file was accepted.
+    @Test func theConflictsFileIsWrittenOnlyWithTheResult() throws {
+        let paths = try scratchFiles([("base.csv", "id,v\n1,1\n"), ("ours.csv", "id,v\n1,2\n"), ("theirs.csv", "id,v\n1,3\n")])
+        let conflicts = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().appendingPathComponent("c.json").path
+        let trouble = try changeset(["merge"] + paths + ["--id", "id", "--prefer", "ours", "--conflicts", conflicts, "-o", "/nonexistent/out.csv"])
+        #expect(trouble.status == 2, "\(trouble)")
+        #expect(!FileManager.default.fileExists(atPath: conflicts))
+        let same = try changeset(["merge"] + paths + ["--id", "id", "--conflicts", conflicts, "-o", conflicts])
+        #expect(same.status == 2 && same.stderr.contains("name the same file"), "\(same)")
+        let input = try changeset(["merge"] + paths + ["--id", "id", "--conflicts", paths[1]])
+        #expect(input.status == 2 && input.stderr.contains("--conflicts \(paths[1]) names the input"), "\(input)")
+    }
+
+    /// A CRLF file came out with LF line endings (every line changed in git), and a byte order mark was lost.
+    @Test func oursLineEndingsAndByteOrderMarkAreKept() throws {
+        let paths = try scratchFiles([
+            ("base.csv", "\u{FEFF}id,v\r\n1,1\r\n2,2\r\n"), ("ours.csv", "\u{FEFF}id,v\r\n1,1\r\n2,2\r\n3,3\r\n"), ("theirs.csv", "\u{FEFF}id,v\r\n1,11\r\n2,2\r\n"),
+        ])
+        let result = try changeset(["merge"] + paths + ["--id", "id"])
+        #expect(result.status == 0 && result.stdout == "\u{FEFF}id,v\r\n1,11\r\n2,2\r\n3,3\r\n", "\(result)")
+    }
+}

@@ -227,3 +227,20 @@ import Testing
         #expect(typo.status == 2 && typo.stderr.hasPrefix(#"changeset: --tolerance "t.z": no record of old.json or new.json has this field"#), "\(typo)")
     }
 }
+
+extension PastedHintTests {
+    /// Suggested command lines can be pasted into a shell.
+    @Test func suggestionsQuoteNamesForAShell() throws {
+        let directory = try scratchDirectory(holding: [
+            "a.csv": "Country Code,State Code,v\nNO,03,1\nSE,01,2\nFI,02,3\n",
+            "b.csv": "Country Code,iso 2,v\nNO,03,1\nSE,01,5\nDK,04,4\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let hint = try changeset(["a.csv", "b.csv"], in: directory)
+        #expect(hint.stdout.contains("try --id 'Country Code'\n") && hint.stderr.isEmpty, "\(hint)")
+        let keyed = try changeset(["a.csv", "b.csv", "--id", "Country Code", "--stat"], in: directory)
+        #expect(keyed.stdout.contains("--rename 'State Code=iso 2' compares them as one field"), "\(keyed)")
+        let markdown = try changeset(["a.csv", "b.csv", "--id", "Country Code", "--format", "markdown"], in: directory)
+        #expect(markdown.stdout.contains("`--rename 'State Code=iso 2'` compares them as one field"), "\(markdown)")
+    }
+}

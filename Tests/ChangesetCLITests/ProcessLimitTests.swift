@@ -67,10 +67,12 @@ import Testing
         try pair(in: scratch)
         for existing in [false, true] {
             if existing { try Data("kept\n".utf8).write(to: scratch.appendingPathComponent("out.txt")) }
-            // OLD is a FIFO whose writer stays silent: the run waits with its output open.
+            // OLD is a FIFO whose writer stays silent: the run waits with its output open. The writer is killed at the end
+            // (SIGKILL: it inherits the signals the runner ignores); it may hold a copy of the test's output pipe, which
+            // would keep the script's output open for its 10 seconds.
             let script = """
-                rm -f fifo; mkfifo fifo; (sleep 10 > fifo &); "$CHANGESET" fifo new.csv --id id -o out.txt & pid=$!
-                sleep 1; kill -KILL $pid; wait $pid; echo "status $?"
+                rm -f fifo; mkfifo fifo; (sleep 10 > fifo & echo $! > writer); "$CHANGESET" fifo new.csv --id id -o out.txt & pid=$!
+                sleep 1; kill -KILL $pid; wait $pid; echo "status $?"; kill -KILL $(cat writer)
                 """
             let result = try shell(script, in: scratch)
             #expect(result.stdout == "status 137\n", "\(result)")

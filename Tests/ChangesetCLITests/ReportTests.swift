@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 /// The two review reports: markdown for a pull request or a job summary,
-/// html checked in a real browser.
+/// and html, against their golden files.
 @Suite struct ReportTests {
-    static let countries = ReviewTests.countries
+    static let countries = SchemaChangeTests.countries
 
     @Test func markdownGolden() throws {
         let result = try changeset(Self.countries + ["--format", "markdown"])
@@ -23,6 +23,12 @@ import Testing
             #expect(!result.stdout.contains(reference), "the page refers to something outside it: \(reference)")
         }
     }
+}
+
+/// The review reports checked in a real browser (headless chromium): what
+/// the html page shows, its filters, and hostile names kept as text.
+@Suite(.tags(.slow, .browser)) struct BrowserReportTests {
+    static let countries = SchemaChangeTests.countries
 
     /// A big delta: every kind capped with "and N more", and the whole text
     /// never over GitHub's 65,536 characters.
@@ -67,7 +73,8 @@ import Testing
         defer { try? FileManager.default.removeItem(at: scratch) }
         let page = scratch.appendingPathComponent("report.html")
         for arguments in [Self.countries, FormatTests.catalog + ["--section", "category"]] {
-            _ = try changeset(arguments + ["--format", "html", "-o", page.path])
+            let written = try changeset(arguments + ["--format", "html", "-o", page.path])
+            #expect(written.status == 1 && written.stdout.isEmpty && written.stderr.isEmpty, "\(written)")
             let json = try changeset(arguments + ["--format", "json"])
             let summary = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as! [String: Any]
             let counts = summary["summary"] as! [String: Any]
@@ -80,7 +87,8 @@ import Testing
             // The form the script reveals is there and no row is hidden.
             #expect(dom.contains("<form id=\"controls\">") && !dom.contains("<tr hidden"), "\(dom)")
         }
-        _ = try changeset(Self.countries + ["--format", "html", "-o", page.path])
+        let countriesPage = try changeset(Self.countries + ["--format", "html", "-o", page.path])
+        #expect(countriesPage.status == 1 && countriesPage.stderr.isEmpty, "\(countriesPage)")
         let updated = try chromiumDOM(page, fragment: "kind=updated")
         // (`180` -> `180.0` is an update: between two CSV files a cell's text is its value.)
         #expect(updated.contains("<p id=\"shown\" data-total=\"7\">5 of 7 changes shown</p>"), "\(updated)")
@@ -175,5 +183,14 @@ import Testing
                                     in: page.deletingLastPathComponent())
         #expect(result.status == 0, "\(result)")
         return result.stdout
+    }
+}
+
+extension ReportTests {
+    @Test func markdownCodeSpansSurviveRunsOfBackticks() throws {
+        let directory = try scratchDirectory(holding: ["h1.json": #"[{"id":1,"v":"a|b`c``d"}]"#, "h2.json": #"[{"id":1,"v":"e"}]"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try changeset(["h1.json", "h2.json", "--id", "id", "--format", "markdown"], in: directory)
+        #expect(result.stdout.contains(#"| `1` | 1 | `v` | ``` "a\|b`c``d" ``` | `"e"` |"#), "\(result)")
     }
 }

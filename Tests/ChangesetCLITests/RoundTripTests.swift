@@ -45,7 +45,8 @@ import Testing
             // CSV: the patch rebuilds NEW byte for byte.
             try RandomRecords.csv(old).write(to: scratch.appendingPathComponent("old.csv"), atomically: true, encoding: .utf8)
             try RandomRecords.csv(new).write(to: scratch.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
-            _ = try changeset(["old.csv", "new.csv", "--id", "id", "--format", "patch", "-o", "c.patch"], in: scratch)
+            let csvPatch = try changeset(["old.csv", "new.csv", "--id", "id", "--format", "patch", "-o", "c.patch"], in: scratch)
+            #expect(csvPatch.status <= 1 && csvPatch.stderr.isEmpty, "\(context): \(csvPatch)")
             let csvApplied = try changeset(["apply", "old.csv", "c.patch"], in: scratch)
             #expect(csvApplied.stdout == (try String(contentsOf: scratch.appendingPathComponent("new.csv"), encoding: .utf8)), "\(context): \(csvApplied)")
         }
@@ -163,5 +164,22 @@ enum RandomRecords {
             }
         }
         return sections
+    }
+}
+
+extension RoundTripTests {
+    /// With --section, a record whose only change is its section field is in
+    /// the patch (it was left out, and apply did not rebuild NEW).
+    @Test func aSectionOnlyChangeIsInThePatch() throws {
+        let directory = try scratchDirectory(holding: ["s1.json": #"[{"id":1,"s":"a","v":1},{"id":2,"s":"b","v":2}]"#, "s2.json": #"[{"id":1,"s":"a","v":1},{"id":2,"s":"c","v":2}]"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let patch = try changeset(["s1.json", "s2.json", "--id", "id", "--section", "s", "--format", "patch", "-o", "p.patch"], in: directory)
+        #expect(patch.status == 1 && patch.stderr.isEmpty, "\(patch)")
+        let apply = try changeset(["apply", "s1.json", "p.patch", "-o", "rebuilt.json"], in: directory)
+        #expect(apply.status == 0 && apply.stderr.isEmpty, "\(apply)")
+        #expect(try String(contentsOf: directory.appendingPathComponent("rebuilt.json"), encoding: .utf8)
+            == #"[{"id":1,"s":"a","v":1},{"id":2,"s":"c","v":2}]"#)
+        let jsonPatch = try changeset(["s1.json", "s2.json", "--id", "id", "--section", "s", "--format", "jsonpatch"], in: directory)
+        try expectJSONPatch(jsonPatch.stdout, turns: directory.appendingPathComponent("s1.json"), into: directory.appendingPathComponent("s2.json"), recordsAt: [])
     }
 }

@@ -99,7 +99,7 @@ extension SummaryTransitionsTests {
     }
 
     @Test func fieldsWhoseValuesDifferAreNotSuggested() throws {
-        let countries = try changeset(ReviewTests.countries + ["--stat"])
+        let countries = try changeset(SchemaChangeTests.countries + ["--stat"])
         #expect(countries.stdout.contains("schema: added Continent") && !countries.stdout.contains("looks renamed"), "\(countries)")
     }
 }
@@ -213,5 +213,15 @@ extension GroupTests {
         let cappedMarkdown = try changeset(paths + ["--format", "markdown", "--limit", "1"])
         #expect(cappedMarkdown.stdout.contains("| **12 records**: `7`") && !cappedMarkdown.stdout.contains("**2 records**")
                 && cappedMarkdown.stdout.hasSuffix("…and 4 more groups of updated records\n"), "\(cappedMarkdown)")
+    }
+}
+
+extension SummaryTransitionsTests {
+    /// Distances each finite whose sum is not: the mean stays finite and the JSON valid.
+    @Test func theMeanOfHugeChangesIsFinite() throws {
+        let directory = try scratchDirectory(holding: ["f1.json": #"[{"id":1,"v":0},{"id":2,"v":0}]"#, "f2.json": #"[{"id":1,"v":1.5e308},{"id":2,"v":1.6e308}]"#])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let json = try changeset(["f1.json", "f2.json", "--id", "id", "--format", "json"], in: directory)
+        #expect(try run("jq", ["-c", ".summary.transitions[0].numbers"], input: json.stdout) == #"{"records":2,"largest":1.6e+308,"mean":1.55e+308}"# + "\n", "\(json)")
     }
 }

@@ -79,10 +79,10 @@ import Testing
 /// under OLD's names only to be compared.
 @Suite struct RenamedRecordsTests {
     @Test func anInsertedRecordIsShownUnderTheNewNames() throws {
-        let text = try changeset(ReviewTests.countries)
+        let text = try changeset(SchemaChangeTests.countries)
         #expect(text.stdout.contains("inserted id AUT  at 9, line 11\n  {\"ISO3166-1-Alpha-3\":\"AUT\",\"name\":\"Austria\""), "\(text)")
         #expect(text.stdout.contains("deleted  id ARG  at 6, line 8\n  {\"cca3\":\"ARG\""), "\(text)")
-        let json = try changeset(ReviewTests.countries + ["--format", "json"])
+        let json = try changeset(SchemaChangeTests.countries + ["--format", "json"])
         let keys = try run("jq", ["-c", #".changes[] | select(.kind == "inserted") | .record | keys_unsorted[0]"#], input: json.stdout)
         #expect(keys == "\"ISO3166-1-Alpha-3\"\n", "\(keys)")
     }

@@ -6,7 +6,7 @@ import Testing
 /// built-in copy), zizmor finds nothing in it, the README shows it as it
 /// is, and its check step, run as written in a git repository like a pull
 /// request's, writes the review and the failed assertions into the job summary.
-@Suite struct WorkflowTests {
+@Suite(.tags(.slow, .workflow)) struct WorkflowTests {
     static let root = fixtures.deletingLastPathComponent()
     static let workflow = root.appendingPathComponent("examples/github-actions/dataset-check.yml")
     static let tools = root.appendingPathComponent(".build/py-tools/bin")

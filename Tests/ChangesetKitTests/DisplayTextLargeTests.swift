@@ -3,7 +3,7 @@ import Testing
 
 /// Long values are cut as bytes before they become Strings; what is shown
 /// must be what `DisplayText`'s rules give on the whole text.
-struct DisplayTextLargeTests {
+@Suite(.tags(.slow, .largeData)) struct DisplayTextLargeTests {
     /// A long string of `alphabet` characters with one change at `at`.
     static func pair(_ random: inout SplitMix, length: Int, at: Int) -> (String, String) {
         let alphabet = TextLineTests.alphabet + ["a", "b", "c", "d", "e", "f", "g"]

@@ -6,7 +6,7 @@ import Testing
 /// left with an id in NEW's file order matches the k-th left with that id in
 /// OLD's, and the result is given in section order. Its short paths (one section; no id
 /// repeated) must agree with the general one.
-@Suite struct MatchByKeyTests {
+@Suite(.tags(.slow, .largeData)) struct MatchByKeyTests {
     func table(_ records: [(id: Int, section: Int)], sectioned: Bool, repeats: Bool) throws -> RecordTable {
         var options = RecordOptions(id: [FieldPath(["id"])])
         if sectioned { options.section = FieldPath(["cat"]) }

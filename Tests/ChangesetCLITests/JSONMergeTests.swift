@@ -1,139 +1,32 @@
 import Foundation
 import Testing
 
-/// Found by the review of the merge and the git drivers; each is a named
-/// regression test.
-@Suite struct MergeRegressionTests {
-    typealias Repository = GitDriverTests.Repository
-
-    func files(_ contents: [(String, String)]) throws -> [String] { try scratchFiles(contents) }
-
-    /// git put a path starting with `-` among the options: the merge driver
-    /// printed its help and git took OURS as merged, losing THEIRS's edit.
-    @Test func aPathStartingWithADashIsAPathForBothDrivers() throws {
-        let repository = try Repository()
-        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
-        try repository.branches("-dash.csv", base: "id,v\n1,1\n2,2\n", ours: "id,v\n1,1\n2,2\n3,3\n", theirs: "id,v\n1,11\n2,2\n")
-        let merged = try repository.git("merge", "--no-edit", "theirs")
-        #expect(merged.status == 0, "\(merged)")
-        #expect(try repository.read("-dash.csv") == "id,v\n1,11\n2,2\n3,3\n")
-        try repository.write("-dash.csv", "id,v\n1,12\n2,2\n3,3\n")
-        let diff = try repository.git("diff")
-        #expect(diff.status == 0 && diff.stdout.contains("v: 11 -> 12"), "\(diff)")
+/// The merge of JSON documents: arrays inside records element by element, the
+/// document around the records member by member, as git's own line merge
+/// merges them (byte for byte where it merges cleanly), and conflict markers
+/// whose either side is valid JSON.
+@Suite struct JSONMergeTests {
+    /// Three variants of a datapackage.json written to a scratch folder: BASE, OURS and THEIRS.
+    func dataPackages(base: DataPackage, ours: DataPackage, theirs: DataPackage) throws -> [String] {
+        try scratchFiles([("base.json", base.text), ("ours.json", ours.text), ("theirs.json", theirs.text)])
     }
 
-    /// A driver configured with options that do not parse: git diff still
-    /// goes on (exit 0), and the merge falls back to git's text merge.
-    @Test func driverOptionsThatDoNotParseNeverStopGit() throws {
-        let repository = try Repository()
-        #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
-        let command = try repository.git("config", "diff.changeset.command").stdout.trimmingCharacters(in: .newlines)
-        try repository.git("config", "diff.changeset.command", command.replacingOccurrences(of: "git-diff --", with: "git-diff --bogus --"))
-        let driver = try repository.git("config", "merge.changeset.driver").stdout.trimmingCharacters(in: .newlines)
-        try repository.git("config", "merge.changeset.driver", driver.replacingOccurrences(of: "merge-driver --", with: "merge-driver --bogus --"))
-        try repository.branches("data.csv", base: "id,v\n1,1\n2,2\n3,3\n4,4\n", ours: "id,v\n1,11\n2,2\n3,3\n4,4\n", theirs: "id,v\n1,1\n2,2\n3,3\n4,44\n")
-        let merged = try repository.git("merge", "--no-edit", "theirs")
-        #expect(merged.status == 0 && merged.stderr.contains("merging it as text"), "\(merged)")
-        #expect(try repository.read("data.csv") == "id,v\n1,11\n2,2\n3,3\n4,44\n")
-        try repository.write("data.csv", "id,v\n1,12\n")
-        let diff = try repository.git("diff")
-        #expect(diff.status == 0 && diff.stdout.contains("not compared record by record"), "\(diff)")
-    }
-
-    /// Without an id the merge driver leaves the file to git: records
-    /// matched by content would keep both edits of one row.
-    @Test func withoutAnIDGitMergesAsText() throws {
-        let repository = try Repository()
-        let setup = try repository.changeset("git", "setup", "*.csv")
-        #expect(setup.status == 0 && setup.stdout.contains("git merge stays line by line"), "\(setup)")
-        #expect(try repository.read(".gitattributes") == "*.csv diff=changeset\n")
-        try repository.write(".gitattributes", "*.csv diff=changeset merge=changeset\n")
-        #expect(try repository.changeset("git", "setup", "--id", "id", "*.tsv").status == 0)
-        try repository.branches("data.csv", base: "id,v\n1,1\n", ours: "id,v\n1,3\n", theirs: "id,v\n1,2\n")
-        let merged = try repository.git("merge", "--no-edit", "theirs")
-        #expect(merged.status != 0 && merged.stderr.contains("no changeset-id attribute names its id"), "\(merged)")
-        #expect(try repository.read("data.csv").contains("<<<<<<< ours\n1,3\n"))
-    }
-
-    /// Both branches added the same file: git gives the driver an empty BASE.
-    @Test func anEmptyBaseIsASnapshotWithoutRecords() throws {
-        let paths = try files([("base.csv", ""), ("ours.csv", "id,v\n8,a\n"), ("theirs.csv", "id,v\n9,b\n")])
-        let result = try changeset(["merge"] + paths + ["--id", "id"])
-        #expect(result.status == 0 && result.stdout == "id,v\n8,a\n9,b\n", "\(result)")
-    }
-
-    /// `git setup` run from a path with a space wrote it unquoted into the
-    /// driver commands, and git's shell split it.
-    @Test func aBinaryPathWithASpaceIsQuotedForGit() throws {
-        let repository = try Repository()
-        let folder = repository.home.appendingPathComponent("my tools")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let copy = folder.appendingPathComponent("changeset")
-        try FileManager.default.copyItem(at: changesetBinary, to: copy)
-        let setup = try runProcess(copy, ["git", "setup", "--id", "id", "*.csv"], in: repository.root, environment: repository.environment)
-        #expect(setup.status == 0, "\(setup)")
-        try repository.write("data.csv", "id,v\n1,1\n")
-        try repository.commit("base")
-        try repository.write("data.csv", "id,v\n1,2\n")
-        let diff = try repository.git("diff")
-        #expect(diff.status == 0 && diff.stdout.contains("v: 1 -> 2"), "\(diff)")
-    }
-
-    /// OURS dropped a column that was empty in BASE, THEIRS filled it in one
-    /// record: the value was dropped with the column.
-    @Test func aValueTheirsPutInAColumnOursRemovedKeepsTheColumn() throws {
-        let paths = try files([
-            ("base.csv", "sku,name,note\n1,a,\n2,b,\n"), ("ours.csv", "sku,name\n1,a\n2,b\n"), ("theirs.csv", "sku,name,note\n1,a,hello\n2,b,\n"),
-        ])
-        let result = try changeset(["merge"] + paths + ["--id", "sku"])
-        #expect(result.status == 0 && result.stdout == "sku,name,note\n1,a,hello\n2,b,\n", "\(result)")
-    }
-
-    /// Occurrence matching paired different records once a side deleted an
-    /// earlier one, and the merge made up a record.
-    @Test func duplicateIDsByOccurrenceAreRefused() throws {
-        let paths = try files([("base.csv", "id,x\na,1\na,2\n"), ("ours.csv", "id,x\na,2\n"), ("theirs.csv", "id,x\na,1\na,2\n")])
-        let result = try changeset(["merge"] + paths + ["--id", "id", "--duplicates", "occurrence"])
-        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("unique ids"), "\(result)")
-    }
-
-    /// `--only prce` (a typo) compared nothing and took OURS silently.
-    @Test func fieldOptionsNamingNoFieldAreErrors() throws {
-        let paths = try files([("base.csv", "id,price\n1,10\n"), ("ours.csv", "id,price\n1,10\n2,5\n"), ("theirs.csv", "id,price\n1,99\n")])
-        for option in [["--only", "prce"], ["--ignore", "nosuch"], ["--rename", "nosuch=x"]] {
-            let result = try changeset(["merge"] + paths + ["--id", "id"] + option)
-            #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("no record of"), "\(result)")
-        }
-    }
-
-    /// An id holding U+0000 # collided with the key of a repeated id and crashed.
-    @Test func anIDWithANULIsAnOrdinaryID() throws {
-        let text = #"[{"id":"a","v":1},{"id":"a\u0000#1","v":2}]"#
-        let paths = try files([("base.json", text), ("ours.json", text), ("theirs.json", text.replacingOccurrences(of: "\"v\":2", with: "\"v\":3"))])
-        let result = try changeset(["merge"] + paths + ["--id", "id"])
-        #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains(#""v":3"#), "\(result)")
-    }
-
-    /// THEIRS's pretty-printed JSON record was copied into an NDJSON result across lines.
-    @Test func anNDJSONResultHasOneRecordALine() throws {
-        let paths = try files([
-            ("base.ndjson", "{\"id\":1,\"a\":1}\n"), ("ours.ndjson", "{\"id\":1,\"a\":1}\n"),
-            ("theirs.json", "[\n  {\n    \"id\": 1,\n    \"a\": 1\n  },\n  {\n    \"id\": 2,\n    \"a\": 2\n  }\n]\n"),
-        ])
-        let result = try changeset(["merge"] + paths + ["--id", "id"])
-        #expect(result.status == 0 && result.stdout == "{\"id\":1,\"a\":1}\n{\"id\":2,\"a\":2}\n", "\(result)")
+    /// git's own line merge of three files (`git merge-file -p`): its output and status.
+    func gitTextMerge(_ paths: [String]) throws -> CommandResult {
+        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
+                                                               paths[1], paths[0], paths[2]],
+                       in: URL(fileURLWithPath: paths[0]).deletingLastPathComponent(), environment: ProcessInfo.processInfo.environment)
     }
 
     /// With --records-at, THEIRS's change to the document around the records was dropped.
     @Test func theDocumentAroundTheRecordsIsMergedToo() throws {
         let base = #"{"meta":{"v":1},"items":[{"id":1}]}"#
-        let theirsOnly = try files([
+        let theirsOnly = try scratchFiles([
             ("b.json", base), ("o.json", #"{"meta":{"v":1},"items":[{"id":1},{"id":2}]}"#), ("t.json", #"{"meta":{"v":3},"items":[{"id":1}]}"#),
         ])
         let taken = try changeset(["merge"] + theirsOnly + ["--id", "id", "--records-at", "items"])
         #expect(taken.status == 0 && taken.stdout.hasPrefix(#"{"meta":{"v":3},"items":["#), "\(taken)")
-        let both = try files([("b.json", base), ("o.json", #"{"meta":{"v":2},"items":[{"id":1}]}"#), ("t.json", #"{"meta":{"v":3},"items":[{"id":1}]}"#)])
+        let both = try scratchFiles([("b.json", base), ("o.json", #"{"meta":{"v":2},"items":[{"id":1}]}"#), ("t.json", #"{"meta":{"v":3},"items":[{"id":1}]}"#)])
         let conflict = try changeset(["merge"] + both + ["--id", "id", "--records-at", "items"])
         #expect(conflict.status == 1 && conflict.stderr.contains("the JSON document around the records changed on both sides"), "\(conflict)")
         let preferred = try changeset(["merge"] + both + ["--id", "id", "--records-at", "items", "--prefer", "theirs"])
@@ -142,7 +35,7 @@ import Testing
 
     /// Choosing the side of a last conflict that has no record left a trailing comma.
     @Test func jsonMarkersGiveValidJSONWhicheverSideIsChosen() throws {
-        let paths = try files([
+        let paths = try scratchFiles([
             ("b.json", #"[{"id":1,"a":1},{"id":2,"a":2}]"#), ("o.json", #"[{"id":1,"a":1}]"#), ("t.json", #"[{"id":1,"a":1},{"id":2,"a":22}]"#),
         ])
         let result = try changeset(["merge"] + paths + ["--id", "id", "--markers"])
@@ -160,43 +53,6 @@ import Testing
             let parsed = try run("jq", ["-c", "[.[].id]"], input: chosen)
             #expect(parsed == (keep == "ours" ? "[1]\n" : "[1,2]\n"), "\(chosen)")
         }
-    }
-
-    /// A run in trouble wrote the conflicts file anyway; --conflicts naming -o's file was accepted.
-    @Test func theConflictsFileIsWrittenOnlyWithTheResult() throws {
-        let paths = try files([("base.csv", "id,v\n1,1\n"), ("ours.csv", "id,v\n1,2\n"), ("theirs.csv", "id,v\n1,3\n")])
-        let conflicts = URL(fileURLWithPath: paths[0]).deletingLastPathComponent().appendingPathComponent("c.json").path
-        let trouble = try changeset(["merge"] + paths + ["--id", "id", "--prefer", "ours", "--conflicts", conflicts, "-o", "/nonexistent/out.csv"])
-        #expect(trouble.status == 2, "\(trouble)")
-        #expect(!FileManager.default.fileExists(atPath: conflicts))
-        let same = try changeset(["merge"] + paths + ["--id", "id", "--conflicts", conflicts, "-o", conflicts])
-        #expect(same.status == 2 && same.stderr.contains("name the same file"), "\(same)")
-        let input = try changeset(["merge"] + paths + ["--id", "id", "--conflicts", paths[1]])
-        #expect(input.status == 2 && input.stderr.contains("--conflicts \(paths[1]) names the input"), "\(input)")
-    }
-
-    /// A CRLF file came out with LF line endings (every line changed in git), and a byte order mark was lost.
-    @Test func oursLineEndingsAndByteOrderMarkAreKept() throws {
-        let paths = try files([
-            ("base.csv", "\u{FEFF}id,v\r\n1,1\r\n2,2\r\n"), ("ours.csv", "\u{FEFF}id,v\r\n1,1\r\n2,2\r\n3,3\r\n"), ("theirs.csv", "\u{FEFF}id,v\r\n1,11\r\n2,2\r\n"),
-        ])
-        let result = try changeset(["merge"] + paths + ["--id", "id"])
-        #expect(result.status == 0 && result.stdout == "\u{FEFF}id,v\r\n1,11\r\n2,2\r\n3,3\r\n", "\(result)")
-    }
-}
-
-/// Issue 34: a merge as exact as the diff.
-extension MergeRegressionTests {
-    /// Three variants of a datapackage.json written to a scratch folder: BASE, OURS and THEIRS.
-    func dataPackages(base: DataPackage, ours: DataPackage, theirs: DataPackage) throws -> [String] {
-        try files([("base.json", base.text), ("ours.json", ours.text), ("theirs.json", theirs.text)])
-    }
-
-    /// git's own line merge of three files (`git merge-file -p`): its output and status.
-    func gitTextMerge(_ paths: [String]) throws -> CommandResult {
-        try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["git", "merge-file", "-p", "-L", "ours", "-L", "base", "-L", "theirs",
-                                                               paths[1], paths[0], paths[2]],
-                       in: URL(fileURLWithPath: paths[0]).deletingLastPathComponent(), environment: ProcessInfo.processInfo.environment)
     }
 
     /// vega-datasets' datapackage.json: OURS named each license of a
@@ -260,9 +116,7 @@ extension MergeRegressionTests {
         #expect(marked != ours.text)
         #expect(merged.stdout == marked, "\(merged)")
     }
-}
 
-extension MergeRegressionTests {
     /// vega-datasets' datapackage.json as it was: OURS named every license,
     /// the package's own too (in the document around the records), and
     /// THEIRS changed every license's path. The document merged as one value
@@ -331,7 +185,7 @@ extension MergeRegressionTests {
     /// On one line, a member's line is the document's: markers go around it,
     /// on lines of their own, and either side's lines are valid JSON.
     @Test func aDocumentOnOneLineIsMarkedOnLinesOfTheirOwn() throws {
-        let paths = try files([
+        let paths = try scratchFiles([
             ("b.json", #"{"data":[{"id":1},{"id":2}],"created":"a"}"#), ("o.json", #"{"data":[{"id":1},{"id":2}],"created":"b"}"#),
             ("t.json", #"{"data":[{"id":1},{"id":3}],"created":"c"}"#),
         ])
