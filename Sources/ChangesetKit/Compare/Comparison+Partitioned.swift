@@ -271,22 +271,22 @@ extension Comparison {
         }()
 
         // The records a report may read: the changed ones, and the first 1000 a side.
-        var oldHeld = Bitmap(count: oldCount)
-        var newHeld = Bitmap(count: newCount)
-        for position in 0..<min(oldCount, 1000) { oldHeld.insert(position) }
-        for position in 0..<min(newCount, 1000) { newHeld.insert(position) }
-        for deletion in changeset.deletions { oldHeld.insert(deletion.at.item) }
-        for insertion in changeset.insertions { newHeld.insert(insertion.at.item) }
+        var oldKept = Bitmap(count: oldCount)
+        var newKept = Bitmap(count: newCount)
+        for position in 0..<min(oldCount, 1000) { oldKept.insert(position) }
+        for position in 0..<min(newCount, 1000) { newKept.insert(position) }
+        for deletion in changeset.deletions { oldKept.insert(deletion.at.item) }
+        for insertion in changeset.insertions { newKept.insert(insertion.at.item) }
         for update in changeset.updates {
-            oldHeld.insert(update.old.item)
-            newHeld.insert(update.new.item)
+            oldKept.insert(update.old.item)
+            newKept.insert(update.new.item)
         }
         for move in changeset.moves {
-            oldHeld.insert(move.from.item)
-            newHeld.insert(move.to.item)
+            oldKept.insert(move.from.item)
+            newKept.insert(move.to.item)
         }
-        let oldPositions = oldHeld.members
-        let newPositions = newHeld.members
+        let oldPositions = oldKept.members
+        let newPositions = newKept.members
         // Both sides read back at once (each reads its files start to end);
         // the files go with the closure, before the inputs are read again.
         let tables = try { () throws -> [RecordTable] in
@@ -302,7 +302,7 @@ extension Comparison {
         let (oldTable, newTable) = (tables[0], tables[1])
         // The changes' records by their rows in the held tables.
         func newRef(_ position: Int) -> RecordRef {
-            let row = HeldPositions.row(of: position, in: newPositions)
+            let row = KeptPositions.row(of: position, in: newPositions)
             return RecordRef(fingerprint: newTable.fingerprint(row), row: row)
         }
         for index in changeset.insertions.indices { changeset.insertions[index].element = newRef(changeset.insertions[index].at.item) }
@@ -317,7 +317,7 @@ extension Comparison {
                                    renames: newInput.format.isJSON ? options.records.renames : [],
                                    flattensObjects: mixed && newInput.format.isJSON, recordCount: newCount)
         return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
-                              held: HeldPositions(old: oldPositions, new: newPositions), changeset: changeset)
+                              held: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
     }
 
     /// Each new record's old position (-1: none) and whether it was updated
@@ -469,7 +469,7 @@ extension Comparison {
 
 /// In a comparison in partitions, the positions (ascending) of the records
 /// each side's table holds: row k of OLD's table is the record at `old[k]`.
-package struct HeldPositions: Sendable {
+package struct KeptPositions: Sendable {
     let old: [Int32]
     let new: [Int32]
 

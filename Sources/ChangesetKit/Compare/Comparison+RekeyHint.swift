@@ -179,7 +179,7 @@ private struct KeylessCells: Sendable {
             // A ragged row's `Value` names its extra cells: read it whole.
             guard cells.count == nameHashes.count else { return try keyless.hash(side, row: row, mode: mode) }
             var hasher = ValueHasher(mode: mode)
-            func scalar(_ bytes: Span<UInt8>) -> ValueHasher.Scalar {
+            func scalar(_ bytes: Span<UInt8>) -> ValueHasher.ScalarHash {
                 CanonicalNumber.isNumberLiteral(bytes) ? hasher.number(bytes) : hasher.string(bytes)
             }
             var sum: UInt64 = 0, count = 0

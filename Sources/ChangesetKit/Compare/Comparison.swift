@@ -66,10 +66,10 @@ public struct Comparison: Sendable {
     /// Fields in one snapshot's schema and not the other's.
     public let schema: SchemaChanges
     /// Reads an updated record's members that differ, for `fieldChanges`.
-    let differingMembers: DifferingMembers
+    let differingMemberReader: DifferingMemberReader
     /// A comparison in partitions: the positions of the records its tables
     /// hold (the changed ones and the first 1000 a side); nil: all of them.
-    let held: HeldPositions?
+    let held: KeptPositions?
 
     /// Whether the records were matched in partitions, past `memoryLimit`.
     package var isPartitioned: Bool { held != nil }
@@ -95,7 +95,7 @@ public struct Comparison: Sendable {
             if let keys = try? run(oldInput, newInput, options: occurrence).compositeKeys(), !keys.isEmpty {
                 let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
                 error.message += "; \(arguments[0]) is unique in both files"
-                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
+                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
             }
             throw error
         }
@@ -220,7 +220,7 @@ public struct Comparison: Sendable {
 
     /// A comparison in partitions (see `runPartitioned`): its tables hold the
     /// records at `held`, and the changeset is the files'.
-    init(old: Snapshot, new: Snapshot, options: ComparisonOptions, held: HeldPositions,
+    init(old: Snapshot, new: Snapshot, options: ComparisonOptions, held: KeptPositions,
          changeset: SectionedChangeset<SectionName, RecordRef>) throws {
         let sections = [old, new].map { [ListSection<SectionName, RecordRef>(id: nil, elements: $0.records.refs)] }
         try self.init(old: old, new: new, options: options, sections: (sections[0], sections[1]), held: held) { changeset }
@@ -229,7 +229,7 @@ public struct Comparison: Sendable {
     /// What follows the key join: the field checks, the schema, the changeset.
     private init(
         old: Snapshot, new: Snapshot, options: ComparisonOptions,
-        sections: ([ListSection<SectionName, RecordRef>], [ListSection<SectionName, RecordRef>]), held: HeldPositions?,
+        sections: ([ListSection<SectionName, RecordRef>], [ListSection<SectionName, RecordRef>]), held: KeptPositions?,
         changeset: () throws -> SectionedChangeset<SectionName, RecordRef>
     ) throws {
         self.options = options
@@ -253,7 +253,7 @@ public struct Comparison: Sendable {
         self.old = old
         self.new = new
         self.changeset = try changeset()
-        differingMembers = DifferingMembers(old: self.old, new: self.new)
+        differingMemberReader = DifferingMemberReader(old: self.old, new: self.new)
     }
 
     /// The record at `path` on one side: its fingerprint and its row in that side's table.
@@ -261,8 +261,8 @@ public struct Comparison: Sendable {
         switch (side, held) {
         case (.old, nil): oldSections[path.section].elements[path.item]
         case (.new, nil): newSections[path.section].elements[path.item]
-        case (.old, let held?): oldSections[0].elements[HeldPositions.row(of: path.item, in: held.old)]
-        case (.new, let held?): newSections[0].elements[HeldPositions.row(of: path.item, in: held.new)]
+        case (.old, let held?): oldSections[0].elements[KeptPositions.row(of: path.item, in: held.old)]
+        case (.new, let held?): newSections[0].elements[KeptPositions.row(of: path.item, in: held.new)]
         }
     }
 
@@ -284,7 +284,7 @@ public struct Comparison: Sendable {
         -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
         let oldRow = ref(update.old, .old).row
         let newRow = ref(update.new, .new).row
-        let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)
+        let (oldRecord, newRecord) = try differingMemberReader.records(oldRow: oldRow, newRow: newRow)
             ?? (old.value(ofRecord: oldRow), new.value(ofRecord: newRow))
         try checkArrayKeys(oldRecord, row: oldRow, of: old)
         try checkArrayKeys(newRecord, row: newRow, of: new)
@@ -292,7 +292,7 @@ public struct Comparison: Sendable {
     }
 
     /// `fieldChanges` over the whole records, each read in full: what the
-    /// shortcut through `DifferingMembers` must agree with (tests compare the two).
+    /// shortcut through `DifferingMemberReader` must agree with (tests compare the two).
     func fieldChangesReadingWholeRecords(oldRow: Int, newRow: Int) throws -> [FieldChange] {
         changes(between: try old.value(ofRecord: oldRow), try new.value(ofRecord: newRow)).changes
     }

@@ -45,7 +45,7 @@ public struct Report: Sendable {
 
     package static func kindsNote(_ kinds: [Change.Kind]) -> String {
         let names = kinds.map(\.rawValue)
-        return "showing \(VisibleText.sentence(names)) changes only (--kinds): the counts are of every change"
+        return "showing \(TerminalText.sentence(names)) changes only (--kinds): the counts are of every change"
     }
 
     /// Are records grouped into sections (`--section`)?

@@ -64,7 +64,7 @@ public struct DatasetMerge: Sendable {
             if let keys = try? compositeKeys(inputs, options: options), !keys.isEmpty {
                 let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
                 error.message += "; \(arguments[0]) is unique in every file"
-                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
+                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
             }
             throw error
         }
@@ -73,7 +73,7 @@ public struct DatasetMerge: Sendable {
             throw InputError(
                 source: inputs[1].name, location: nil,
                 message: "without --id a merge matches records by their whole content, so a record edited on both "
-                    + "sides would be kept twice; \"\(VisibleText.datum(field))\" is unique in each file: "
+                    + "sides would be kept twice; \"\(TerminalText.datum(field))\" is unique in each file: "
                     + "merge with --id \(ShellWord.quoted(FieldPath([field]).argument()))")
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)

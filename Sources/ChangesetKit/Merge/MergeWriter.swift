@@ -337,7 +337,7 @@ public struct MergeWriter {
                 // Its column number was counted past another header: written elsewhere, it would change meaning.
                 throw InputError(
                     source: merge.ours.input.name, location: nil,
-                    message: "a merged record holds \"\(VisibleText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
+                    message: "a merged record holds \"\(TerminalText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
             }
         }
         return writer.csvRow(cells, quoting: quoting)

@@ -3,7 +3,7 @@
 /// ESC) is written as an escape, and data quoted in a message is cut, so a
 /// hostile or huge id, column name or value can neither drive the terminal
 /// nor flood it. One rule for every layer, since errors are made in all of them.
-package enum VisibleText {
+package enum TerminalText {
     /// `text` with every character a reader cannot see written as an escape
     /// (`\u200F`, `\U000F0000`): control and format characters (bidi marks,
     /// zero-width space, the byte order mark; not the joiners U+200C and

@@ -2,10 +2,7 @@ import Foundation
 import Dispatch
 
 // Unsafe code here: results are written from several threads into slots the
-// compiler cannot see are disjoint (see below); and `RecordBudget`, a count
-// the readers on several threads share, is `@unchecked Sendable` because its
-// one mutable field is only touched under its lock (`Mutex` would need
-// macOS 15, which the package does not require).
+// compiler cannot see are disjoint (see below).
 
 /// Work done on every core and handed over in order: changed records read
 /// again, compared and rendered for the formatters (streams a batch at a
@@ -180,49 +177,5 @@ private final class Slots<Result>: @unchecked Sendable {
     deinit {
         results.deinitialize()
         results.deallocate()
-    }
-}
-
-/// How many records the readers of a comparison in memory may hold between
-/// them before `--memory-limit` says the comparison goes to partitions
-/// instead: the estimate from the files' sizes and samples is only an
-/// estimate (and a stream has no size), so the readers count too, and
-/// stop (`Exceeded`) once their records together pass it. Shared by the
-/// readers of both inputs and of their parts, each of which charges its
-/// records every `chargeInterval`, under a lock (a few times a second).
-package final class RecordBudget: @unchecked Sendable {
-    /// Thrown by a reader whose records, with the others', passed the budget.
-    package struct Exceeded: Error {}
-
-    /// Records a reader reads between two charges.
-    static let chargeInterval = 4096
-
-    private let records: Int
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var charged = 0
-
-    /// A budget of `records` (at least one interval: a smaller limit has gone to partitions already).
-    package init(records: Int) {
-        self.records = max(records, Self.chargeInterval)
-    }
-
-    /// Whether the readers' records have passed the budget.
-    package var isExceeded: Bool {
-        lock.withLock { charged >= records }
-    }
-
-    /// Counts `count` more records; throws once the readers' records pass the budget.
-    func charge(_ count: Int) throws {
-        let total = lock.withLock {
-            charged += count
-            return charged
-        }
-        if total >= records { throw Exceeded() }
-    }
-
-    /// Throws when the budget has been passed.
-    package func check() throws {
-        if isExceeded { throw Exceeded() }
     }
 }

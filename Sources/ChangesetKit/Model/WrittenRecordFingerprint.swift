@@ -19,7 +19,7 @@ extension Value {
 /// (`SnapshotFingerprint.options`: typed JSON, CSV cells as text; see `ValueHasher`),
 /// so `--format patch` can state the fingerprint of the snapshot `apply`
 /// builds, and `apply` can check it before it writes a byte.
-enum HeldRecordFingerprint {
+enum WrittenRecordFingerprint {
     /// In a JSON or NDJSON snapshot: the record as it is, typed.
     static func json(_ record: Value) -> UInt64 {
         record.contentHash(mode: .typed)
