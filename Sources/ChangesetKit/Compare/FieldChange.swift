@@ -325,9 +325,9 @@ private struct FieldDiffer {
 
 /// Two objects' members by name: the first member with each name, and the
 /// names in the old object's order, then those only the new one has. A
-/// record's object is small, and building two Dictionaries and a Set for
-/// each changed record was most of the time spent finding its changed
-/// fields; objects of up to `smallCount` members are scanned instead.
+/// record's object is small, and two Dictionaries and a Set built for each
+/// changed record would cost more than finding its changed fields;
+/// objects of up to `smallCount` members are scanned instead.
 private struct MembersByName {
     static let smallCount = 32
     let oldMembers: [Value.Member]

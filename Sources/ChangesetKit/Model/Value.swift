@@ -5,8 +5,7 @@
 public enum Value: Sendable, Equatable {
     // Not `indirect`: arrays and objects hold their elements in arrays already,
     // and an indirect enum put every value, a number or a string too, in a heap
-    // box of its own (a report reads millions of them; at 100M records the
-    // field changes of 2.5M updates took 200 MB more).
+    // box of its own, and a report reads millions of them.
     case null
     case bool(Bool)
     /// The number's text exactly as written in the input.

@@ -7,9 +7,9 @@
 /// each byte is one character that needs no escape, so the rules come down
 /// to its length, and the value never becomes a String. Anything else (a
 /// control character, DEL, any non-ASCII byte) goes through `ReportValueText`
-/// itself, so the two ways always agree. (Each value went from bytes to a
-/// String, was checked and cut as a String, and went back to bytes: on the
-/// benchmark's 100k CSV pair the rendering took 65 M instructions, now 41 M.)
+/// itself, so the two ways always agree. A value is never turned into a
+/// String to be checked and back into bytes to be written (see "Why the code
+/// is as it is" in docs/performance.md).
 struct TextLine {
     let color: Bool
     private(set) var bytes: [UInt8] = []

@@ -4,16 +4,18 @@ import Dispatch
 // Unsafe code here: results are written from several threads into slots the
 // compiler cannot see are disjoint (see below).
 
-/// Work done on every core and handed over in order: changed records read
-/// again, compared and rendered for the formatters (streams a batch at a
-/// time, so output stays streamed and memory bounded by a batch or two),
-/// the key join's lookups, both inputs read at once.
+/// Work done on every core and handed over in order, a batch at a time, so
+/// that a caller streaming its output holds a batch or two in memory. (Its
+/// callers: changed records read again, compared and rendered for the
+/// formatters; the key join's lookups; both inputs read at once.)
 ///
-/// The one place that opts out of the compiler's concurrency checks
-/// (`nonisolated(unsafe)`, `@unchecked Sendable`, results written from
-/// several threads): each helper gives every thread its own stretch of
-/// the output and reads it only after `concurrentPerform` returns, which
-/// the checker cannot see for closures it did not make `@Sendable`.
+/// The one place that opts out of the compiler's concurrency checks for
+/// work shared between threads (`nonisolated(unsafe)`, `@unchecked
+/// Sendable`, results written from several threads; the readers' C
+/// callbacks and the process's signal handler opt out for reasons of their
+/// own): each helper gives every thread its own stretch of the output and
+/// reads it only after `concurrentPerform` returns, which the checker
+/// cannot see for closures it did not make `@Sendable`.
 enum OrderedConcurrentMap {
     static let batchSize = 1024
 
@@ -79,9 +81,9 @@ enum OrderedConcurrentMap {
     /// one after another once the outer tasks hold the cores: work nested so
     /// goes through `mapOnNewThreads`.
     static func mapEachOnItsOwnThread<Item, Result>(_ items: [Item], _ transform: @Sendable (Item) throws -> Result) throws -> [Result] {
-        // One object per item for its result, not `map`'s shared slots:
-        // reading two inputs through those measured 20% slower on 1M records
-        // (the same instructions; the parse itself ran slower).
+        // One object per item for its result, not `map`'s shared slots: two
+        // inputs read through shared slots parse slower with the same
+        // instructions (see docs/performance.md).
         let slots = items.map { _ in ResultSlot<Result>() }
         nonisolated(unsafe) let items = items
         DispatchQueue.concurrentPerform(iterations: items.count) { index in

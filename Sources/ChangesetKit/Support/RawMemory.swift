@@ -228,9 +228,9 @@ enum HugePages {
 ///
 /// Written by hand rather than as an Array: appending to an Array held in a
 /// class's stored property costs a uniqueness check per append and, for a
-/// run of bytes, a generic copy (about 90 instructions a call on the
-/// benchmark; the CSV reader appends once a field and once a byte of quoted
-/// text). Here an append is a capacity check and a store or a `memcpy`.
+/// run of bytes, a generic copy, and the CSV reader appends once a field and
+/// once a byte of quoted text. Here an append is a capacity check and a
+/// store or a `memcpy`.
 /// Noncopyable, so the memory has one owner and is freed once.
 struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>
