@@ -1,11 +1,15 @@
 /// A removed field and an added one whose values agree in matched records.
 public struct RenameSuggestion: Equatable, Sendable {
+    /// The removed field (in OLD only).
     public var old: FieldPath
+    /// The added field (in NEW only).
     public var new: FieldPath
     /// Matched records compared (both fields present) and how many of them hold equal values.
     public var compared: Int
+    /// Of the `compared` records, how many hold equal values in the two fields.
     public var equal: Int
 
+    /// A suggestion that `old` was renamed `new`, from `equal` of `compared` records.
     public init(old: FieldPath, new: FieldPath, compared: Int, equal: Int) {
         self.old = old
         self.new = new

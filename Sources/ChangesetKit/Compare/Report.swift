@@ -3,14 +3,20 @@
 /// names, resolved changes); the changes of `Comparison.report()` are read
 /// again from the inputs, a batch at a time, as they are written.
 public struct Report: Sendable {
+    /// The old input (OLD), as the report names it.
     public var old: InputSummary
+    /// The new input (NEW), as the report names it.
     public var new: InputSummary
     /// The `--id` fields (empty: records are matched by content).
     public var id: [FieldPath]
     /// The `--section` field, if any.
     public var section: FieldPath?
+    /// The counts, of every change whether or not `changes` holds it.
     public var summary: Summary
+    /// Fields in one input's schema and not the other's.
     public var schema: SchemaChanges
+    /// The changes in order (section changes, then deleted, inserted, moved
+    /// and updated records), produced as they are read.
     public var changes: ChangeStream
     /// The kinds of change `changes` holds when `--kinds` chose some (nil:
     /// every kind); `summary` counts every change all the same.
@@ -22,6 +28,8 @@ public struct Report: Sendable {
     /// report is read (`OutputSettings.reportCarriesKeyHint`), near its top.
     package var keyHint: KeyHint?
 
+    /// A report of `changes` between `old` and `new`, counted by `summary`;
+    /// `kindsShown` says which kinds `changes` was limited to (nil: all).
     public init(
         old: InputSummary, new: InputSummary, id: [FieldPath] = [], section: FieldPath? = nil,
         summary: Summary, schema: SchemaChanges = SchemaChanges(), changes: ChangeStream, kindsShown: [Change.Kind]? = nil,

@@ -3,18 +3,22 @@
 /// CSV header names it, or when any of its JSON records has it as a
 /// top-level member (nested members are compared as part of their parent).
 public struct SchemaChanges: Equatable, Sendable {
+    /// Fields only NEW's schema has, that the comparison counts.
     public var added: [SchemaField] = []
+    /// Fields only OLD's schema has, that the comparison counts.
     public var removed: [SchemaField] = []
     /// `--rename OLD=NEW` pairs that matched a field, as old and new paths.
     public var renamed: [Rename] = []
     /// Fields added and removed that `--ignore` or `--only` leave out of
     /// the comparison: listed, never counted as differences.
     public var ignoredAdded: [SchemaField] = []
+    /// Fields only OLD has that `--ignore` or `--only` leave out.
     public var ignoredRemoved: [SchemaField] = []
     /// A removed and an added field that hold equal values in most matched
     /// records: probably one field renamed (`--rename OLD=NEW` would say so).
     public var suggestedRenames: [RenameSuggestion] = []
 
+    /// Schema changes made of these lists (`suggestedRenames` starts empty).
     public init(
         added: [SchemaField] = [], removed: [SchemaField] = [], renamed: [Rename] = [],
         ignoredAdded: [SchemaField] = [], ignoredRemoved: [SchemaField] = []

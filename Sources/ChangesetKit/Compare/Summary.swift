@@ -1,16 +1,25 @@
 /// The counts a run reports.
 public struct Summary: Equatable, Sendable {
+    /// Records only NEW holds.
     public var inserted = 0
+    /// Records only OLD holds.
     public var deleted = 0
     /// Matched records with at least one changed field under the comparison's rules.
     public var updated = 0
+    /// Matched records off the longest run of records that kept their order
+    /// (within their section, with `--section`).
     public var moved = 0
     /// Matched records that were not updated (moved ones included).
     public var unchanged = 0
+    /// Sections only NEW holds (`--section`).
     public var sectionsInserted = 0
+    /// Sections only OLD holds (`--section`).
     public var sectionsDeleted = 0
+    /// Sections in both whose order changed (`--section`).
     public var sectionsMoved = 0
+    /// Records in OLD.
     public var oldCount = 0
+    /// Records in NEW.
     public var newCount = 0
     /// Fields added plus fields removed.
     public var schema = 0
@@ -54,6 +63,7 @@ public struct Summary: Equatable, Sendable {
     /// The first of those pairs (at most 3), in OLD's order: the note's examples.
     public var rekeyedExamples: [RekeyedRecord] = []
 
+    /// No records and no changes; a comparison fills the counts in.
     public init() {}
 
     /// Does anything differ? Exit status 1 when so (without `--assert`).

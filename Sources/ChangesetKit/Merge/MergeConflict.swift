@@ -1,5 +1,7 @@
 /// Something both sides changed in ways that do not fit together.
 public struct MergeConflict: Sendable, Equatable {
+    /// What the two sides did that does not fit together; the raw value is
+    /// the name the conflict formats write.
     public enum Kind: String, Sendable {
         /// The same field changed to different values.
         case field
@@ -15,6 +17,7 @@ public struct MergeConflict: Sendable, Equatable {
         case document
     }
 
+    /// What kind of conflict.
     public var kind: Kind
     /// The record's key (see `RecordKey`); empty for `.document`.
     public var key: String
@@ -29,9 +32,13 @@ public struct MergeConflict: Sendable, Equatable {
     public var elements: [FieldChange.ElementIndex]
     /// The three versions of the field (or element, or record); nil where it is absent.
     public var base: Value?
+    /// OURS's version; nil where OURS has none.
     public var ours: Value?
+    /// THEIRS's version; nil where THEIRS has none.
     public var theirs: Value?
 
+    /// A conflict of `kind` on the record `key`, at `path` and `elements`, with
+    /// the three versions.
     public init(
         kind: Kind, key: String, path: FieldPath?, base: Value?, ours: Value?, theirs: Value?, elements: [FieldChange.ElementIndex] = []
     ) {
