@@ -155,14 +155,14 @@ extension Comparison {
             try partitions.contains { try IndexedPartition($0).repeats }
         }
 
-        /// The table of the records at `held` (positions, ascending), read
-        /// back: row k of it is the record at `held[k]`.
-        func heldTable(_ held: [Int32]) throws -> RecordTable {
+        /// The table of the records at `kept` (positions, ascending), read
+        /// back: row k of it is the record at `kept[k]`.
+        func keptTable(_ kept: [Int32]) throws -> RecordTable {
             var table = whole
-            table.reserveCapacity(held.count)
+            table.reserveCapacity(kept.count)
             var rowWindow = Window(file: rows)
             var keyWindow = Window(file: keys)
-            for position in held {
+            for position in kept {
                 let entry = try rowWindow.load(Int(position) * Self.rowEntrySize, count: Self.rowEntrySize)
                 let row = rowWindow.bytes
                 let start = Int(row.uint64(at: entry))
@@ -256,7 +256,7 @@ extension Comparison {
         // `spilled` alone holds the files now, so emptying it frees them (and their page cache).
         read = []
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
-        // The changes carry positions for now; their rows in the held tables come below.
+        // The changes carry positions for now; their rows in the kept tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
         var changeset: SectionedChangeset<SectionName, RecordRef> = try {
             let matching = try match(spilled[0], spilled[1], oldInput: oldInput, newInput: newInput, options: options)
@@ -294,13 +294,13 @@ extension Comparison {
             spilled = []
             if same {
                 // Nothing changed, so both sides hold the same positions (and the files are one).
-                let table = try sides[0].0.heldTable(sides[0].1)
+                let table = try sides[0].0.keptTable(sides[0].1)
                 return [table, table]
             }
-            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.heldTable($0.1) }
+            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.keptTable($0.1) }
         }()
         let (oldTable, newTable) = (tables[0], tables[1])
-        // The changes' records by their rows in the held tables.
+        // The changes' records by their rows in the kept tables.
         func newRef(_ position: Int) -> RecordRef {
             let row = KeptPositions.row(of: position, in: newPositions)
             return RecordRef(fingerprint: newTable.fingerprint(row), row: row)
@@ -317,7 +317,7 @@ extension Comparison {
                                    renames: newInput.format.isJSON ? options.records.renames : [],
                                    flattensObjects: mixed && newInput.format.isJSON, recordCount: newCount)
         return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
-                              held: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
+                              kept: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
     }
 
     /// Each new record's old position (-1: none) and whether it was updated
