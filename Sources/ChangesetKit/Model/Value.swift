@@ -266,3 +266,17 @@ extension Value {
         return current
     }
 }
+
+extension Value {
+    /// The text a CSV cell holds for this value: strings and numbers as they
+    /// are, `true`/`false`, empty for null, JSON for arrays and objects.
+    var cellText: String {
+        switch self {
+        case .null: ""
+        case .string(let text): text
+        case .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .array, .object: jsonText
+        }
+    }
+}
