@@ -259,7 +259,7 @@ enum Diagnostics {
     /// terminal would act on are escaped (an id holding ESC sequences cannot
     /// set the window title), and an overlong message is cut.
     static func report(_ message: String) {
-        var line = VisibleText.escaped(message)
+        var line = TerminalText.escaped(message)
         if line.utf8.count > messageLimit {
             line = String(line.prefix(messageLimit)) + "…"
         }

@@ -114,8 +114,8 @@ struct DiffCommand: ParsableCommand {
         if !matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
             throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
-        if let width, width != 0 && width < DisplayText.minimumWidth {
-            throw ValidationError("--width must be 0 (no limit) or at least \(DisplayText.minimumWidth), not \(width)")
+        if let width, width != 0 && width < ReportValueText.minimumWidth {
+            throw ValidationError("--width must be 0 (no limit) or at least \(ReportValueText.minimumWidth), not \(width)")
         }
         if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
         if limit != nil && format != .text && format != .markdown && format != .html {

@@ -52,7 +52,7 @@ struct RecordMatchingOptions: ParsableArguments {
             do { _ = try ArrayKeyRule(parsing: text) } catch { throw ValidationError("\(error)") }
         }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
-            throw ValidationError("--delimiter must be one ASCII character, not \"\(VisibleText.datum(delimiter))\"")
+            throw ValidationError("--delimiter must be one ASCII character, not \"\(TerminalText.datum(delimiter))\"")
         }
         if delimiter == "\"" { throw ValidationError("--delimiter cannot be \", CSV's quote character") }
         if let delimiter, ["\n", "\r", "\u{0}"].contains(delimiter) {

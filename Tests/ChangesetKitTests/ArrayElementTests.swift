@@ -15,7 +15,7 @@ import Testing
             value(old), value(new), rules: FieldRules(RecordOptions()), mode: .typed, tolerance: tolerance,
             arrays: arrays, elementKey: key.map { FieldPath([$0]) }
         ).map { change in
-            "\(change.location) \(change.pointer): \(change.old.map(DisplayText.value) ?? "-") -> \(change.new.map(DisplayText.value) ?? "-")"
+            "\(change.location) \(change.pointer): \(change.old.map(ReportValueText.value) ?? "-") -> \(change.new.map(ReportValueText.value) ?? "-")"
         }
     }
 

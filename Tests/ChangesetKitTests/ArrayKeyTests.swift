@@ -23,7 +23,7 @@ import Testing
         -> (changes: [String], keyed: [String]) {
         let result = FieldChange.keyed(try value(old), try value(new), rules: FieldRules(RecordOptions()), mode: .typed, arrays: arrays,
                                        elementKeys: ElementKeys(options))
-        return (result.changes.map { "\($0.location): \($0.old.map(DisplayText.value) ?? "-") -> \($0.new.map(DisplayText.value) ?? "-")" },
+        return (result.changes.map { "\($0.location): \($0.old.map(ReportValueText.value) ?? "-") -> \($0.new.map(ReportValueText.value) ?? "-")" },
                 result.keyedArrays.map { "\($0.array) by \(FieldPath.listArgument($0.key))" })
     }
 

@@ -60,7 +60,7 @@ import Testing
     /// invisible character anywhere but the line feeds between lines.
     static func expectEveryLineVisible(_ output: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
         for line in output.split(separator: "\n", omittingEmptySubsequences: false) {
-            #expect(VisibleText.escaped(String(line)) == String(line), "\(line.debugDescription)", sourceLocation: sourceLocation)
+            #expect(TerminalText.escaped(String(line)) == String(line), "\(line.debugDescription)", sourceLocation: sourceLocation)
         }
     }
 

@@ -3,7 +3,7 @@ import Testing
 @testable import ChangesetKit
 
 /// A report reads an updated record's members that differ in text and leaves
-/// the rest (`DifferingMembers`); it must find exactly the field changes that
+/// the rest (`DifferingMemberReader`); it must find exactly the field changes that
 /// reading both records whole finds, under every rule and tolerance.
 @Suite struct DifferingMembersTests {
     /// OLD and NEW compared from memory, matched by `id` unless `options` say otherwise.
@@ -28,7 +28,7 @@ import Testing
             let newRow = comparison.newSections[update.new.section].elements[update.new.item].row
             let whole = try comparison.fieldChangesReadingWholeRecords(oldRow: oldRow, newRow: newRow)
             #expect(try comparison.fieldChanges(update) == whole, comment ?? "\(old)\n\(new)")
-            if try comparison.differingMembers.records(oldRow: oldRow, newRow: newRow) != nil { shortcuts += 1 }
+            if try comparison.differingMemberReader.records(oldRow: oldRow, newRow: newRow) != nil { shortcuts += 1 }
         }
         return (comparison.changeset.updates.count, shortcuts)
     }
@@ -37,11 +37,11 @@ import Testing
         let old = #"[{"id":1,"a":1,"b":"x","c":{"d":[1,2]}}, {"id":2, "a" : 2 , "b":"y"}]"#
         let new = #"[{"id":1,"a":1,"b":"z","c":{"d":[1,2]}}, {"b":"y","id":2,"a":3,"e":null}]"#
         let comparison = try compare(old, new, format: .json)
-        let first = try #require(try comparison.differingMembers.records(oldRow: 0, newRow: 0))
+        let first = try #require(try comparison.differingMemberReader.records(oldRow: 0, newRow: 0))
         #expect(first.old == .object([Value.Member(name: "b", value: .string("x"))]))
         #expect(first.new == .object([Value.Member(name: "b", value: .string("z"))]))
         // Reordered members are found by name; a member only NEW has is kept.
-        let second = try #require(try comparison.differingMembers.records(oldRow: 1, newRow: 1))
+        let second = try #require(try comparison.differingMemberReader.records(oldRow: 1, newRow: 1))
         #expect(second.old == .object([Value.Member(name: "a", value: .number("2"))]))
         #expect(second.new == .object([Value.Member(name: "a", value: .number("3")), Value.Member(name: "e", value: .null)]))
         try checkEveryUpdate(old, new, format: .json)
@@ -51,11 +51,11 @@ import Testing
         let old = "id,a,b,c\n1,x,\"q\"\"uote\",3\n2,,5,\"7\"\n"
         let new = "b,id,c,a\n\"q\"\"uote\",1,4,x\n5,2,7,\n"
         let comparison = try compare(old, new, format: .csv)
-        let first = try #require(try comparison.differingMembers.records(oldRow: 0, newRow: 0))
+        let first = try #require(try comparison.differingMemberReader.records(oldRow: 0, newRow: 0))
         #expect(first.old == .object([Value.Member(name: "c", value: .number("3"))]))
         #expect(first.new == .object([Value.Member(name: "c", value: .number("4"))]))
         // `"7"` and `7` differ in text, so both are read (and then compare equal).
-        let second = try #require(try comparison.differingMembers.records(oldRow: 1, newRow: 1))
+        let second = try #require(try comparison.differingMemberReader.records(oldRow: 1, newRow: 1))
         #expect(second.old == .object([Value.Member(name: "c", value: .number("7"))]))
         #expect(second.new == .object([Value.Member(name: "c", value: .number("7"))]))
         try checkEveryUpdate(old, new, format: .csv)

@@ -2,7 +2,7 @@
 import Testing
 
 /// Long values are cut as bytes before they become Strings; what is shown
-/// must be what `DisplayText`'s rules give on the whole text.
+/// must be what `ReportValueText`'s rules give on the whole text.
 @Suite(.tags(.slow, .largeData)) struct DisplayTextLargeTests {
     /// A long string of `alphabet` characters with one change at `at`.
     static func pair(_ random: inout SplitMix, length: Int, at: Int) -> (String, String) {
@@ -21,10 +21,10 @@ import Testing
             let at = [0, 1, length / 2, length - 2, Int.random(in: 0..<length, using: &random)].randomElement(using: &random)!
             let (old, new) = Self.pair(&random, length: length, at: max(0, at))
             for width in [8, 9, 40, 120, 200] {
-                let expected = DisplayText.cutAround(DisplayText.value(.string(old)), DisplayText.value(.string(new)), width: width)
-                let shown = DisplayText.shownPair(.string(old), .string(new), width: width)
+                let expected = ReportValueText.cutAround(ReportValueText.value(.string(old)), ReportValueText.value(.string(new)), width: width)
+                let shown = ReportValueText.shownPair(.string(old), .string(new), width: width)
                 #expect(shown == expected, "length \(length), change at \(at), width \(width)")
-                #expect(DisplayText.shownValue(.string(old), width: width) == DisplayText.cut(DisplayText.value(.string(old)), width: width))
+                #expect(ReportValueText.shownValue(.string(old), width: width) == ReportValueText.cut(ReportValueText.value(.string(old)), width: width))
             }
         }
     }
@@ -35,25 +35,25 @@ import Testing
         let old = String(repeating: "ab", count: 50) + cluster + "tail" + String(repeating: "z", count: 500)
         let new = String(repeating: "ab", count: 50) + cluster + "TAIL" + String(repeating: "z", count: 500)
         for width in [8, 40, 120] {
-            #expect(DisplayText.shownPair(.string(old), .string(new), width: width)
-                == DisplayText.cutAround(DisplayText.value(.string(old)), DisplayText.value(.string(new)), width: width))
-            #expect(DisplayText.shownValue(.string(cluster + old), width: width) == DisplayText.cut(DisplayText.value(.string(cluster + old)), width: width))
+            #expect(ReportValueText.shownPair(.string(old), .string(new), width: width)
+                == ReportValueText.cutAround(ReportValueText.value(.string(old)), ReportValueText.value(.string(new)), width: width))
+            #expect(ReportValueText.shownValue(.string(cluster + old), width: width) == ReportValueText.cut(ReportValueText.value(.string(cluster + old)), width: width))
         }
     }
 
     @Test func versionsThatLookAlikeAreShownWithTheirCodePoints() {
-        let shown = DisplayText.shownPair(.string("café"), .string("cafe\u{301}"), width: 120)
+        let shown = ReportValueText.shownPair(.string("café"), .string("cafe\u{301}"), width: 120)
         #expect(shown.0 == "\"caf\\u00E9\"" && shown.1 == "\"cafe\\u0301\"", "\(shown)")
         var line = TextLine(color: false)
         line.addValues(.string("café"), .string("cafe\u{301}"), width: 120)
         #expect(line.text == "\"caf\\u00E9\" -> \"cafe\\u0301\"", "\(line.text)")
         // Versions that differ visibly keep their characters.
-        #expect(DisplayText.shownPair(.string("café"), .string("cafè"), width: 120) == ("\"café\"", "\"cafè\""))
+        #expect(ReportValueText.shownPair(.string("café"), .string("cafè"), width: 120) == ("\"café\"", "\"cafè\""))
     }
 
     @Test func aChangeOfNormalisationIsShownWhereItIs() {
         let (nfc, nfd) = ("abc café def", "abc cafe\u{301} def")
-        let (old, new) = DisplayText.cutAround(String(repeating: "x", count: 200) + nfc, String(repeating: "x", count: 200) + nfd, width: 20)
+        let (old, new) = ReportValueText.cutAround(String(repeating: "x", count: 200) + nfc, String(repeating: "x", count: 200) + nfd, width: 20)
         // Swift's == calls the two equal; their bytes differ, and the window is where they do.
         #expect(Array(old.utf8) != Array(new.utf8), "\(old) \(new)")
         #expect(old.hasSuffix("abc caf\u{E9} def") && new.hasSuffix("abc cafe\u{301} def"), "\(old) \(new)")

@@ -74,7 +74,7 @@ import Testing
             try Self.report().write(OutputSettings(format: format, width: 0), to: &whole)
             #expect(huge == whole, "\(format)")
         }
-        #expect(DisplayText.shownPair(.string(String(repeating: "é", count: 300)), .string("x"), width: Int.max).0.count == 302)
+        #expect(ReportValueText.shownPair(.string(String(repeating: "é", count: 300)), .string("x"), width: Int.max).0.count == 302)
     }
 
     @Test func textShowsPlacesLinesContentAndInvisibleCharacters() throws {
@@ -152,28 +152,28 @@ import Testing
     @Test func longValuesAreCutAroundTheChange() throws {
         let old = String(repeating: "a", count: 300) + "X" + String(repeating: "b", count: 300)
         let new = String(repeating: "a", count: 300) + "Y" + String(repeating: "b", count: 300)
-        let (shownOld, shownNew) = DisplayText.cutAround(old, new, width: 40)
+        let (shownOld, shownNew) = ReportValueText.cutAround(old, new, width: 40)
         #expect(shownOld.count == 40 && shownNew.count == 40)
         #expect(shownOld.hasPrefix("…") && shownOld.hasSuffix("…") && shownOld.contains("aX") && shownNew.contains("aY"))
         // Short values stay whole; width 0 shows everything.
-        #expect(DisplayText.cutAround("1", "2", width: 40) == ("1", "2"))
-        #expect(DisplayText.cutAround(old, new, width: 0) == (old, new))
-        #expect(DisplayText.cut("abcdefghij", width: 9) == "abcdefgh…")
+        #expect(ReportValueText.cutAround("1", "2", width: 40) == ("1", "2"))
+        #expect(ReportValueText.cutAround(old, new, width: 0) == (old, new))
+        #expect(ReportValueText.cut("abcdefghij", width: 9) == "abcdefgh…")
         // Below the minimum width (8) the minimum applies, so a change never vanishes between two cuts.
-        #expect(DisplayText.cut("abcdefghij", width: 4) == "abcdefg…")
-        let (narrowOld, narrowNew) = DisplayText.cutAround("abcdefghijklmnop", "abcdefghijklmnoX", width: 1)
+        #expect(ReportValueText.cut("abcdefghij", width: 4) == "abcdefg…")
+        let (narrowOld, narrowNew) = ReportValueText.cutAround("abcdefghijklmnop", "abcdefghijklmnoX", width: 1)
         #expect(narrowOld.hasSuffix("p") && narrowNew.hasSuffix("X") && narrowOld.count == 8, "\(narrowOld) \(narrowNew)")
     }
 
     @Test func invisibleCharactersAreEscaped() {
-        #expect(DisplayText.visible("a\u{200F}b") == "a\\u200Fb")
-        #expect(DisplayText.visible("no\u{00A0}break") == "no\\u00A0break")
-        #expect(DisplayText.visible("tab\tand\u{FEFF}") == "tab\\u0009and\\uFEFF")
-        #expect(DisplayText.visible("plain é ü 日本") == "plain é ü 日本")
+        #expect(ReportValueText.visible("a\u{200F}b") == "a\\u200Fb")
+        #expect(ReportValueText.visible("no\u{00A0}break") == "no\\u00A0break")
+        #expect(ReportValueText.visible("tab\tand\u{FEFF}") == "tab\\u0009and\\uFEFF")
+        #expect(ReportValueText.visible("plain é ü 日本") == "plain é ü 日本")
         // Past U+FFFF the escape has eight digits, so it never runs into what follows.
-        #expect(DisplayText.visible("x\u{F0000}0") == "x\\U000F00000")
+        #expect(ReportValueText.visible("x\u{F0000}0") == "x\\U000F00000")
         // Joiners that emoji and several scripts need stay as they are.
-        #expect(DisplayText.visible("👩\u{200D}💻 می\u{200C}خواهم") == "👩\u{200D}💻 می\u{200C}خواهم")
+        #expect(ReportValueText.visible("👩\u{200D}💻 می\u{200C}خواهم") == "👩\u{200D}💻 می\u{200C}خواهم")
     }
 
     @Test func jsonCarriesSchemaFieldCountsAndLines() throws {

@@ -178,7 +178,7 @@ import Testing
         try side.finish(reading)
         #expect(side.count == starts.count)
         for held in [Array(0..<starts.count), [0, 4, 7], [3], [5, 6]] {
-            let table = try side.heldTable(held.map(Int32.init))
+            let table = try side.keptTable(held.map(Int32.init))
             #expect(table.count == held.count)
             for (row, position) in held.enumerated() {
                 #expect(table.byteRange(row) == expected[position].0, "position \(position) of \(held)")

@@ -134,12 +134,12 @@ import Testing
         for row in 0..<table.count {
             let value = try dataset.value(ofRecord: row)
             let held = input.format.isJSON
-                ? HeldRecordFingerprint.json(value) : HeldRecordFingerprint.csv(value, columns: table.fieldNames ?? [])
+                ? WrittenRecordFingerprint.json(value) : WrittenRecordFingerprint.csv(value, columns: table.fieldNames ?? [])
             #expect(held == table.fingerprints[row], "record \(row) of \(name): \(value.jsonText)")
             if input.format.isJSON {
                 // As a patch carries it: the value's text, read again.
                 let again = try PatchApplier.value(ofRecord: value.jsonText)
-                #expect(HeldRecordFingerprint.json(again) == table.fingerprints[row], "record \(row) of \(name) as text")
+                #expect(WrittenRecordFingerprint.json(again) == table.fingerprints[row], "record \(row) of \(name) as text")
             }
         }
     }

@@ -1,9 +1,9 @@
 @testable import ChangesetKit
 import Testing
 
-/// The text formatter writes values as bytes and applies `DisplayText`'s
+/// The text formatter writes values as bytes and applies `ReportValueText`'s
 /// rules to those bytes when they are printable ASCII; these tests hold it to
-/// `DisplayText` itself on generated values, widths and characters at the
+/// `ReportValueText` itself on generated values, widths and characters at the
 /// edges of the fast path.
 struct TextLineTests {
     /// Characters at the edges: the ends of printable ASCII, DEL, controls,
@@ -46,12 +46,12 @@ struct TextLineTests {
             for width in Self.widths {
                 var line = TextLine(color: false)
                 line.addValue(old, width: width)
-                #expect(line.text == DisplayText.cut(DisplayText.value(old), width: width), "width \(width)")
+                #expect(line.text == ReportValueText.cut(ReportValueText.value(old), width: width), "width \(width)")
 
                 for (first, second) in [(old, new), (old, near)] as [(Value?, Value?)] + [(nil, new), (old, nil)] {
                     var pair = TextLine(color: false)
                     pair.addValues(first, second, width: width)
-                    let (shownOld, shownNew) = DisplayText.cutAround(DisplayText.value(first), DisplayText.value(second), width: width)
+                    let (shownOld, shownNew) = ReportValueText.cutAround(ReportValueText.value(first), ReportValueText.value(second), width: width)
                     #expect(pair.text == shownOld + " -> " + shownNew, "width \(width)")
                 }
             }
@@ -64,7 +64,7 @@ struct TextLineTests {
             let text = Self.string(&random)
             var line = TextLine(color: false)
             line.addVisible(text)
-            #expect(line.text == DisplayText.visible(text))
+            #expect(line.text == ReportValueText.visible(text))
         }
     }
 

@@ -7,13 +7,13 @@ import Testing
 @Suite struct UnsafeCodeTests {
     /// The files allowed to hold unsafe constructs, each for one reason.
     static let box: [String: String] = [
-        "ChangesetKit/Model/RawMemory.swift": "spans to and from addresses, the byte kernels, the hash, scratch and huge-page memory",
+        "ChangesetKit/Support/RawMemory.swift": "spans to and from addresses, the byte kernels, words for the hash, scratch and huge-page memory",
         "ChangesetKit/Input/InputFile.swift": "reading files and pipes into buffers the readers borrow",
         "ChangesetKit/Input/Decompression.swift": "zlib's and libzstd's C streams",
         "ChangesetKit/Input/JSONRecordReader.swift": "yajl's C callbacks while reading records",
         "ChangesetKit/Input/JSONValueReader.swift": "yajl's C callbacks while reading one value",
         "ChangesetKit/Input/CSVRecordReader.swift": "the CSV reader's inner loop over a chunk",
-        "ChangesetKit/Model/OrderedConcurrentMap.swift": "results filled from several threads, and the record count they share",
+        "ChangesetKit/Support/OrderedConcurrentMap.swift": "results filled from several threads",
         "changeset/ProcessIO.swift": "the process's own arguments, writes and signal handler",
     ]
 
@@ -61,7 +61,7 @@ import Testing
     /// by finding nothing).
     @Test func theScanSeesUnsafeConstructsAndSkipsComments() throws {
         let found = try Self.unsafeFiles()
-        #expect(found["ChangesetKit/Model/RawMemory.swift"]?.contains("withUnsafe") == true)
+        #expect(found["ChangesetKit/Support/RawMemory.swift"]?.contains("withUnsafe") == true)
         #expect("let p: UnsafeRawPointer".contains(Self.unsafeConstruct))
         #expect("@exclusivity(unchecked) var x".contains(Self.unsafeConstruct))
         #expect(!"// safe: no UnsafeRawPointer here".components(separatedBy: "//").first!.contains(Self.unsafeConstruct))

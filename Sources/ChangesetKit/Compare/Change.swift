@@ -5,10 +5,12 @@ public struct RecordPlace: Equatable, Sendable {
     /// The section's name; nil without `--section`, or for records whose
     /// section field is missing or null (`Report.sectioned` tells which).
     public var section: String?
+    /// 0-based: within the section with `--section`, else within the file.
     public var index: Int
     /// The record's first line in its file; nil for a section change.
     public var line: Int?
 
+    /// A place at `index` in `section`, its text starting on `line`.
     public init(section: String? = nil, index: Int, line: Int? = nil) {
         self.section = section
         self.index = index
@@ -19,15 +21,19 @@ public struct RecordPlace: Equatable, Sendable {
 /// One resolved change, everything a formatter shows of it: no formatter
 /// goes back to the inputs for more.
 public struct Change: Equatable, Sendable {
+    /// What happened to a record or a section; the raw value is the name the
+    /// outputs and `--kinds` use (`section-deleted`, `updated`, ...).
     public enum Kind: String, Sendable, CaseIterable {
         case sectionDeleted = "section-deleted"
         case sectionInserted = "section-inserted"
         case sectionMoved = "section-moved"
         case deleted, inserted, moved, updated
 
+        /// Whether the change is of a whole section (`--section`), not a record.
         public var isSectionChange: Bool { self == .sectionDeleted || self == .sectionInserted || self == .sectionMoved }
     }
 
+    /// What happened.
     public var kind: Kind
     /// A record's id, one text per `--id` field; nil when records are
     /// matched by content (no `--id`) and for section changes.
@@ -48,6 +54,7 @@ public struct Change: Equatable, Sendable {
     /// record has no such field.
     public var context: [(path: FieldPath, value: Value?)]
 
+    /// A change of `kind`; the other members as above, empty where the kind has none.
     public init(
         kind: Kind, id: [String]? = nil, section: String? = nil, old: RecordPlace? = nil, new: RecordPlace? = nil,
         record: Value? = nil, fields: [FieldChange] = [], context: [(path: FieldPath, value: Value?)] = []
@@ -62,6 +69,8 @@ public struct Change: Equatable, Sendable {
         self.context = context
     }
 
+    /// Equal in every member, `context` compared pair by pair (a tuple is not
+    /// `Equatable`).
     public static func == (a: Change, b: Change) -> Bool {
         a.kind == b.kind && a.id == b.id && a.section == b.section && a.old == b.old && a.new == b.new && a.record == b.record
             && a.fields == b.fields && a.context.count == b.context.count
@@ -77,6 +86,7 @@ public struct ChangeStream: Sendable {
     /// Hands the changes over in order, a batch at a time.
     private let produce: @Sendable (_ body: ([Change]) throws -> Void) throws -> Void
 
+    /// A stream of `changes`, in the order given.
     public init(_ changes: [Change]) {
         produce = { body in try OrderedConcurrentMap.forEachBatch(changes, body) }
     }

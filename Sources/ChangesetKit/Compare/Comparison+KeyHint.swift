@@ -14,7 +14,7 @@ package struct KeyHint: Equatable, Sendable {
     package var message: String {
         let names = keys.map { Self.argument($0) }
         let pairs = keys.contains { $0.count > 1 }
-        return "\(pairs ? (names.count == 1 ? "the pair " : "the pairs ") : "")\(VisibleText.sentence(names)) \(names.count == 1 ? "is" : "are") unique in both files"
+        return "\(pairs ? (names.count == 1 ? "the pair " : "the pairs ") : "")\(TerminalText.sentence(names)) \(names.count == 1 ? "is" : "are") unique in both files"
             + (checkedAll ? "" : " (in the first 10,000 records of each)")
             + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(names[0]))"
     }
@@ -162,7 +162,7 @@ extension Comparison {
     /// A name a hint can give as it is: nothing in it a terminal would act
     /// on, and short enough to read (a suggestion the user cannot type is no help).
     private static func isShownAsIs(_ name: String) -> Bool {
-        VisibleText.datum(name) == name
+        TerminalText.datum(name) == name
     }
 }
 

@@ -155,14 +155,14 @@ extension Comparison {
             try partitions.contains { try IndexedPartition($0).repeats }
         }
 
-        /// The table of the records at `held` (positions, ascending), read
-        /// back: row k of it is the record at `held[k]`.
-        func heldTable(_ held: [Int32]) throws -> RecordTable {
+        /// The table of the records at `kept` (positions, ascending), read
+        /// back: row k of it is the record at `kept[k]`.
+        func keptTable(_ kept: [Int32]) throws -> RecordTable {
             var table = whole
-            table.reserveCapacity(held.count)
+            table.reserveCapacity(kept.count)
             var rowWindow = Window(file: rows)
             var keyWindow = Window(file: keys)
-            for position in held {
+            for position in kept {
                 let entry = try rowWindow.load(Int(position) * Self.rowEntrySize, count: Self.rowEntrySize)
                 let row = rowWindow.bytes
                 let start = Int(row.uint64(at: entry))
@@ -256,7 +256,7 @@ extension Comparison {
         // `spilled` alone holds the files now, so emptying it frees them (and their page cache).
         read = []
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
-        // The changes carry positions for now; their rows in the held tables come below.
+        // The changes carry positions for now; their rows in the kept tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
         var changeset: SectionedChangeset<SectionName, RecordRef> = try {
             let matching = try match(spilled[0], spilled[1], oldInput: oldInput, newInput: newInput, options: options)
@@ -271,22 +271,22 @@ extension Comparison {
         }()
 
         // The records a report may read: the changed ones, and the first 1000 a side.
-        var oldHeld = Bitmap(count: oldCount)
-        var newHeld = Bitmap(count: newCount)
-        for position in 0..<min(oldCount, 1000) { oldHeld.insert(position) }
-        for position in 0..<min(newCount, 1000) { newHeld.insert(position) }
-        for deletion in changeset.deletions { oldHeld.insert(deletion.at.item) }
-        for insertion in changeset.insertions { newHeld.insert(insertion.at.item) }
+        var oldKept = Bitmap(count: oldCount)
+        var newKept = Bitmap(count: newCount)
+        for position in 0..<min(oldCount, 1000) { oldKept.insert(position) }
+        for position in 0..<min(newCount, 1000) { newKept.insert(position) }
+        for deletion in changeset.deletions { oldKept.insert(deletion.at.item) }
+        for insertion in changeset.insertions { newKept.insert(insertion.at.item) }
         for update in changeset.updates {
-            oldHeld.insert(update.old.item)
-            newHeld.insert(update.new.item)
+            oldKept.insert(update.old.item)
+            newKept.insert(update.new.item)
         }
         for move in changeset.moves {
-            oldHeld.insert(move.from.item)
-            newHeld.insert(move.to.item)
+            oldKept.insert(move.from.item)
+            newKept.insert(move.to.item)
         }
-        let oldPositions = oldHeld.members
-        let newPositions = newHeld.members
+        let oldPositions = oldKept.members
+        let newPositions = newKept.members
         // Both sides read back at once (each reads its files start to end);
         // the files go with the closure, before the inputs are read again.
         let tables = try { () throws -> [RecordTable] in
@@ -294,15 +294,15 @@ extension Comparison {
             spilled = []
             if same {
                 // Nothing changed, so both sides hold the same positions (and the files are one).
-                let table = try sides[0].0.heldTable(sides[0].1)
+                let table = try sides[0].0.keptTable(sides[0].1)
                 return [table, table]
             }
-            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.heldTable($0.1) }
+            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.keptTable($0.1) }
         }()
         let (oldTable, newTable) = (tables[0], tables[1])
-        // The changes' records by their rows in the held tables.
+        // The changes' records by their rows in the kept tables.
         func newRef(_ position: Int) -> RecordRef {
-            let row = HeldPositions.row(of: position, in: newPositions)
+            let row = KeptPositions.row(of: position, in: newPositions)
             return RecordRef(fingerprint: newTable.fingerprint(row), row: row)
         }
         for index in changeset.insertions.indices { changeset.insertions[index].element = newRef(changeset.insertions[index].at.item) }
@@ -317,7 +317,7 @@ extension Comparison {
                                    renames: newInput.format.isJSON ? options.records.renames : [],
                                    flattensObjects: mixed && newInput.format.isJSON, recordCount: newCount)
         return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
-                              held: HeldPositions(old: oldPositions, new: newPositions), changeset: changeset)
+                              kept: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
     }
 
     /// Each new record's old position (-1: none) and whether it was updated
@@ -469,7 +469,7 @@ extension Comparison {
 
 /// In a comparison in partitions, the positions (ascending) of the records
 /// each side's table holds: row k of OLD's table is the record at `old[k]`.
-package struct HeldPositions: Sendable {
+package struct KeptPositions: Sendable {
     let old: [Int32]
     let new: [Int32]
 

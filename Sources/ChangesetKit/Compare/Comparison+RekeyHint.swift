@@ -112,8 +112,8 @@ private struct KeylessRecord: Sendable {
             return rest.contentHash(mode: mode)
         }
         // The stripped record's content hash (an object's, as `Value`
-        // hashes one: the sum of its members' hashes), summed in place:
-        // a copy of every record less its key was a third of the note's cost.
+        // hashes one: the sum of its members' hashes), summed in place,
+        // without a copy of every record less its key.
         guard case .object(let members) = record else { return nil }
         var sum: UInt64 = 0, count = 0, holdsValue = false
         for member in members where !droppedNames.contains(ExactTextKey(member.name)) {
@@ -151,9 +151,8 @@ private struct KeylessRecord: Sendable {
 
 /// A CSV side's rows hashed less their key from the cells' bytes, as
 /// `KeylessRecord.hash` hashes the row's `Value` (the same hash, so the two
-/// mix): a value a cell was most of the note's cost, and on a comparison
-/// with 1% of records deleted and 1% inserted the note cost 4% of the report.
-/// Nil where a row's `Value` is more than its cells (renamed or flattened
+/// mix), without a `Value` a cell: those values would be most of the note's
+/// cost. Nil where a row's `Value` is more than its cells (renamed or flattened
 /// fields) or values compare by type.
 private struct KeylessCells: Sendable {
     let side: Snapshot
@@ -179,7 +178,7 @@ private struct KeylessCells: Sendable {
             // A ragged row's `Value` names its extra cells: read it whole.
             guard cells.count == nameHashes.count else { return try keyless.hash(side, row: row, mode: mode) }
             var hasher = ValueHasher(mode: mode)
-            func scalar(_ bytes: Span<UInt8>) -> ValueHasher.Scalar {
+            func scalar(_ bytes: Span<UInt8>) -> ValueHasher.ScalarHash {
                 CanonicalNumber.isNumberLiteral(bytes) ? hasher.number(bytes) : hasher.string(bytes)
             }
             var sum: UInt64 = 0, count = 0

@@ -66,13 +66,13 @@ public struct Comparison: Sendable {
     /// Fields in one snapshot's schema and not the other's.
     public let schema: SchemaChanges
     /// Reads an updated record's members that differ, for `fieldChanges`.
-    let differingMembers: DifferingMembers
+    let differingMemberReader: DifferingMemberReader
     /// A comparison in partitions: the positions of the records its tables
     /// hold (the changed ones and the first 1000 a side); nil: all of them.
-    let held: HeldPositions?
+    let kept: KeptPositions?
 
     /// Whether the records were matched in partitions, past `memoryLimit`.
-    package var isPartitioned: Bool { held != nil }
+    package var isPartitioned: Bool { kept != nil }
 
     /// Reads both inputs (concurrently: one per core) and compares them.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
@@ -95,7 +95,7 @@ public struct Comparison: Sendable {
             if let keys = try? run(oldInput, newInput, options: occurrence).compositeKeys(), !keys.isEmpty {
                 let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
                 error.message += "; \(arguments[0]) is unique in both files"
-                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
+                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
             }
             throw error
         }
@@ -209,7 +209,7 @@ public struct Comparison: Sendable {
             throw new.repeatedIDError(newSide)
         }
         let sections = (oldSections, newSections)
-        try self.init(old: old, new: new, options: options, sections: sections, held: nil) {
+        try self.init(old: old, new: new, options: options, sections: sections, kept: nil) {
             if let matching {
                 return try Differ.diff(from: sections.0, to: sections.1, matching: matching)
             }
@@ -219,22 +219,22 @@ public struct Comparison: Sendable {
     }
 
     /// A comparison in partitions (see `runPartitioned`): its tables hold the
-    /// records at `held`, and the changeset is the files'.
-    init(old: Snapshot, new: Snapshot, options: ComparisonOptions, held: HeldPositions,
+    /// records at `kept`, and the changeset is the files'.
+    init(old: Snapshot, new: Snapshot, options: ComparisonOptions, kept: KeptPositions,
          changeset: SectionedChangeset<SectionName, RecordRef>) throws {
         let sections = [old, new].map { [ListSection<SectionName, RecordRef>(id: nil, elements: $0.records.refs)] }
-        try self.init(old: old, new: new, options: options, sections: (sections[0], sections[1]), held: held) { changeset }
+        try self.init(old: old, new: new, options: options, sections: (sections[0], sections[1]), kept: kept) { changeset }
     }
 
     /// What follows the key join: the field checks, the schema, the changeset.
     private init(
         old: Snapshot, new: Snapshot, options: ComparisonOptions,
-        sections: ([ListSection<SectionName, RecordRef>], [ListSection<SectionName, RecordRef>]), held: HeldPositions?,
+        sections: ([ListSection<SectionName, RecordRef>], [ListSection<SectionName, RecordRef>]), kept: KeptPositions?,
         changeset: () throws -> SectionedChangeset<SectionName, RecordRef>
     ) throws {
         self.options = options
         (oldSections, newSections) = sections
-        self.held = held
+        self.kept = kept
         fieldRules = FieldRules(options.records, flat: !old.input.format.isJSON || !new.input.format.isJSON)
         try FieldCheck.check(options.records, old: old, new: new)
         var schema = Comparison.schemaChanges(old.records, new.records)
@@ -253,16 +253,16 @@ public struct Comparison: Sendable {
         self.old = old
         self.new = new
         self.changeset = try changeset()
-        differingMembers = DifferingMembers(old: self.old, new: self.new)
+        differingMemberReader = DifferingMemberReader(old: self.old, new: self.new)
     }
 
     /// The record at `path` on one side: its fingerprint and its row in that side's table.
     func ref(_ path: ItemPath, _ side: Side) -> RecordRef {
-        switch (side, held) {
+        switch (side, kept) {
         case (.old, nil): oldSections[path.section].elements[path.item]
         case (.new, nil): newSections[path.section].elements[path.item]
-        case (.old, let held?): oldSections[0].elements[HeldPositions.row(of: path.item, in: held.old)]
-        case (.new, let held?): newSections[0].elements[HeldPositions.row(of: path.item, in: held.new)]
+        case (.old, let kept?): oldSections[0].elements[KeptPositions.row(of: path.item, in: kept.old)]
+        case (.new, let kept?): newSections[0].elements[KeptPositions.row(of: path.item, in: kept.new)]
         }
     }
 
@@ -284,7 +284,7 @@ public struct Comparison: Sendable {
         -> (changes: [FieldChange], keyedArrays: [(array: String, key: [FieldPath])]) {
         let oldRow = ref(update.old, .old).row
         let newRow = ref(update.new, .new).row
-        let (oldRecord, newRecord) = try differingMembers.records(oldRow: oldRow, newRow: newRow)
+        let (oldRecord, newRecord) = try differingMemberReader.records(oldRow: oldRow, newRow: newRow)
             ?? (old.value(ofRecord: oldRow), new.value(ofRecord: newRow))
         try checkArrayKeys(oldRecord, row: oldRow, of: old)
         try checkArrayKeys(newRecord, row: newRow, of: new)
@@ -292,7 +292,7 @@ public struct Comparison: Sendable {
     }
 
     /// `fieldChanges` over the whole records, each read in full: what the
-    /// shortcut through `DifferingMembers` must agree with (tests compare the two).
+    /// shortcut through `DifferingMemberReader` must agree with (tests compare the two).
     func fieldChangesReadingWholeRecords(oldRow: Int, newRow: Int) throws -> [FieldChange] {
         changes(between: try old.value(ofRecord: oldRow), try new.value(ofRecord: newRow)).changes
     }

@@ -249,7 +249,7 @@ extension ElementKeys {
         guard let (problem, rule) = violation(in: record, mode: options.mode) else { return }
         // The record's id as read (the record may be only its differing members).
         let keys = snapshot.records.keys
-        let id = options.id.isEmpty || row >= keys.endIndex ? "" : " \"" + VisibleText.datum(keys[row]) + "\""
+        let id = options.id.isEmpty || row >= keys.endIndex ? "" : " \"" + TerminalText.datum(keys[row]) + "\""
         throw InputError(
             source: snapshot.input.name, location: InputLocation(line: snapshot.records.line(row), column: 1),
             message: "record\(id): \(problem), but --array-key \(ShellWord.quoted(rule.argument)) matches its elements by that key "

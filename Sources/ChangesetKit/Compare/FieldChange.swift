@@ -6,7 +6,9 @@ public struct FieldChange: Equatable, Sendable {
     /// left out (`items.price` for `items[3].price`). Outside arrays it is a
     /// path as `--ignore` takes it; the rules do not reach inside arrays.
     public var path: FieldPath
+    /// The old value; nil: absent in the old record (or an inserted element).
     public var old: Value?
+    /// The new value; nil: absent in the new record (or a deleted element).
     public var new: Value?
     /// The array positions on the way to the change, when arrays are
     /// compared by element (`--arrays elements`); empty for a field outside
@@ -37,9 +39,12 @@ public struct FieldChange: Equatable, Sendable {
     /// A position in an array: `index`, in the array that
     /// `path.components.prefix(depth)` names (`tags[2]`: depth 1, index 2).
     public struct ElementIndex: Equatable, Hashable, Sendable {
+        /// How many of `path`'s components lead to the array.
         public var depth: Int
+        /// 0-based position in the array.
         public var index: Int
 
+        /// Position `index` in the array the first `depth` path components name.
         public init(depth: Int, index: Int) {
             self.depth = depth
             self.index = index
@@ -325,9 +330,9 @@ private struct FieldDiffer {
 
 /// Two objects' members by name: the first member with each name, and the
 /// names in the old object's order, then those only the new one has. A
-/// record's object is small, and building two Dictionaries and a Set for
-/// each changed record was most of the time spent finding its changed
-/// fields; objects of up to `smallCount` members are scanned instead.
+/// record's object is small, and two Dictionaries and a Set built for each
+/// changed record would cost more than finding its changed fields;
+/// objects of up to `smallCount` members are scanned instead.
 private struct MembersByName {
     static let smallCount = 32
     let oldMembers: [Value.Member]

@@ -2,6 +2,7 @@
 /// them: its most frequent transitions (`country: "Russia" -> "Russian
 /// Federation"` in 1,094 records) and, for numbers, how far they moved.
 public struct FieldTransitions: Equatable, Sendable {
+    /// The field (array positions left out, as in `FieldChange.path`).
     public var path: FieldPath
     /// For the transitions of array elements (`--arrays elements`): the
     /// field's place with each array position written `[]` (`tags[]`,
@@ -26,6 +27,7 @@ public struct FieldTransitions: Equatable, Sendable {
     /// The field as the summaries name it: `tags[]` for its elements.
     public var label: String { elementPattern ?? path.description }
 
+    /// The summary of one field's changes; the members as above.
     public init(path: FieldPath, elementPattern: String? = nil, top: [ValueTransition], exact: Bool, numbers: NumericChanges?) {
         self.path = path
         self.elementPattern = elementPattern
@@ -39,12 +41,16 @@ public struct FieldTransitions: Equatable, Sendable {
 public struct ValueTransition: Equatable, Sendable {
     /// nil: the field is absent on that side.
     public var old: Value?
+    /// The value after; nil: the field is absent on that side.
     public var new: Value?
+    /// How many updated records made the transition.
     public var records: Int
     /// Whether `records` is the exact count; false: a lower bound (the
     /// transition may have been made before the summary began to track it).
     public var exact: Bool
 
+    /// A transition from `old` to `new` made by `records` records (a lower
+    /// bound unless `exact`).
     public init(old: Value?, new: Value?, records: Int, exact: Bool = true) {
         self.old = old
         self.new = new
@@ -55,10 +61,14 @@ public struct ValueTransition: Equatable, Sendable {
 
 /// Changes from a number to a number (datacompy's column statistics).
 public struct NumericChanges: Equatable, Sendable {
+    /// How many changes went from a number to a number.
     public var records: Int
+    /// The largest absolute change.
     public var largest: Double
+    /// The mean absolute change.
     public var mean: Double
 
+    /// Statistics of `records` numeric changes.
     public init(records: Int, largest: Double, mean: Double) {
         self.records = records
         self.largest = largest

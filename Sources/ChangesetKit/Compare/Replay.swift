@@ -205,10 +205,10 @@ extension Comparison {
                     try CSVRecordReader.cells(of: $0, delimiter: old.delimiter)
                 }
                 let byName = Dictionary(zip(baseColumns, cells), uniquingKeysWith: { first, _ in first })
-                return HeldRecordFingerprint.csv(cells: csvColumns.map { byName[$0] ?? "" }, columns: csvColumns)
+                return WrittenRecordFingerprint.csv(cells: csvColumns.map { byName[$0] ?? "" }, columns: csvColumns)
             case .carried(let row):
                 let record = try new.value(ofRecord: row)
-                return csvColumns.map { HeldRecordFingerprint.csv(record, columns: $0) } ?? HeldRecordFingerprint.json(record)
+                return csvColumns.map { WrittenRecordFingerprint.csv(record, columns: $0) } ?? WrittenRecordFingerprint.json(record)
             }
         }
         return SnapshotFingerprint(recordFingerprints: fingerprints)

@@ -16,10 +16,14 @@ import Foundation
 /// exactly, without tolerance. Two numbers are equal when
 /// `|a - b| <= absolute` or `|a - b| <= relative * max(|a|, |b|)`.
 public struct ValueTolerance: Sendable, Equatable {
+    /// How far two numbers may be apart and still be equal; nil: no such bound.
     public struct Bounds: Sendable, Equatable {
+        /// Equal when `|a - b| <= absolute` (`--tolerance`).
         public var absolute: Decimal?
+        /// Equal when `|a - b| <= relative * max(|a|, |b|)` (`--relative-tolerance`).
         public var relative: Decimal?
 
+        /// Bounds of `absolute` and `relative` (nil: none).
         public init(absolute: Decimal? = nil, relative: Decimal? = nil) {
             self.absolute = absolute
             self.relative = relative
@@ -37,6 +41,7 @@ public struct ValueTolerance: Sendable, Equatable {
     /// Strings equal but for leading, trailing and repeated white space.
     public var ignoreWhitespace = false
 
+    /// No tolerance: values equal only in content.
     public static let exact = ValueTolerance()
 
     /// The fields `--tolerance FIELD=X` and `--relative-tolerance FIELD=R`
@@ -73,6 +78,8 @@ public struct ValueTolerance: Sendable, Equatable {
         }
     }
 
+    /// The rules as values: `all` for every number, `fields` for the numbers
+    /// of those fields, and the string rules.
     public init(all: Bounds = Bounds(), fields: [FieldPath: Bounds] = [:], ignoreCase: Bool = false, ignoreWhitespace: Bool = false) {
         self.all = all
         self.fields = fields
@@ -80,6 +87,7 @@ public struct ValueTolerance: Sendable, Equatable {
         self.ignoreWhitespace = ignoreWhitespace
     }
 
+    /// Whether no rule is set, so values are equal only in content.
     public var isExact: Bool { all.isEmpty && fields.isEmpty && !ignoreCase && !ignoreWhitespace }
 
     /// Are two values of the field at `path` equal under these rules?

@@ -505,7 +505,7 @@ package final class CSVRecordReader {
             }
             if let first = seen.updateValue(index, forKey: ExactTextKey(name)) {
                 throw error(
-                    "duplicate column name \"\(VisibleText.datum(name))\" in the header (also column \(first + 1))"
+                    "duplicate column name \"\(TerminalText.datum(name))\" in the header (also column \(first + 1))"
                         + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames ? ", after --rename read one column as the other" : ""),
                     at: fieldLocations[index])
             }
@@ -517,10 +517,10 @@ package final class CSVRecordReader {
             NameHint.separatorHint(header: names, delimiter: delimiter) ?? NameHint.hint(path, names, kind: "columns", ordered: true)
         }
         for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
-            throw error("no \"\(VisibleText.datum(path.description))\" column for --id; \(hint(path))", at: headerLocation)
+            throw error("no \"\(TerminalText.datum(path.description))\" column for --id; \(hint(path))", at: headerLocation)
         }
         if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
-            throw error("no \"\(VisibleText.datum(section.description))\" column for --section; \(hint(section))", at: headerLocation)
+            throw error("no \"\(TerminalText.datum(section.description))\" column for --section; \(hint(section))", at: headerLocation)
         }
         for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))

@@ -180,7 +180,7 @@ extension JSONRecordReader {
     }
 
     /// A scalar value; `literal` is a number's or string's bytes (empty for the others).
-    func scalar(_ kind: Kind, _ value: ValueHasher.Scalar, literal: Span<UInt8>) -> Int32 {
+    func scalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
         lastValueEnd = callbackOffset
         guard let parent = frames.last, case .record = parent.role else {
             guard beginValue(kind) != nil else { return 0 }
@@ -267,7 +267,7 @@ extension JSONRecordReader {
             guard let token = currentTokenStart() else { return 0 }
             let name = bytes.decoded
             let renamed = hasRenames && options.renames.contains { $0.old.components.last == name }
-            return cancel("duplicate member name \"\(VisibleText.datum(name))\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
+            return cancel("duplicate member name \"\(TerminalText.datum(name))\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
                           at: location(of: token))
         }
         memberNames.append(nameHash)

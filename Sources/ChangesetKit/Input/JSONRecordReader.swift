@@ -360,7 +360,7 @@ extension JSONRecordReader {
         }
         close.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.path.flatName < $1.path.flatName }
         guard !close.isEmpty else { return "" }
-        let named: [String] = close.prefix(3).map { "\"" + VisibleText.datum($0.path.description) + "\"" }
+        let named: [String] = close.prefix(3).map { "\"" + TerminalText.datum($0.path.description) + "\"" }
         return "; did you mean " + named.joined(separator: " or ") + "?"
     }
 }

@@ -68,7 +68,7 @@ struct RecordTableBuilder {
     }
 
     private static func firstRepeat(source: String, location: InputLocation?, key: Span<UInt8>, firstLine: Int) -> InputError {
-        InputError(source: source, location: location, message: "duplicate id \"\(VisibleText.datum(RecordKey.display(key.extracting(0..<min(key.count, 4 * VisibleText.messageDatumLimit)).decoded)))\": the record at line \(firstLine) has it too")
+        InputError(source: source, location: location, message: "duplicate id \"\(TerminalText.datum(RecordKey.display(key.extracting(0..<min(key.count, 4 * TerminalText.messageDatumLimit)).decoded)))\": the record at line \(firstLine) has it too")
     }
 
     /// `offeringOccurrence`: whether the advice may name `--duplicates

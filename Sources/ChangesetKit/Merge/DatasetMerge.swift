@@ -2,19 +2,27 @@
 public struct MergeOptions: Sendable {
     /// `--id`, `--section`, `--ignore`, `--only`, `--rename`, `--duplicates`, `--records-at`.
     public var records = RecordOptions()
+    /// BASE's format; nil: from its name, else its first bytes.
     public var baseFormat: InputFormat?
+    /// OURS's format; nil: from its name, else its first bytes.
     public var oursFormat: InputFormat?
+    /// THEIRS's format; nil: from its name, else its first bytes.
     public var theirsFormat: InputFormat?
     /// What errors call BASE, OURS and THEIRS instead of their paths (nil:
     /// the path): for files that stand for others, such as the temporary
     /// copies git hands a merge driver. The paths are still what is read.
     public var baseName: String?
+    /// What errors call OURS (nil: its path).
     public var oursName: String?
+    /// What errors call THEIRS (nil: its path).
     public var theirsName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// `--prefer`: the side whose version settles each conflict; nil leaves
+    /// conflicts to be written with markers.
     public var prefer: MergePreference?
 
+    /// Records matched by the defaults, formats found from the files, no preference.
     public init() {}
 }
 
@@ -25,7 +33,9 @@ public struct DatasetMerge: Sendable {
     package let base: Snapshot
     package let ours: Snapshot
     package let theirs: Snapshot
+    /// The options the merge ran with.
     public let options: MergeOptions
+    /// The merged records, the conflicts and the counts.
     public let result: MergeResult
     /// BASE's rows by key, and THEIRS's keys by row.
     let baseRows: [String: Int]
@@ -38,6 +48,10 @@ public struct DatasetMerge: Sendable {
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
     package let renamesInResult: [Rename]
 
+    /// Reads BASE, OURS and THEIRS and merges them (see `ThreeWayMerge`);
+    /// write the result with `MergeWriter`. Throws `InputError` for a file
+    /// that cannot be read, an id repeated within a file, or three files that
+    /// are not all JSON/NDJSON or all CSV/TSV.
     public static func run(basePath: String, oursPath: String, theirsPath: String, options: MergeOptions) throws -> DatasetMerge {
         var options = options
         options.records.nameRulesByOldNames()
@@ -64,7 +78,7 @@ public struct DatasetMerge: Sendable {
             if let keys = try? compositeKeys(inputs, options: options), !keys.isEmpty {
                 let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
                 error.message += "; \(arguments[0]) is unique in every file"
-                    + (arguments.count > 1 ? " (and \(VisibleText.sentence(Array(arguments.dropFirst()))))" : "")
+                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
             }
             throw error
         }
@@ -73,7 +87,7 @@ public struct DatasetMerge: Sendable {
             throw InputError(
                 source: inputs[1].name, location: nil,
                 message: "without --id a merge matches records by their whole content, so a record edited on both "
-                    + "sides would be kept twice; \"\(VisibleText.datum(field))\" is unique in each file: "
+                    + "sides would be kept twice; \"\(TerminalText.datum(field))\" is unique in each file: "
                     + "merge with --id \(ShellWord.quoted(FieldPath([field]).argument()))")
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)

@@ -8,10 +8,14 @@
 public struct MergeWriter {
     /// Git-style conflict markers around the two versions of each conflicting record.
     public struct Markers: Sendable {
+        /// The label after `<<<<<<<` (OURS's version follows).
         public var ours: String
+        /// The label after `>>>>>>>` (THEIRS's version precedes it).
         public var theirs: String
+        /// How many `<`, `=` and `>` a marker has (at least 7, as git writes them).
         public var size: Int
 
+        /// Markers labelled `ours` and `theirs`, each `size` characters long (7 at least).
         public init(ours: String = "ours", theirs: String = "theirs", size: Int = 7) {
             self.ours = ours
             self.theirs = theirs
@@ -21,6 +25,7 @@ public struct MergeWriter {
 
     let merge: DatasetMerge
 
+    /// A writer of `merge`'s result.
     public init(_ merge: DatasetMerge) {
         self.merge = merge
     }
@@ -337,7 +342,7 @@ public struct MergeWriter {
                 // Its column number was counted past another header: written elsewhere, it would change meaning.
                 throw InputError(
                     source: merge.ours.input.name, location: nil,
-                    message: "a merged record holds \"\(VisibleText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
+                    message: "a merged record holds \"\(TerminalText.datum(member.name))\", a cell past the header of a ragged row, but the result's header has \(columns.count) columns, so the cell has no column to keep it in; merge with the columns unchanged, or fix the row")
             }
         }
         return writer.csvRow(cells, quoting: quoting)

@@ -5,9 +5,8 @@ internal import CPrefetch
 /// repeats (`--duplicates occurrence`), a chain through the records that
 /// repeat it.
 ///
-/// Written by hand rather than with `Dictionary<String, Int>`: a million
-/// String keys cost a seeded SipHash each, and that dictionary was a fifth of
-/// the reading time. Keys are hashed once, with `StableHash`, as they are
+/// Written by hand rather than with `Dictionary<String, Int>`: a String key
+/// costs a seeded SipHash each, a large part of the reading time. Keys are hashed once, with `StableHash`, as they are
 /// read. A slot is 8 bytes: the top 32 bits of the hash (the tag) and the
 /// row. The tag alone places a slot (its home is the tag scaled to the table
 /// size), so the table grows without the rows' hashes (the table keeps no

@@ -26,7 +26,7 @@ package enum NameHint {
             return "did you mean " + scored.prefix(3).map { ShellWord.quotedInText(FieldPath([$0.0]).argument(syntax)) }.joined(separator: " or ") + "?"
         }
         // Listed as the option takes them (a list is read, not pasted whole: no shell quotes).
-        return names.isEmpty ? "the records have no fields" : "the \(kind) are: " + VisibleText.list((ordered ? names : names.sorted()).map { FieldPath([$0]).argument(syntax) })
+        return names.isEmpty ? "the records have no fields" : "the \(kind) are: " + TerminalText.list((ordered ? names : names.sorted()).map { FieldPath([$0]).argument(syntax) })
     }
 
     /// Levenshtein distance over characters.
@@ -54,7 +54,7 @@ package enum NameHint {
             ("\t", "tabs", "--input-format tsv"), (";", "';'", "--delimiter ';'"), ("|", "'|'", "--delimiter '|'"), (",", "','", "--delimiter ','"),
         ]
         for candidate in candidates where header.contains(candidate.separator) && candidate.separator.asciiValue != delimiter {
-            return "the header is one column, \"\(VisibleText.datum(header))\": if the fields are separated by \(candidate.said), give \(candidate.advice)"
+            return "the header is one column, \"\(TerminalText.datum(header))\": if the fields are separated by \(candidate.said), give \(candidate.advice)"
         }
         return nil
     }

@@ -8,16 +8,16 @@ package enum ShellWord {
         }
         if plain { return word }
         // A character a terminal would not show (a control character, a bidi
-        // mark) is printed as an escape, never as itself (`VisibleText`):
+        // mark) is printed as an escape, never as itself (`TerminalText`):
         // inside $'...' (bash, zsh, ksh, POSIX.1-2024) its UTF-8 bytes as
         // \xHH are the character again, whatever the shell's locale.
-        if word.unicodeScalars.contains(where: VisibleText.isInvisible) {
+        if word.unicodeScalars.contains(where: TerminalText.isInvisible) {
             var text = "$'"
             for scalar in word.unicodeScalars {
                 switch scalar {
                 case "\\": text += "\\\\"
                 case "'": text += "\\'"
-                case _ where VisibleText.isInvisible(scalar):
+                case _ where TerminalText.isInvisible(scalar):
                     for byte in String(scalar).utf8 { text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16, uppercase: true) }
                 default: text.unicodeScalars.append(scalar)
                 }

@@ -27,6 +27,19 @@ package enum StableHash {
         avalanche(a ^ (b &* prime1 &+ 0x2545_F491_4F6C_DD1D) &+ (a << 6) &+ (a >> 2))
     }
 
+    /// Hash of the bytes of `span`, under a seed that separates kinds of
+    /// value: eight bytes a step, the 1-7 left over as one little-endian
+    /// number, so the same bytes hash alike on every machine.
+    @inline(__always)
+    package static func bytes(_ span: Span<UInt8>, seed: UInt64) -> UInt64 {
+        var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: span.count) &* prime1
+        span.forEachLittleEndianWord { word in
+            h ^= (word &* prime2).rotated(31) &* prime1
+            h = h.rotated(27) &* prime1 &+ prime3
+        }
+        return avalanche(h)
+    }
+
     package static func string(_ text: String, seed: UInt64) -> UInt64 {
         text.withBytes { bytes($0, seed: seed) }
     }

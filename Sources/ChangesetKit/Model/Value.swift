@@ -5,8 +5,7 @@
 public enum Value: Sendable, Equatable {
     // Not `indirect`: arrays and objects hold their elements in arrays already,
     // and an indirect enum put every value, a number or a string too, in a heap
-    // box of its own (a report reads millions of them; at 100M records the
-    // field changes of 2.5M updates took 200 MB more).
+    // box of its own, and a report reads millions of them.
     case null
     case bool(Bool)
     /// The number's text exactly as written in the input.
@@ -265,5 +264,19 @@ extension Value {
             current = found.value
         }
         return current
+    }
+}
+
+extension Value {
+    /// The text a CSV cell holds for this value: strings and numbers as they
+    /// are, `true`/`false`, empty for null, JSON for arrays and objects.
+    var cellText: String {
+        switch self {
+        case .null: ""
+        case .string(let text): text
+        case .number(let text): text
+        case .bool(let flag): flag ? "true" : "false"
+        case .array, .object: jsonText
+        }
     }
 }

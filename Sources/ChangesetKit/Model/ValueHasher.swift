@@ -30,53 +30,53 @@ struct ValueHasher {
     }
 
     /// A scalar's hash, and whether it counts as empty (text mode only).
-    struct Scalar {
+    struct ScalarHash {
         var hash: UInt64
         var isEmpty: Bool
     }
 
     static let emptyText = StableHash.empty(seed: Seed.text)
 
-    mutating func null() -> Scalar {
+    mutating func null() -> ScalarHash {
         switch mode {
-        case .typed: Scalar(hash: StableHash.empty(seed: Seed.null), isEmpty: false)
-        case .text, .cellText: Scalar(hash: ValueHasher.emptyText, isEmpty: true)
+        case .typed: ScalarHash(hash: StableHash.empty(seed: Seed.null), isEmpty: false)
+        case .text, .cellText: ScalarHash(hash: ValueHasher.emptyText, isEmpty: true)
         }
     }
 
-    mutating func boolean(_ value: Bool) -> Scalar {
+    mutating func boolean(_ value: Bool) -> ScalarHash {
         switch mode {
         case .typed:
-            return Scalar(hash: StableHash.empty(seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
+            return ScalarHash(hash: StableHash.empty(seed: value ? Seed.trueValue : Seed.falseValue), isEmpty: false)
         case .text, .cellText:
             let word: StaticString = value ? "true" : "false"
-            return Scalar(hash: String.withBytes(of: word) { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
+            return ScalarHash(hash: String.withBytes(of: word) { StableHash.bytes($0, seed: Seed.text) }, isEmpty: false)
         }
     }
 
-    mutating func number(_ literal: Span<UInt8>) -> Scalar {
+    mutating func number(_ literal: Span<UInt8>) -> ScalarHash {
         let seed = mode == .typed ? Seed.number : Seed.text
         // A CSV cell read again as a number is still the cell's text.
-        if mode == .cellText { return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false) }
+        if mode == .cellText { return ScalarHash(hash: StableHash.bytes(literal, seed: seed), isEmpty: false) }
         if CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
-            return Scalar(hash: StableHash.bytes(scratch.span, seed: seed), isEmpty: false)
+            return ScalarHash(hash: StableHash.bytes(scratch.span, seed: seed), isEmpty: false)
         }
-        return Scalar(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
+        return ScalarHash(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
     }
 
-    mutating func string(_ bytes: Span<UInt8>) -> Scalar {
+    mutating func string(_ bytes: Span<UInt8>) -> ScalarHash {
         switch mode {
         case .typed:
-            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
+            return ScalarHash(hash: StableHash.bytes(bytes, seed: Seed.string), isEmpty: false)
         case .text:
-            if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
+            if bytes.isEmpty { return ScalarHash(hash: ValueHasher.emptyText, isEmpty: true) }
             if CanonicalNumber.literalForm(bytes) == .unsure, CanonicalNumber.canonicalize(bytes, into: &scratch) {
-                return Scalar(hash: StableHash.bytes(scratch.span, seed: Seed.text), isEmpty: false)
+                return ScalarHash(hash: StableHash.bytes(scratch.span, seed: Seed.text), isEmpty: false)
             }
-            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
+            return ScalarHash(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
         case .cellText:
-            if bytes.isEmpty { return Scalar(hash: ValueHasher.emptyText, isEmpty: true) }
-            return Scalar(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
+            if bytes.isEmpty { return ScalarHash(hash: ValueHasher.emptyText, isEmpty: true) }
+            return ScalarHash(hash: StableHash.bytes(bytes, seed: Seed.text), isEmpty: false)
         }
     }
 

@@ -134,7 +134,7 @@ extension Comparison {
                 output.write(JSONFormatter.summaryJSON(report.summary, sections: report.sectioned) + "\n")
             default:
                 output.write(TextFormatter.summaryLine(report.summary, sections: report.sectioned) + "\n")
-                for line in TextFormatter.detailLines(report, width: DisplayText.bounded(settings.width ?? TextFormatter.defaultWidth),
+                for line in TextFormatter.detailLines(report, width: ReportValueText.bounded(settings.width ?? TextFormatter.defaultWidth),
                                                       fileInOneLine: true) {
                     output.write(line + "\n")
                 }
@@ -215,7 +215,7 @@ extension Comparison {
             : "rebuilds NEW exactly, so it carries every change"
         let noun = format == .batch ? "batch" : "patch"
         let one = hiding.count == 1
-        throw OptionError("--format \(format.rawValue) \(what), but \(VisibleText.sentence(hiding)) \(one ? "counts" : "count") some changes as none, "
+        throw OptionError("--format \(format.rawValue) \(what), but \(TerminalText.sentence(hiding)) \(one ? "counts" : "count") some changes as none, "
             + "and a \(noun) cannot: make the \(noun) without \(one ? "it" : "them") (a report format shows what \(one ? "it hides" : "they hide"))")
     }
 }

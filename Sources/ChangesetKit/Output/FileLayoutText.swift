@@ -25,10 +25,10 @@ extension FileLayoutChanges {
         if let columnOrder {
             var pieces: [(separator: String, text: String)] = []
             for (index, name) in columnOrder.old.enumerated() {
-                pieces.append((index == 0 ? "" : ", ", DisplayText.visible(name)))
+                pieces.append((index == 0 ? "" : ", ", ReportValueText.visible(name)))
             }
             for (index, name) in columnOrder.new.enumerated() {
-                pieces.append((index == 0 ? " " : ", ", (index == 0 ? "-> " : "") + DisplayText.visible(name)))
+                pieces.append((index == 0 ? " " : ", ", (index == 0 ? "-> " : "") + ReportValueText.visible(name)))
             }
             pieces.append((" ", "(\(columnOrder.movedText))"))
             lines += TextFormatter.wrapped("column order: ", pieces, width: width)

@@ -27,7 +27,7 @@ package struct HTMLFormatter: ReportFormatter {
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 1000 and 200).
     package init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
-        self.width = DisplayText.bounded(width ?? Self.defaultWidth)
+        self.width = ReportValueText.bounded(width ?? Self.defaultWidth)
     }
 
     package var showsEveryChange: Bool { false }
@@ -213,19 +213,19 @@ package struct HTMLFormatter: ReportFormatter {
             guard let place else { return "" }
             if change.kind.isSectionChange { return "\(place.index)" }
             let line = place.line.map { "<span class=\"line\">line \($0)</span>" } ?? ""
-            return HTMLFormatter.escape(DisplayText.place(place, sectioned: sectioned)) + " " + line
+            return HTMLFormatter.escape(ReportValueText.place(place, sectioned: sectioned)) + " " + line
         }
         let id: String
         if change.kind.isSectionChange {
-            id = DisplayText.section(change.section)
+            id = ReportValueText.section(change.section)
         } else {
-            id = change.id.map(DisplayText.id) ?? change.record.map { DisplayText.shownValue($0, width: 60) } ?? ""
+            id = change.id.map(ReportValueText.id) ?? change.record.map { ReportValueText.shownValue($0, width: 60) } ?? ""
         }
         var details = ""
         switch change.kind {
         case .deleted, .inserted, .moved:
             if let record = change.record {
-                details = "<code class=\"record\">\(HTMLFormatter.escape(DisplayText.shownValue(record, width: width * 2)))</code>"
+                details = "<code class=\"record\">\(HTMLFormatter.escape(ReportValueText.shownValue(record, width: width * 2)))</code>"
             }
         case .updated:
             details = "<table class=\"fields\">"
@@ -233,14 +233,14 @@ package struct HTMLFormatter: ReportFormatter {
                 let field = run.first!
                 if field.isElementInsertedOrDeleted {
                     // Array elements inserted or deleted: the side that has none is left empty.
-                    let (label, values) = DisplayText.elementRun(run, width: width)
+                    let (label, values) = ReportValueText.elementRun(run, width: width)
                     let deleted = field.new == nil
                     details += "<tr><th>\(HTMLFormatter.escape(label))</th>"
                         + "<td class=\"old\">\(deleted ? "<code>\(HTMLFormatter.escape(values))</code>" : "")</td>"
                         + "<td class=\"new\">\(deleted ? "" : "<code>\(HTMLFormatter.escape(values))</code>")</td></tr>"
                     continue
                 }
-                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
+                let (old, new) = ReportValueText.shownPair(field.old, field.new, width: width)
                 let (oldMarked, newMarked) = HTMLFormatter.marked(old, new)
                 details += "<tr><th>\(HTMLFormatter.escape(field.location))</th><td class=\"old\"><code>\(oldMarked)</code></td><td class=\"new\"><code>\(newMarked)</code></td></tr>"
             }
@@ -283,7 +283,7 @@ package struct HTMLFormatter: ReportFormatter {
         for (index, count) in counts.enumerated() {
             let y = index * rowHeight + 2
             let width = max(2, count.records * barWidth / largest)
-            let label = escape(DisplayText.cut(DisplayText.visible(count.path.description), width: 30))
+            let label = escape(ReportValueText.cut(ReportValueText.visible(count.path.description), width: 30))
             svg += "<g class=\"bar\"><title>\(escape(count.path.description)): \(count.records)</title>"
                 + "<text x=\"\(labelWidth - 6)\" y=\"\(y + 15)\" text-anchor=\"end\">\(label)</text>"
                 + "<rect x=\"\(labelWidth)\" y=\"\(y + 3)\" width=\"\(width)\" height=\"\(rowHeight - 6)\"></rect>"
@@ -298,7 +298,7 @@ package struct HTMLFormatter: ReportFormatter {
     /// the text report shows them: a control character would not be seen on
     /// the page, and is not allowed in XML (the inline SVG's `<title>`).
     static func escape(_ text: String) -> String {
-        let text = VisibleText.escaped(text)
+        let text = TerminalText.escaped(text)
         var output = ""
         output.reserveCapacity(text.utf8.count)
         for character in text {

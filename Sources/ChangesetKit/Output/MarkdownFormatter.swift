@@ -33,7 +33,7 @@ package struct MarkdownFormatter: ReportFormatter {
     /// `limit` changes of each kind at most, values cut to `width` characters (nil: the defaults, 50 and 80).
     package init(limit: Int? = nil, width: Int? = nil) {
         self.limit = limit ?? Self.defaultLimit
-        self.width = DisplayText.bounded(width ?? Self.defaultWidth)
+        self.width = ReportValueText.bounded(width ?? Self.defaultWidth)
     }
 
     package var showsEveryChange: Bool { false }
@@ -192,18 +192,18 @@ package struct MarkdownFormatter: ReportFormatter {
 
     private func row(_ change: Change, report: Report) -> String {
         let sectioned = report.sectioned
-        func place(_ place: RecordPlace?) -> String { place.map { MarkdownPage.code(DisplayText.place($0, sectioned: sectioned)) } ?? "" }
+        func place(_ place: RecordPlace?) -> String { place.map { MarkdownPage.code(ReportValueText.place($0, sectioned: sectioned)) } ?? "" }
         func line(_ place: RecordPlace?) -> String { place?.line.map(String.init) ?? "" }
-        let id = (change.id.map { MarkdownPage.code(DisplayText.id($0)) }
-            ?? change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: 40)) } ?? "")
+        let id = (change.id.map { MarkdownPage.code(ReportValueText.id($0)) }
+            ?? change.record.map { MarkdownPage.code(ReportValueText.shownValue($0, width: 40)) } ?? "")
             + (change.context.isEmpty ? "" : " (\(MarkdownPage.code(TransitionText.context(change, width: width))))")
         switch change.kind {
         case .sectionDeleted, .sectionInserted, .sectionMoved:
             let position = change.kind == .sectionMoved ? "\(change.old!.index) → \(change.new!.index)" : "\((change.old ?? change.new)!.index)"
-            return "| \(MarkdownPage.code(DisplayText.section(change.section))) | \(position) |\n"
+            return "| \(MarkdownPage.code(ReportValueText.section(change.section))) | \(position) |\n"
         case .deleted, .inserted:
             let at = change.kind == .deleted ? change.old : change.new
-            let record = change.record.map { MarkdownPage.code(DisplayText.shownValue($0, width: width)) } ?? ""
+            let record = change.record.map { MarkdownPage.code(ReportValueText.shownValue($0, width: width)) } ?? ""
             return "| \(id) | \(place(at)) | \(line(at)) | \(record) |\n"
         case .moved:
             return "| \(id) | \(place(change.old)) | \(place(change.new)) | \(line(change.old)) → \(line(change.new)) |\n"
@@ -220,10 +220,10 @@ package struct MarkdownFormatter: ReportFormatter {
             let cells: String
             if field.isElementInsertedOrDeleted {
                 // Array elements inserted or deleted: the side that has none is left empty.
-                let (label, values) = DisplayText.elementRun(run, width: width)
+                let (label, values) = ReportValueText.elementRun(run, width: width)
                 cells = "\(MarkdownPage.code(label)) | \(field.old == nil ? "" : MarkdownPage.code(values)) | \(field.new == nil ? "" : MarkdownPage.code(values))"
             } else {
-                let (old, new) = DisplayText.shownPair(field.old, field.new, width: width)
+                let (old, new) = ReportValueText.shownPair(field.old, field.new, width: width)
                 cells = "\(MarkdownPage.code(field.location)) | \(MarkdownPage.code(old)) | \(MarkdownPage.code(new))"
             }
             let first = index == 0
@@ -280,7 +280,7 @@ struct MarkdownPage {
     /// default, the safe side) `|` is escaped, as it would end the cell even
     /// inside a span; elsewhere `\|` would show its backslash.
     static func code(_ text: String, inTable: Bool = true) -> String {
-        let visible = VisibleText.escaped(text)
+        let visible = TerminalText.escaped(text)
         let escaped = inTable ? visible.replacingOccurrences(of: "|", with: "\\|") : visible
         if escaped.isEmpty { return "" }
         var longest = 0

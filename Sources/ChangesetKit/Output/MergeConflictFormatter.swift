@@ -29,13 +29,13 @@ package struct MergeConflictFormatter {
 
     package func lines(_ conflicts: [MergeConflict], resolvedBy: MergePreference?, byID: Bool) -> [String] {
         conflicts.map { conflict in
-            let id = byID ? "id " + DisplayText.id(RecordKey.parts(MergeKey.identity(conflict.key))) : "record"
+            let id = byID ? "id " + ReportValueText.id(RecordKey.parts(MergeKey.identity(conflict.key))) : "record"
             let resolution = resolvedBy.map { " (resolved with --prefer \($0.rawValue))" } ?? ""
-            func show(_ value: Value?) -> String { DisplayText.shownValue(value, width: width) }
+            func show(_ value: Value?) -> String { ReportValueText.shownValue(value, width: width) }
             switch conflict.kind {
             case .field:
                 let path = conflict.location ?? ""
-                return "conflict: \(id), field \(DisplayText.visible(path)): base \(show(conflict.base)), ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
+                return "conflict: \(id), field \(ReportValueText.visible(path)): base \(show(conflict.base)), ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
             case .deletedByOurs:
                 return "conflict: \(id): deleted by ours, changed by theirs to \(show(conflict.theirs))\(resolution)"
             case .deletedByTheirs:
@@ -44,7 +44,7 @@ package struct MergeConflictFormatter {
                 guard let location = conflict.location else {
                     return "conflict: the JSON document around the records changed on both sides\(resolution)"
                 }
-                return "conflict: the JSON document around the records changed on both sides, member \(DisplayText.visible(location)): "
+                return "conflict: the JSON document around the records changed on both sides, member \(ReportValueText.visible(location)): "
                     + "base \(show(conflict.base)), ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"
             case .insertedByBoth:
                 return "conflict: \(id): inserted by both, ours \(show(conflict.ours)), theirs \(show(conflict.theirs))\(resolution)"

@@ -25,7 +25,7 @@ package struct PatchFormatter {
             if let columns, case .object(let members) = record, let extra = members.first(where: { !columns.contains(ExactTextKey($0.name)) }) {
                 throw PatchFormatter.Unsupported(description:
                     "--format patch: the record at line \(line) of \(replay.new.name) has a field "
-                    + "\"\(VisibleText.datum(extra.name))\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
+                    + "\"\(TerminalText.datum(extra.name))\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
             }
             return record.jsonText
         }

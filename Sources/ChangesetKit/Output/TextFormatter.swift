@@ -22,7 +22,7 @@
 /// shown by their content, never by a hash. Values are JSON, numbers as
 /// written in the input, invisible characters escaped (`\u200F`), and cut to
 /// `width` characters around the part that changed (0: whole). Ids, section
-/// and field names are escaped by the same rule (`DisplayText.visible`), so
+/// and field names are escaped by the same rule (`ReportValueText.visible`), so
 /// no name from the data reaches the terminal as a control sequence.
 package struct TextFormatter: ReportFormatter {
     package var color: Bool
@@ -40,7 +40,7 @@ package struct TextFormatter: ReportFormatter {
     /// 120; 0: whole); at most `limit` changes of each kind (nil: all).
     package init(color: Bool = false, width: Int? = nil, limit: Int? = nil) {
         self.color = color
-        self.width = DisplayText.bounded(width ?? Self.defaultWidth)
+        self.width = ReportValueText.bounded(width ?? Self.defaultWidth)
         self.limit = limit
     }
 
@@ -77,13 +77,13 @@ package struct TextFormatter: ReportFormatter {
     /// lines (`fileInOneLine`: on one line, as `--stat` writes it).
     package static func detailLines(_ report: Report, width: Int = TextFormatter.defaultWidth, fileInOneLine: Bool = false) -> [String] {
         var lines: [String] = []
-        if let hint = report.keyHint { lines.append("hint: " + DisplayText.visible(hint.message)) }
+        if let hint = report.keyHint { lines.append("hint: " + ReportValueText.visible(hint.message)) }
         /// `added a (2 records), b (1 record); removed c (3 records)`, a piece a field, each after its separator.
         func pieces(_ added: [SchemaField], _ removed: [SchemaField]) -> [(separator: String, text: String)] {
             var pieces: [(separator: String, text: String)] = []
             for (verb, fields) in [("added ", added), ("removed ", removed)] {
                 for (index, field) in fields.enumerated() {
-                    let text = "\(DisplayText.visible(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records"))"
+                    let text = "\(ReportValueText.visible(field.path.description)) (\(field.records) \(field.records == 1 ? "record" : "records"))"
                     pieces.append((pieces.isEmpty ? "" : index == 0 ? "; " : ", ", index == 0 ? verb + text : text))
                 }
             }
@@ -93,26 +93,26 @@ package struct TextFormatter: ReportFormatter {
         if !schema.isEmpty { lines += wrapped("schema: ", schema, width: width) }
         let ignored = pieces(report.schema.ignoredAdded, report.schema.ignoredRemoved)
         if !ignored.isEmpty { lines += wrapped("schema, ignored: ", ignored, width: width) }
-        for suggestion in report.schema.suggestedRenames { lines.append(DisplayText.visible(suggestion.sentence)) }
+        for suggestion in report.schema.suggestedRenames { lines.append(ReportValueText.visible(suggestion.sentence)) }
         if !report.schema.renamed.isEmpty {
             lines.append("renamed: " + report.schema.renamed.map {
-                "\(DisplayText.visible($0.old.description)) -> \(DisplayText.visible($0.new.description))"
+                "\(ReportValueText.visible($0.old.description)) -> \(ReportValueText.visible($0.new.description))"
             }.joined(separator: ", "))
         }
         lines += report.layout.textLines(width: width, oneLine: fileInOneLine)
         if !report.summary.fieldCounts.isEmpty {
-            lines.append("fields: " + report.summary.fieldCounts.map { "\(DisplayText.visible($0.path.description)) \($0.records)" }
+            lines.append("fields: " + report.summary.fieldCounts.map { "\(ReportValueText.visible($0.path.description)) \($0.records)" }
                 .joined(separator: ", "))
         }
-        if let note = report.summary.typeOnlyNote(example: DisplayText.visible) { lines.append(note) }
-        if let note = report.summary.respelledNumberNote(example: DisplayText.visible) { lines.append(note) }
-        if let note = report.summary.keyedArraysNote(name: DisplayText.visible) { lines.append(note) }
-        lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: DisplayText.visible, example: DisplayText.visible)
+        if let note = report.summary.typeOnlyNote(example: ReportValueText.visible) { lines.append(note) }
+        if let note = report.summary.respelledNumberNote(example: ReportValueText.visible) { lines.append(note) }
+        if let note = report.summary.keyedArraysNote(name: ReportValueText.visible) { lines.append(note) }
+        lines += report.summary.typeOnlyFieldNotes(limit: TransitionText.fieldLimit, name: ReportValueText.visible, example: ReportValueText.visible)
         // What the changes of each field have in common, before any one change.
         for field in report.summary.transitions.prefix(TransitionText.fieldLimit) {
-            lines.append("  \(DisplayText.visible(field.label)): " + TransitionText.line(field, width: 40))
+            lines.append("  \(ReportValueText.visible(field.label)): " + TransitionText.line(field, width: 40))
         }
-        if let note = report.summary.rekeyedNote(id: DisplayText.visible) { lines.append(note) }
+        if let note = report.summary.rekeyedNote(id: ReportValueText.visible) { lines.append(note) }
         return lines
     }
 
@@ -193,7 +193,7 @@ package struct TextFormatter: ReportFormatter {
             var line = TextLine(color: color)
             line.add("updated ", .yellow)
             line.add(" \(group.count) records  ids ")
-            line.add(group.ids.map(DisplayText.visible).joined(separator: ", "))
+            line.add(group.ids.map(ReportValueText.visible).joined(separator: ", "))
             if group.count > group.ids.count { line.add(", … and \(group.count - group.ids.count) more") }
             line.add("\n")
             addFields(group.first.fields, to: &line)
@@ -230,7 +230,7 @@ package struct TextFormatter: ReportFormatter {
                 line.add(field.new == nil ? "deleted " : "inserted ")
                 line.add(run.count)
                 line.add(" elements ")
-                line.add(DisplayText.runValues(run, width: width))
+                line.add(ReportValueText.runValues(run, width: width))
                 line.add("\n")
                 continue
             }
@@ -273,7 +273,7 @@ package struct TextFormatter: ReportFormatter {
         func id(_ change: Change) {
             guard let id = change.id else { return }
             line.add(" id ")
-            if id.count == 1 { line.addVisible(id[0]) } else { line.add(DisplayText.id(id)) }
+            if id.count == 1 { line.addVisible(id[0]) } else { line.add(ReportValueText.id(id)) }
             line.add(" ")
         }
         func from(_ change: Change) {

@@ -2,14 +2,14 @@
 /// String once.
 ///
 /// Values are written as JSON straight into the line and shown by
-/// `DisplayText`'s rules (invisible characters escaped, long values cut)
+/// `ReportValueText`'s rules (invisible characters escaped, long values cut)
 /// checked on those bytes: when a value is printable ASCII (the usual case)
 /// each byte is one character that needs no escape, so the rules come down
 /// to its length, and the value never becomes a String. Anything else (a
-/// control character, DEL, any non-ASCII byte) goes through `DisplayText`
-/// itself, so the two ways always agree. (Each value went from bytes to a
-/// String, was checked and cut as a String, and went back to bytes: on the
-/// benchmark's 100k CSV pair the rendering took 65 M instructions, now 41 M.)
+/// control character, DEL, any non-ASCII byte) goes through `ReportValueText`
+/// itself, so the two ways always agree. A value is never turned into a
+/// String to be checked and back into bytes to be written (see "Why the code
+/// is as it is" in docs/performance.md).
 struct TextLine {
     let color: Bool
     private(set) var bytes: [UInt8] = []
@@ -39,36 +39,36 @@ struct TextLine {
     /// A number in decimal.
     mutating func add(_ number: Int) { bytes.appendDecimal(number) }
 
-    /// `text` as `DisplayText.visible` shows it.
+    /// `text` as `ReportValueText.visible` shows it.
     mutating func addVisible(_ text: String) {
         let plain = text.withBytes { utf8 in
             guard TextLine.isPrintableASCII(utf8) else { return false }
             bytes.append(utf8)
             return true
         }
-        if !plain { add(DisplayText.visible(text)) }
+        if !plain { add(ReportValueText.visible(text)) }
     }
 
     /// A whole value (a deleted or inserted record), as
-    /// `DisplayText.cut(DisplayText.value(value), width:)` shows it.
+    /// `ReportValueText.cut(ReportValueText.value(value), width:)` shows it.
     mutating func addValue(_ value: Value, width: Int) {
         let start = bytes.count
         value.writeJSON(into: &bytes)
         let shown = bytes.count - start
-        let limit = width > 0 ? max(width, DisplayText.minimumWidth) : 0
+        let limit = width > 0 ? max(width, ReportValueText.minimumWidth) : 0
         if isPrintableASCII(from: start, count: shown) {
             guard limit > 0, shown > limit else { return }
             bytes.removeLast(shown - (limit - 1))
             add("…")
         } else {
-            let text = DisplayText.shownText(bytes.span.extracting(start..<bytes.count), width: width)
+            let text = ReportValueText.shownText(bytes.span.extracting(start..<bytes.count), width: width)
             bytes.removeLast(shown)
             add(text)
         }
     }
 
     /// A field's two versions, `old -> new`, as
-    /// `DisplayText.cutAround(DisplayText.value(old), DisplayText.value(new), width:)` shows them.
+    /// `ReportValueText.cutAround(ReportValueText.value(old), ReportValueText.value(new), width:)` shows them.
     mutating func addValues(_ old: Value?, _ new: Value?, width: Int) {
         let start = bytes.count
         addJSON(old)
@@ -76,13 +76,13 @@ struct TextLine {
         add(" -> ")
         let newStart = bytes.count
         addJSON(new)
-        let limit = width > 0 ? max(width, DisplayText.minimumWidth) : Int.max
+        let limit = width > 0 ? max(width, ReportValueText.minimumWidth) : Int.max
         // Printable ASCII no longer than the width: shown as written.
         if oldEnd - start <= limit, bytes.count - newStart <= limit,
            isPrintableASCII(from: start, count: oldEnd - start), isPrintableASCII(from: newStart, count: bytes.count - newStart) {
             return
         }
-        let (shownOld, shownNew) = DisplayText.shownPair(
+        let (shownOld, shownNew) = ReportValueText.shownPair(
             bytes.span.extracting(start..<oldEnd), bytes.span.extracting(newStart..<bytes.count), width: width)
         bytes.removeLast(bytes.count - start)
         add(shownOld)
@@ -90,7 +90,7 @@ struct TextLine {
         add(shownNew)
     }
 
-    /// A value's JSON text, or `(absent)` (as `DisplayText.value` has it).
+    /// A value's JSON text, or `(absent)` (as `ReportValueText.value` has it).
     private mutating func addJSON(_ value: Value?) {
         guard let value else { return add("(absent)") }
         value.writeJSON(into: &bytes)

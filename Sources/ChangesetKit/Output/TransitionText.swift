@@ -23,10 +23,10 @@ enum TransitionText {
                 let count = "(\(transition.exact ? "" : "at least ")\(transition.records))"
                 if field.elementPattern?.hasSuffix("[]") == true, transition.old == nil || transition.new == nil {
                     // An array element inserted or deleted: `inserted "x" (40)`.
-                    let shown = value(DisplayText.shownValue(transition.old ?? transition.new, width: width))
+                    let shown = value(ReportValueText.shownValue(transition.old ?? transition.new, width: width))
                     return "\(transition.old == nil ? "inserted" : "deleted") \(shown) \(count)"
                 }
-                return "\(value(DisplayText.shownValue(transition.old, width: width))) \(arrow) \(value(DisplayText.shownValue(transition.new, width: width))) "
+                return "\(value(ReportValueText.shownValue(transition.old, width: width))) \(arrow) \(value(ReportValueText.shownValue(transition.new, width: width))) "
                     + count
             }.joined(separator: ", "))
         }
@@ -40,7 +40,7 @@ enum TransitionText {
     /// `--show`'s fields as a person reads them: `name: "Mauritania", capital: "Nouakchott"`.
     /// `width`: each value cut to it (0: whole), as the format cuts values.
     static func context(_ change: Change, width: Int) -> String {
-        change.context.map { "\(DisplayText.visible($0.path.description)): \(DisplayText.shownValue($0.value, width: width))" }
+        change.context.map { "\(ReportValueText.visible($0.path.description)): \(ReportValueText.shownValue($0.value, width: width))" }
             .joined(separator: ", ")
     }
 }

@@ -24,7 +24,7 @@ struct UpdateGroups {
             signature = StableHash.combine(signature, field.old.map { $0.contentHash(mode: .typed) } ?? 0)
             signature = StableHash.combine(signature, field.new.map { $0.contentHash(mode: .typed) } ?? 0)
         }
-        let id = change.id.map(DisplayText.id) ?? "?"
+        let id = change.id.map(ReportValueText.id) ?? "?"
         // The same fields, the same way (a hash shared by other changes is checked, not trusted).
         if let slot = groupOfSignature[signature, default: []].first(where: { groups[$0].first.fields == change.fields }) {
             groups[slot].count += 1

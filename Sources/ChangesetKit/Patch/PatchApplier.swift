@@ -160,7 +160,7 @@ package enum PatchApplier {
     /// The result's fingerprint as `PatchScript.result` states it (the
     /// written snapshot read as the base is): a record copied as it is keeps
     /// the base's fingerprint; any other is the fingerprint of what is about
-    /// to be written, as the base's format holds it (`HeldRecordFingerprint`).
+    /// to be written, as the base's format holds it (`WrittenRecordFingerprint`).
     /// A CSV record with a field the header lacks is refused here, before
     /// anything is written.
     static func fingerprint(of result: [Element], patch: PatchScript, base: Snapshot, patchSource: String) throws -> SnapshotFingerprint {
@@ -171,7 +171,7 @@ package enum PatchApplier {
             for element in result {
                 switch element {
                 case .base(let row): fingerprints.append(base.records.fingerprint(row))
-                case .record(let json, _): fingerprints.append(HeldRecordFingerprint.json(try value(ofRecord: json)))
+                case .record(let json, _): fingerprints.append(WrittenRecordFingerprint.json(try value(ofRecord: json)))
                 }
             }
         case .csv, .tsv:
@@ -183,10 +183,10 @@ package enum PatchApplier {
                 case .base(let row) where sameColumns:
                     fingerprints.append(base.records.fingerprint(row))
                 case .base(let row):
-                    fingerprints.append(HeldRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
+                    fingerprints.append(WrittenRecordFingerprint.csv(cells: try cells(ofBaseRow: row, in: base, columns: columns), columns: columns))
                 case .record(let json, _):
                     let cells = try cells(ofRecord: json, columns: columns, index: index, patchSource: patchSource)
-                    fingerprints.append(HeldRecordFingerprint.csv(cells: cells, columns: columns))
+                    fingerprints.append(WrittenRecordFingerprint.csv(cells: cells, columns: columns))
                 }
             }
         }
@@ -214,7 +214,7 @@ package enum PatchApplier {
         for member in members where !columns.contains(where: { ExactText.same($0, member.name) }) {
             throw InputError(
                 source: patchSource, location: nil,
-                message: "record \(index) of the result has a field \"\(VisibleText.datum(member.name))\" that is not a column of the CSV output")
+                message: "record \(index) of the result has a field \"\(TerminalText.datum(member.name))\" that is not a column of the CSV output")
         }
         return columns.map { column in CSVField.cell(members.first { ExactText.same($0.name, column) }?.value) }
     }

@@ -155,7 +155,7 @@ package struct PatchScript: Equatable, Sendable {
                 style.uppercaseHex = flag
                 style.known.insert(.escaping)
             default:
-                return .failure(StyleError(message: "the style's member \"\(VisibleText.datum(member.name))\" is unknown or holds a value it cannot have"))
+                return .failure(StyleError(message: "the style's member \"\(TerminalText.datum(member.name))\" is unknown or holds a value it cannot have"))
             }
         }
         return .success(style)
@@ -370,7 +370,7 @@ private struct PatchFields {
     mutating func count(_ what: String) throws -> Int {
         let text = try word(what)
         guard let value = Int(text), value >= 0, text.allSatisfy(\.isASCII) else {
-            throw failure(at: lastStart, "expected \(what), found \"\(VisibleText.datum(text))\"")
+            throw failure(at: lastStart, "expected \(what), found \"\(TerminalText.datum(text))\"")
         }
         return value
     }

@@ -7,7 +7,7 @@
 /// found too short (characters made of very many code points) is doubled
 /// until it is long enough or whole, so the result is always what the rules
 /// give on the whole text.
-extension DisplayText {
+extension ReportValueText {
     /// `cut(value(value), width:)`, reading only the start of a long value.
     package static func shownValue(_ value: Value?, width: Int) -> String {
         guard let value else { return "(absent)" }
@@ -57,7 +57,7 @@ extension DisplayText {
             if scalar.isASCII || scalar == "…" {
                 output.unicodeScalars.append(scalar)
             } else {
-                output += VisibleText.escape(scalar)
+                output += TerminalText.escape(scalar)
             }
         }
         return output

@@ -2,8 +2,9 @@
 // outside the C libraries' glue, the file reading and the CSV reader's loop.
 // Everything else reads bytes as `Span<UInt8>` (bounds and lifetime checked by
 // the compiler) and calls these helpers for what a span cannot do itself:
-// make a String, compare, copy out, hash eight bytes at a time, find a byte
-// with SWAR words. Measured reasons are next to each piece.
+// make a String, compare, copy out, hand over eight bytes at a time, find a
+// byte. Measured reasons are next to each piece. Nothing here knows what the
+// bytes mean.
 internal import CPrefetch
 import Foundation
 
@@ -75,6 +76,39 @@ extension Span where Element == UInt8 {
         }
     }
 
+    /// Hands `body` the bytes as little-endian 64-bit numbers, in order:
+    /// each whole eight-byte word, then, when 1-7 bytes are left, those bytes
+    /// as one number (the value a byte-by-byte loop would build, read with at
+    /// most two loads). What a word-at-a-time hash consumes, with no bounds
+    /// check a word.
+    @inline(__always)
+    func forEachLittleEndianWord(_ body: (UInt64) -> Void) {
+        withUnsafeBytes { bytes in
+            guard let base = bytes.baseAddress else { return }
+            let count = bytes.count
+            var offset = 0
+            while offset + 8 <= count {
+                body(base.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+                offset += 8
+            }
+            guard offset < count else { return }
+            let left = count - offset
+            if count >= 8 {
+                body(base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(64 - 8 * left))
+            } else if left >= 4 {
+                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
+                body(low | high << UInt64(8 * (left - 4)))
+            } else {
+                var tail: UInt64 = 0
+                for index in 0..<left {
+                    tail |= UInt64(base.load(fromByteOffset: offset + index, as: UInt8.self)) << UInt64(8 * index)
+                }
+                body(tail)
+            }
+        }
+    }
+
     /// Whether some byte passes `predicate` (a loop over the bytes' address:
     /// a span's checked subscript costs a comparison a byte).
     @inline(__always)
@@ -142,50 +176,6 @@ extension String {
     }
 }
 
-extension StableHash {
-    /// Hash of `count` bytes at `base`, under a seed that separates kinds of value.
-    @inline(__always)
-    static func bytes(_ base: UnsafeRawPointer?, count: Int, seed: UInt64) -> UInt64 {
-        var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: count) &* prime1
-        guard let base, count > 0 else { return avalanche(h) }
-        var offset = 0
-        while offset + 8 <= count {
-            let word = base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
-            h ^= (word &* prime2).rotated(31) &* prime1
-            h = h.rotated(27) &* prime1 &+ prime3
-            offset += 8
-        }
-        if offset < count {
-            // The 1-7 bytes left, as a little-endian number (the same value a
-            // byte-by-byte loop would build), read with at most two loads.
-            let left = count - offset
-            let tail: UInt64
-            if count >= 8 {
-                tail = base.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(64 - 8 * left)
-            } else if left >= 4 {
-                let low = UInt64(base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
-                let high = UInt64(base.loadUnaligned(fromByteOffset: count - 4, as: UInt32.self))
-                tail = low | high << UInt64(8 * (left - 4))
-            } else {
-                var bytes: UInt64 = 0
-                for index in 0..<left {
-                    bytes |= UInt64(base.load(fromByteOffset: offset + index, as: UInt8.self)) << UInt64(8 * index)
-                }
-                tail = bytes
-            }
-            h ^= (tail &* prime2).rotated(31) &* prime1
-            h = h.rotated(27) &* prime1 &+ prime3
-        }
-        return avalanche(h)
-    }
-
-    @inline(__always)
-    package static func bytes(_ span: Span<UInt8>, seed: UInt64) -> UInt64 {
-        span.withUnsafeBytes { bytes($0.baseAddress, count: $0.count, seed: seed) }
-    }
-
-}
-
 // MARK: - Arrays of the key index
 
 extension Array {
@@ -238,9 +228,9 @@ enum HugePages {
 ///
 /// Written by hand rather than as an Array: appending to an Array held in a
 /// class's stored property costs a uniqueness check per append and, for a
-/// run of bytes, a generic copy (about 90 instructions a call on the
-/// benchmark; the CSV reader appends once a field and once a byte of quoted
-/// text). Here an append is a capacity check and a store or a `memcpy`.
+/// run of bytes, a generic copy, and the CSV reader appends once a field and
+/// once a byte of quoted text. Here an append is a capacity check and a
+/// store or a `memcpy`.
 /// Noncopyable, so the memory has one owner and is freed once.
 struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     private var base: UnsafeMutablePointer<Element>

@@ -2,21 +2,20 @@ import Foundation
 import Dispatch
 
 // Unsafe code here: results are written from several threads into slots the
-// compiler cannot see are disjoint (see below); and `RecordBudget`, a count
-// the readers on several threads share, is `@unchecked Sendable` because its
-// one mutable field is only touched under its lock (`Mutex` would need
-// macOS 15, which the package does not require).
+// compiler cannot see are disjoint (see below).
 
-/// Work done on every core and handed over in order: changed records read
-/// again, compared and rendered for the formatters (streams a batch at a
-/// time, so output stays streamed and memory bounded by a batch or two),
-/// the key join's lookups, both inputs read at once.
+/// Work done on every core and handed over in order, a batch at a time, so
+/// that a caller streaming its output holds a batch or two in memory. (Its
+/// callers: changed records read again, compared and rendered for the
+/// formatters; the key join's lookups; both inputs read at once.)
 ///
-/// The one place that opts out of the compiler's concurrency checks
-/// (`nonisolated(unsafe)`, `@unchecked Sendable`, results written from
-/// several threads): each helper gives every thread its own stretch of
-/// the output and reads it only after `concurrentPerform` returns, which
-/// the checker cannot see for closures it did not make `@Sendable`.
+/// The one place that opts out of the compiler's concurrency checks for
+/// work shared between threads (`nonisolated(unsafe)`, `@unchecked
+/// Sendable`, results written from several threads; the readers' C
+/// callbacks and the process's signal handler opt out for reasons of their
+/// own): each helper gives every thread its own stretch of the output and
+/// reads it only after `concurrentPerform` returns, which the checker
+/// cannot see for closures it did not make `@Sendable`.
 enum OrderedConcurrentMap {
     static let batchSize = 1024
 
@@ -82,9 +81,9 @@ enum OrderedConcurrentMap {
     /// one after another once the outer tasks hold the cores: work nested so
     /// goes through `mapOnNewThreads`.
     static func mapEachOnItsOwnThread<Item, Result>(_ items: [Item], _ transform: @Sendable (Item) throws -> Result) throws -> [Result] {
-        // One object per item for its result, not `map`'s shared slots:
-        // reading two inputs through those measured 20% slower on 1M records
-        // (the same instructions; the parse itself ran slower).
+        // One object per item for its result, not `map`'s shared slots: two
+        // inputs read through shared slots parse slower with the same
+        // instructions (see docs/performance.md).
         let slots = items.map { _ in ResultSlot<Result>() }
         nonisolated(unsafe) let items = items
         DispatchQueue.concurrentPerform(iterations: items.count) { index in
@@ -180,49 +179,5 @@ private final class Slots<Result>: @unchecked Sendable {
     deinit {
         results.deinitialize()
         results.deallocate()
-    }
-}
-
-/// How many records the readers of a comparison in memory may hold between
-/// them before `--memory-limit` says the comparison goes to partitions
-/// instead: the estimate from the files' sizes and samples is only an
-/// estimate (and a stream has no size), so the readers count too, and
-/// stop (`Exceeded`) once their records together pass it. Shared by the
-/// readers of both inputs and of their parts, each of which charges its
-/// records every `chargeInterval`, under a lock (a few times a second).
-package final class RecordBudget: @unchecked Sendable {
-    /// Thrown by a reader whose records, with the others', passed the budget.
-    package struct Exceeded: Error {}
-
-    /// Records a reader reads between two charges.
-    static let chargeInterval = 4096
-
-    private let records: Int
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var charged = 0
-
-    /// A budget of `records` (at least one interval: a smaller limit has gone to partitions already).
-    package init(records: Int) {
-        self.records = max(records, Self.chargeInterval)
-    }
-
-    /// Whether the readers' records have passed the budget.
-    package var isExceeded: Bool {
-        lock.withLock { charged >= records }
-    }
-
-    /// Counts `count` more records; throws once the readers' records pass the budget.
-    func charge(_ count: Int) throws {
-        let total = lock.withLock {
-            charged += count
-            return charged
-        }
-        if total >= records { throw Exceeded() }
-    }
-
-    /// Throws when the budget has been passed.
-    package func check() throws {
-        if isExceeded { throw Exceeded() }
     }
 }

@@ -3,7 +3,7 @@
 /// ESC) is written as an escape, and data quoted in a message is cut, so a
 /// hostile or huge id, column name or value can neither drive the terminal
 /// nor flood it. One rule for every layer, since errors are made in all of them.
-package enum VisibleText {
+package enum TerminalText {
     /// `text` with every character a reader cannot see written as an escape
     /// (`\u200F`, `\U000F0000`): control and format characters (bidi marks,
     /// zero-width space, the byte order mark; not the joiners U+200C and
@@ -58,6 +58,7 @@ package enum VisibleText {
         return escaped(cut)
     }
 
+    /// `text` for a message, cut and escaped as `datum(_:limit:)` of a `Substring` does.
     package static func datum(_ text: String, limit: Int = messageDatumLimit) -> String {
         datum(Substring(text), limit: limit)
     }
@@ -65,13 +66,13 @@ package enum VisibleText {
     /// How many names a message lists before it says how many more there are.
     package static let messageListLimit = 12
 
-    /// `names` for a message: each cut and escaped, at most `limit` of them,
-    /// then `… and N more`.
     /// `a`, `a and b`, `a, b and c`: names in a sentence.
     package static func sentence(_ names: [String]) -> String {
         names.count <= 1 ? names.joined() : names.dropLast().joined(separator: ", ") + " and " + names.last!
     }
 
+    /// `names` for a message: each cut and escaped, at most `limit` of them,
+    /// then `… and N more`.
     package static func list(_ names: some Collection<String>, limit: Int = messageListLimit, separator: String = ", ") -> String {
         let shown = names.prefix(limit).map { datum($0) }.joined(separator: separator)
         return names.count > limit ? shown + "\(separator)… and \(names.count - limit) more" : shown

@@ -1,11 +1,11 @@
 /// How values are shown to a person (text, markdown and html): invisible
 /// characters made visible, long values cut around the part that changed.
-package enum DisplayText {
+package enum ReportValueText {
     /// `text` with every character a reader cannot see written as an escape
-    /// (`\u200F`, `\U000F0000`); the rule is `VisibleText.escaped`, shared
+    /// (`\u200F`, `\U000F0000`); the rule is `TerminalText.escaped`, shared
     /// with error messages.
     package static func visible(_ text: String) -> String {
-        VisibleText.escaped(text)
+        TerminalText.escaped(text)
     }
 
     /// A value as a person reads it: JSON text (numbers as written in the
@@ -90,7 +90,7 @@ package enum DisplayText {
     }
 }
 
-extension DisplayText {
+extension ReportValueText {
     /// Array elements inserted or deleted (one, or a run from
     /// `FieldChange.runs`) as the tables show them: where and what
     /// (`tags[2…64] inserted`), and the values (`"200"`; for a run, `63

@@ -1,17 +1,3 @@
-extension Value {
-    /// The text a CSV cell holds for this value: strings and numbers as they
-    /// are, `true`/`false`, empty for null, JSON for arrays and objects.
-    var cellText: String {
-        switch self {
-        case .null: ""
-        case .string(let text): text
-        case .number(let text): text
-        case .bool(let flag): flag ? "true" : "false"
-        case .array, .object: jsonText
-        }
-    }
-}
-
 /// A record's fingerprint as a snapshot of one kind holds it, worked out from
 /// its value: for records that exist only as values until they are written
 /// (the records a patch carries). It is what a reader of the written snapshot
@@ -19,7 +5,7 @@ extension Value {
 /// (`SnapshotFingerprint.options`: typed JSON, CSV cells as text; see `ValueHasher`),
 /// so `--format patch` can state the fingerprint of the snapshot `apply`
 /// builds, and `apply` can check it before it writes a byte.
-enum HeldRecordFingerprint {
+enum WrittenRecordFingerprint {
     /// In a JSON or NDJSON snapshot: the record as it is, typed.
     static func json(_ record: Value) -> UInt64 {
         record.contentHash(mode: .typed)

@@ -12,7 +12,7 @@ import Foundation
 /// finds over the whole records: names are unique within a record (the
 /// readers refuse duplicate members and columns), the members kept stay in
 /// their order, and a member only one side has is always kept.
-struct DifferingMembers {
+struct DifferingMemberReader {
     let old: Snapshot
     let new: Snapshot
     /// For each old column, the new column of the same name, or -1 (CSV on both sides).
