@@ -74,18 +74,41 @@ public struct Comparison: Sendable {
     /// Whether the records were matched in partitions, past `memoryLimit`.
     package var isPartitioned: Bool { held != nil }
 
-    /// Reads both inputs (concurrently: one per core) and compares them.
+    /// Reads the files at `oldPath` and `newPath` (`-`: standard input) and
+    /// compares them: `run(old: .path(oldPath), new: .path(newPath), options:)`.
+    ///
+    /// - Throws: ``InputError`` for an input that cannot be read or holds
+    ///   bad data (it names the file, line and column), ``FieldCheckError``
+    ///   for a field named in the options that no record has.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
-        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt,
+        try run(old: .path(oldPath), new: .path(newPath), options: options)
+    }
+
+    /// Reads both sources (concurrently: one per core) and compares their
+    /// records. Files, `Data` and records in memory go through the same
+    /// readers; a source's own format and name (``DatasetSource/data(_:format:compression:name:)``)
+    /// come before `options.oldFormat`/`newFormat`, and `options.oldName`/`newName`,
+    /// when set, name a source in errors and reports instead of its own name.
+    ///
+    /// - Throws: ``InputError`` for a source that cannot be read or holds
+    ///   bad data (it names the source, line and column), ``FieldCheckError``
+    ///   for a field named in the options that no record has.
+    public static func run(old: DatasetSource, new: DatasetSource, options: ComparisonOptions) throws -> Comparison {
+        let oldInput = try InputFile.open(old, format: options.oldFormat, recordsAt: options.records.recordsAt,
                                           displayName: options.oldName)
-        // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
-        // answer at once: a FIFO opened a second time would wait for a writer that has gone.
-        // (Unless NEW is to be read in another format: then it is another dataset.)
-        let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
-        let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
-        let newInput = same
-            ? options.newName.map { InputFile(name: $0, bytes: oldInput.bytes, format: oldInput.format) } ?? oldInput.named(newPath)
-            : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        let newInput: InputFile
+        if let oldPath = old.path, let newPath = new.path {
+            // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
+            // answer at once: a FIFO opened a second time would wait for a writer that has gone.
+            // (Unless NEW is to be read in another format: then it is another dataset.)
+            let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
+            let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
+            newInput = same
+                ? options.newName.map { InputFile(name: $0, bytes: oldInput.bytes, format: oldInput.format) } ?? oldInput.named(newPath)
+                : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        } else {
+            newInput = try InputFile.open(new, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        }
         do {
             return try run(oldInput, newInput, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {

@@ -38,13 +38,33 @@ public struct DatasetMerge: Sendable {
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
     package let renamesInResult: [Rename]
 
+    /// Reads the files at the three paths (one may be `-`, standard input)
+    /// and merges them: `run(base: .path(basePath), ours: .path(oursPath), theirs: .path(theirsPath), options:)`.
+    ///
+    /// - Throws: ``InputError`` for an input that cannot be read, holds bad
+    ///   data, or does not fit the others (JSON beside CSV); ``FieldCheckError``
+    ///   for a field named in the options that no record has.
     public static func run(basePath: String, oursPath: String, theirsPath: String, options: MergeOptions) throws -> DatasetMerge {
+        try run(base: .path(basePath), ours: .path(oursPath), theirs: .path(theirsPath), options: options)
+    }
+
+    /// Reads the three snapshots (files, `Data` or records in memory, by the
+    /// same readers) and merges OURS's and THEIRS's changes to BASE, record
+    /// by record and field by field (see ``ThreeWayMerge``). A source's own
+    /// format comes before the options' (`baseFormat`, ...), and
+    /// `options.baseName` (...), when set, names a source instead of its own name.
+    /// `MergeWriter` writes the result in OURS's format and layout.
+    ///
+    /// - Throws: ``InputError`` for a source that cannot be read, holds bad
+    ///   data, or does not fit the others (JSON beside CSV); ``FieldCheckError``
+    ///   for a field named in the options that no record has.
+    public static func run(base: DatasetSource, ours: DatasetSource, theirs: DatasetSource, options: MergeOptions) throws -> DatasetMerge {
         var options = options
         options.records.nameRulesByOldNames()
         let inputs = try [
-            InputFile.open(basePath, format: options.baseFormat, recordsAt: options.records.recordsAt, displayName: options.baseName),
-            InputFile.open(oursPath, format: options.oursFormat, recordsAt: options.records.recordsAt, displayName: options.oursName),
-            InputFile.open(theirsPath, format: options.theirsFormat, recordsAt: options.records.recordsAt, displayName: options.theirsName),
+            InputFile.open(base, format: options.baseFormat, recordsAt: options.records.recordsAt, displayName: options.baseName),
+            InputFile.open(ours, format: options.oursFormat, recordsAt: options.records.recordsAt, displayName: options.oursName),
+            InputFile.open(theirs, format: options.theirsFormat, recordsAt: options.records.recordsAt, displayName: options.theirsName),
         ]
         if let odd = inputs.first(where: { $0.format.isJSON != inputs[1].format.isJSON }) {
             throw InputError(
