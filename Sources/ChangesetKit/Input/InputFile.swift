@@ -181,7 +181,7 @@ package struct InputFile: Sendable {
             let layout: JSONLayout
             if format == .ndjson {
                 if options.recordsAt != nil {
-                    throw InputError(source: name, location: nil, message: "--records-at needs a JSON document, but this input is NDJSON")
+                    throw InputError(source: name, location: nil, parts: [.setting(.recordsAt), .text(" needs a JSON document, but this input is NDJSON")])
                 }
                 layout = .lines
             } else {

@@ -37,13 +37,13 @@ public enum CSVRowPolicy: String, Sendable, CaseIterable {
     case lenient
 }
 
-/// A field an option names, for the check that some record has it.
+/// A field a setting names, for the check that some record has it.
 package struct NotedField: Sendable, Equatable {
-    package var option: String
+    package var setting: LibrarySetting
     package var path: FieldPath
 
-    package init(option: String, path: FieldPath) {
-        self.option = option
+    package init(setting: LibrarySetting, path: FieldPath) {
+        self.setting = setting
         self.path = path
     }
 }
@@ -125,7 +125,7 @@ extension RecordOptions {
         section = section.map(renamed)
         ignore = ignore.map(renamed)
         only = only.map(renamed)
-        notedFields = notedFields.map { NotedField(option: $0.option, path: renamed($0.path)) }
+        notedFields = notedFields.map { NotedField(setting: $0.setting, path: renamed($0.path)) }
         arrayKeys = arrayKeys.map { ArrayKeyRule(path: renamed(FieldPath($0.path)).components, key: $0.key) }
     }
 
