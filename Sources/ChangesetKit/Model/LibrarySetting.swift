@@ -16,9 +16,9 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
     case rename
     /// The context fields a report shows beside each change (`Comparison.report(context:)`, `OutputSettings.show`).
     case context
-    /// A field's absolute tolerance (``ValueTolerance/fields``).
+    /// A field's absolute tolerance (the comparison options' `tolerance`, for one field).
     case tolerance
-    /// A field's relative tolerance (``ValueTolerance/fields``).
+    /// A field's relative tolerance (the comparison options' `tolerance`, for one field).
     case relativeTolerance
     /// ``RecordOptions/recordsAt``: where the records array sits in a JSON document.
     case recordsAt
@@ -32,8 +32,8 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
         case .only: "RecordOptions.only"
         case .rename: "RecordOptions.renames"
         case .context: "the context fields"
-        case .tolerance: "ValueTolerance (absolute)"
-        case .relativeTolerance: "ValueTolerance (relative)"
+        case .tolerance: "the absolute tolerance of the field"
+        case .relativeTolerance: "the relative tolerance of the field"
         case .recordsAt: "RecordOptions.recordsAt"
         }
     }
