@@ -1,17 +1,24 @@
 import Dispatch
 
-/// Everything a run needs to know besides the two files.
+/// Everything a comparison needs to know besides the two snapshots.
 public struct ComparisonOptions: Sendable {
+    /// How records are read and matched: the id, sections, the fields that
+    /// count, renames, duplicates, where the records sit in a JSON document.
     public var records = RecordOptions()
+    /// OLD's format (nil: its source's own, else its extension's, else a look at its content).
     public var oldFormat: InputFormat?
+    /// NEW's format (nil: as for ``oldFormat``).
     public var newFormat: InputFormat?
-    /// What errors and reports call OLD and NEW instead of their paths (nil:
-    /// the path): for files that stand for others, such as the temporary
-    /// copies git hands a diff driver. The paths are still what is read.
+    /// What errors and reports call OLD instead of its source's own name
+    /// (nil: that name): for files that stand for others, such as the
+    /// temporary copies git hands a diff driver. The source is still what is read.
     public var oldName: String?
+    /// What errors and reports call NEW instead of its source's own name (see ``oldName``).
     public var newName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// Sections in the order of their names, not of their first records
+    /// (for data whose section order means nothing).
     public var sortSections = false
     /// `--ignore-order`: reports leave out moves within sections and section
     /// moves (the changeset still has them). The replay formats refuse it.
@@ -47,6 +54,7 @@ public struct ComparisonOptions: Sendable {
     /// inputs' sizes and the limit; tests choose).
     package var partitions: Int?
 
+    /// Options for a comparison by content (no id), exact, in memory, every format from its source.
     public init() {}
 }
 
@@ -54,6 +62,7 @@ public struct ComparisonOptions: Sendable {
 public struct Comparison: Sendable {
     package let old: Snapshot
     package let new: Snapshot
+    /// The options the comparison ran with (its field rules by OLD's names).
     public let options: ComparisonOptions
     package let oldSections: [ListSection<SectionName, RecordRef>]
     package let newSections: [ListSection<SectionName, RecordRef>]

@@ -1,20 +1,28 @@
-/// Everything a merge needs besides the three files.
+/// Everything a merge needs besides the three snapshots.
 public struct MergeOptions: Sendable {
-    /// `--id`, `--section`, `--ignore`, `--only`, `--rename`, `--duplicates`, `--records-at`.
+    /// How records are read and matched: the id, sections, the fields that
+    /// count, renames, duplicates, where the records sit in a JSON document.
     public var records = RecordOptions()
+    /// BASE's format (nil: its source's own, else its extension's, else a look at its content).
     public var baseFormat: InputFormat?
+    /// OURS's format (nil: as for ``baseFormat``). The result is written in OURS's format.
     public var oursFormat: InputFormat?
+    /// THEIRS's format (nil: as for ``baseFormat``).
     public var theirsFormat: InputFormat?
-    /// What errors call BASE, OURS and THEIRS instead of their paths (nil:
-    /// the path): for files that stand for others, such as the temporary
-    /// copies git hands a merge driver. The paths are still what is read.
+    /// What errors call BASE instead of its source's own name (nil: that
+    /// name): for files that stand for others, such as the temporary copies
+    /// git hands a merge driver. The source is still what is read.
     public var baseName: String?
+    /// What errors call OURS instead of its source's own name (see ``baseName``).
     public var oursName: String?
+    /// What errors call THEIRS instead of its source's own name (see ``baseName``).
     public var theirsName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// Which side wins a conflict (nil: none does; conflicts are kept and reported).
     public var prefer: MergePreference?
 
+    /// Options for a merge by content (no id), every format from its source.
     public init() {}
 }
 
@@ -25,7 +33,9 @@ public struct DatasetMerge: Sendable {
     package let base: Snapshot
     package let ours: Snapshot
     package let theirs: Snapshot
+    /// The options the merge ran with.
     public let options: MergeOptions
+    /// The merged records, the conflicts and who resolved them (see ``MergeResult``).
     public let result: MergeResult
     /// BASE's rows by key, and THEIRS's keys by row.
     let baseRows: [String: Int]

@@ -58,9 +58,13 @@ public struct RecordOptions: Sendable {
     public var ignore: [FieldPath] = []
     /// When not empty, the only fields that equality looks at (`--only`).
     public var only: [FieldPath] = []
+    /// What two records of one input that share an id are: an error (the
+    /// default), or records matched in order of occurrence.
     public var duplicates: DuplicatePolicy = .error
     /// The array inside a JSON document that holds the records (`--records-at`).
     public var recordsAt: FieldPath?
+    /// How values compare; a comparison sets it from the two inputs' formats
+    /// (and its `looseTypes` and `numbersByValue` options).
     public var mode: ComparisonMode = .typed
     /// `--rename OLD=NEW`: the reader of the new side reads a member named
     /// NEW (in the object OLD is in) as OLD.
@@ -82,6 +86,8 @@ public struct RecordOptions: Sendable {
     /// the readers note whether a record has them, like `--ignore`'s.
     package var notedFields: [NotedField] = []
 
+    /// Options with the given id fields, section, field rules, duplicate
+    /// policy, records path and mode; everything else at its default.
     public init(
         id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],
         duplicates: DuplicatePolicy = .error, recordsAt: FieldPath? = nil, mode: ComparisonMode = .typed
