@@ -99,23 +99,23 @@ import Testing
 
             // Data in memory, JSON against CSV, and a patch applied to Data, as the in-memory article shows.
             let oldData = Data(#"[{"id":1,"price":10},{"id":2,"price":5}]"#.utf8)
-            let newData = Data("id,price\n1,12\n3,7\n".utf8)
+            let newData = Data("id,price\\n1,12\\n3,7\\n".utf8)
             let fromData = try Comparison.run(old: .data(oldData, format: .json, name: "old data"),
                                               new: .data(newData, format: .csv, name: "new data"), options: options)
             let counts = try fromData.counts()
-            print("data: inserted \(counts.inserted) deleted \(counts.deleted) updated \(counts.updated)")
+            print("data: inserted \\(counts.inserted) deleted \\(counts.deleted) updated \\(counts.updated)")
             let target = Data(#"[{"id":1,"price":12},{"id":3,"price":7}]"#.utf8)
             var patchText = ""
             _ = try Comparison.run(old: .data(oldData, format: .json, name: "old data"), new: .data(target, format: .json, name: "target"),
                                    options: options).write(OutputSettings(format: .patch), to: &patchText)
             let rebuilt = try DatasetPatch(Data(patchText.utf8), name: "change.patch").apply(to: .data(oldData, format: .json, name: "old data"))
-            print("applied: \(String(decoding: rebuilt, as: UTF8.self))")
+            print("applied: \\(String(decoding: rebuilt, as: UTF8.self))")
             options.records.ignore = [FieldPath(["pricee"])]
             do {
                 _ = try Comparison.run(old: .data(oldData, format: .json, name: "old data"), new: .data(newData, format: .csv, name: "new data"),
                                        options: options)
             } catch let error as FieldCheckError {
-                print("caught \(error.setting): \(error)")
+                print("caught \\(error.setting.rawValue): \\(error)")
             }
             """, in: scratch)
         #expect(build.status == 0, "\(build)")

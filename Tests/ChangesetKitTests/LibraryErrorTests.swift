@@ -70,6 +70,22 @@ import Testing
         #expect(edited.description(naming: { _ in "--flag" }) == "lines: replaced")
     }
 
+    /// An id no record or column has: the readers name `RecordOptions.id`, the command `--id`.
+    @Test func anIDTheInputLacksNamesTheSettingInTheLibrarysWords() throws {
+        var options = ComparisonOptions()
+        options.records.id = [FieldPath(["sku"])]
+        let json = try #require(throws: InputError.self) {
+            _ = try Comparison.run(old: Self.json(#"[{"id":1}]"#, "old"), new: .records([], name: "none"), options: options)
+        }
+        #expect(json.description == #"old:1:2: the record has no "sku" field (the RecordOptions.id); the top-level fields are: id"#)
+        #expect(json.description(naming: { "--" + $0.rawValue }) == #"old:1:2: the record has no "sku" field (the --id); the top-level fields are: id"#)
+        let csv = try #require(throws: InputError.self) {
+            _ = try Comparison.run(old: .data(Data("id\n1\n".utf8), format: .csv, name: "rows"), new: .records([], name: "none"), options: options)
+        }
+        #expect(csv.description == #"rows:1:1: no "sku" column for RecordOptions.id; the columns are: id"#)
+        #expect(csv.description(naming: { "--" + $0.rawValue }) == #"rows:1:1: no "sku" column for --id; the columns are: id"#)
+    }
+
     /// A record that cannot be read again, and a value nested too deep: a `ValueReadError`.
     @Test func aValueThatCannotBeReadIsAValueReadError() throws {
         let open = Array("1,\"open".utf8)

@@ -191,6 +191,11 @@ package final class CSVRecordReader {
         InputError(source: source, location: location, message: message)
     }
 
+    /// An error whose message names settings (see `LibrarySetting`).
+    private func error(_ parts: [MessagePart], at location: InputLocation) -> InputError {
+        InputError(source: source, location: location, parts: parts)
+    }
+
     private func invalidUTF8() -> InputError {
         error(
             UTF8Validator.invalidSequenceMessage(firstByte: utf8SequenceStart.byte),
@@ -517,10 +522,12 @@ package final class CSVRecordReader {
             NameHint.separatorHint(header: names, delimiter: delimiter) ?? NameHint.hint(path, names, kind: "columns", ordered: true)
         }
         for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
-            throw error("no \"\(VisibleText.datum(path.description))\" column for --id; \(hint(path))", at: headerLocation)
+            throw error([.text("no \"\(VisibleText.datum(path.description))\" column for "), .setting(.id), .text("; \(hint(path))")],
+                        at: headerLocation)
         }
         if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
-            throw error("no \"\(VisibleText.datum(section.description))\" column for --section; \(hint(section))", at: headerLocation)
+            throw error([.text("no \"\(VisibleText.datum(section.description))\" column for "), .setting(.section), .text("; \(hint(section))")],
+                        at: headerLocation)
         }
         for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))

@@ -51,6 +51,11 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         messageParts = parts
     }
 
+    /// The same input, place and message (in the library's words).
+    public static func == (a: InputError, b: InputError) -> Bool {
+        a.source == b.source && a.location == b.location && a.message == b.message && a.repeatsID == b.repeatsID
+    }
+
     /// `SOURCE:LINE:COLUMN: message`, or `SOURCE: message` without a place.
     public var description: String { description(naming: \.description) }
 

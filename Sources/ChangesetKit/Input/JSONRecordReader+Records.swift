@@ -152,7 +152,7 @@ extension JSONRecordReader {
             let path = options.id[index]
             // Other records may have it: then the name is right and this record lacks it.
             let hint = schema.names.contains { ExactText.same($0, path.flatName) } ? "" : "; " + NameHint.hint(path, schema.names)
-            return cancel("the record has no \"\(path)\" field (the --id)\(hint)", at: recordLocation)
+            return cancel([.text("the record has no \"\(path)\" field (the "), .setting(.id), .text(")\(hint)")], at: recordLocation)
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {
