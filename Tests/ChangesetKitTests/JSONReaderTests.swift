@@ -96,7 +96,7 @@ import Testing
     @Test func malformedFixturesGiveExactErrors() throws {
         let cases = try ErrorCase.load()
         #expect(cases.count >= 50)
-        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at"]
+        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename"]
         for errorCase in cases {
             let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file,
                                naming: { flags[$0] ?? "?" })
@@ -318,6 +318,6 @@ struct ErrorCase {
         let plain = try #require(read(#"[{"id": 1, "a": 5}, {"id": 2, "a": 5}, {"id": 3, "a": 5}]"#).table)
         #expect(renamed.fingerprints == plain.fingerprints)
         #expect(read(#"[{"id": 1, "z": 5}, {"id": 2, "a": 1, "z": 5}]"#, options: options).failureMessage
-            == #"test:1:39: duplicate member name "a" in an object, after --rename read one member as the other"#)
+            == #"test:1:39: duplicate member name "a" in an object, after RecordOptions.renames read one member as the other"#)
     }
 }

@@ -86,6 +86,15 @@ import Testing
         #expect(csv.description(naming: { "--" + $0.rawValue }) == #"rows:1:1: no "sku" column for --id; the columns are: id"#)
     }
 
+    /// A JSON document where an array was expected advises `recordsAt`, by the library's name for it.
+    @Test func aDocumentInsteadOfAnArrayAdvisesRecordsAtInTheLibrarysWords() throws {
+        let error = try #require(throws: InputError.self) {
+            _ = try Comparison.run(old: Self.json(#"{"data":[{"id":1}]}"#, "doc"), new: .records([], name: "none"), options: ComparisonOptions())
+        }
+        #expect(error.message.contains("(use RecordOptions.recordsAt to name the array inside it, or .ndjson for one record per line)"), "\(error)")
+        #expect(error.description(naming: { $0 == .recordsAt ? "--records-at" : "?" }).contains("(use --records-at to name the array"), "\(error)")
+    }
+
     /// A record that cannot be read again, and a value nested too deep: a `ValueReadError`.
     @Test func aValueThatCannotBeReadIsAValueReadError() throws {
         let open = Array("1,\"open".utf8)

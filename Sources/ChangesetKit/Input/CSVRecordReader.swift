@@ -510,8 +510,9 @@ package final class CSVRecordReader {
             }
             if let first = seen.updateValue(index, forKey: ExactTextKey(name)) {
                 throw error(
-                    "duplicate column name \"\(VisibleText.datum(name))\" in the header (also column \(first + 1))"
-                        + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames ? ", after --rename read one column as the other" : ""),
+                    [.text("duplicate column name \"\(VisibleText.datum(name))\" in the header (also column \(first + 1))")]
+                        + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames
+                            ? [.text(", after "), .setting(.rename), .text(" read one column as the other")] : []),
                     at: fieldLocations[index])
             }
             names.append(name)
