@@ -503,7 +503,7 @@ struct GitDiffCommand: ParsableCommand {
             let report = try Comparison.run(oldPath: oldFile, newPath: newFile, options: options).report()
             try TextFormatter(color: false, width: TextFormatter.defaultWidth).write(report, to: &sink)
         } catch {
-            sink.write("not compared record by record: \(TerminalText.escaped(String(describing: error).prefix(Diagnostics.messageLimit).description))\n")
+            sink.write("not compared record by record: \(TerminalText.escaped(LibraryErrorWording.text(of: error).prefix(Diagnostics.messageLimit).description))\n")
             sink.write(bytes: lineDiff(oldFile, newFile, labels: labels))
         }
     }

@@ -81,7 +81,7 @@ enum MergeRun {
         do {
             merge = try DatasetMerge.run(basePath: base, oursPath: ours, theirsPath: theirs, options: options)
         } catch {
-            Diagnostics.report("\(error)")
+            Diagnostics.report(LibraryErrorWording.text(of: error))
             throw ExitCode(ExitStatus.trouble)
         }
         if options.records.id.isEmpty {

@@ -72,7 +72,7 @@ final class OutputSink: TextOutputStream {
             // The reader stopped reading (`| head`): nothing more to say.
         } catch {
             sink.discard()
-            Diagnostics.report("\(error)")
+            Diagnostics.report(LibraryErrorWording.text(of: error))
             throw ExitCode(ExitStatus.trouble)
         }
     }

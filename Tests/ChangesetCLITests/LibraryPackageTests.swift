@@ -57,12 +57,14 @@ import Testing
         return (consumer, try Self.run("swift", ["build", "-v"], in: consumer))
     }
 
+    /// Also: it compares two `Data` values, applies a patch to `Data`, and catches a `FieldCheckError` by type.
     @Test(.timeLimit(.minutes(10)))
     func aScratchPackageDependsOnTheLibraryByVersionAndDiffsTwoArrays() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("changeset-library-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }
         let (consumer, build) = try Self.consumer(of: "ChangesetKit", main: """
             import ChangesetKit
+            import Foundation
 
             struct Item: Identifiable, Equatable {
                 let id: Int
@@ -94,6 +96,27 @@ import Testing
             var text = ""
             try comparison.report().write(OutputSettings(format: .text), to: &text)
             print(text, terminator: "")
+
+            // Data in memory, JSON against CSV, and a patch applied to Data, as the in-memory article shows.
+            let oldData = Data(#"[{"id":1,"price":10},{"id":2,"price":5}]"#.utf8)
+            let newData = Data("id,price\\n1,12\\n3,7\\n".utf8)
+            let fromData = try Comparison.run(old: .data(oldData, format: .json, name: "old data"),
+                                              new: .data(newData, format: .csv, name: "new data"), options: options)
+            let counts = try fromData.counts()
+            print("data: inserted \\(counts.inserted) deleted \\(counts.deleted) updated \\(counts.updated)")
+            let target = Data(#"[{"id":1,"price":12},{"id":3,"price":7}]"#.utf8)
+            var patchText = ""
+            _ = try Comparison.run(old: .data(oldData, format: .json, name: "old data"), new: .data(target, format: .json, name: "target"),
+                                   options: options).write(OutputSettings(format: .patch), to: &patchText)
+            let rebuilt = try DatasetPatch(Data(patchText.utf8), name: "change.patch").apply(to: .data(oldData, format: .json, name: "old data"))
+            print("applied: \\(String(decoding: rebuilt, as: UTF8.self))")
+            options.records.ignore = [FieldPath(["pricee"])]
+            do {
+                _ = try Comparison.run(old: .data(oldData, format: .json, name: "old data"), new: .data(newData, format: .csv, name: "new data"),
+                                       options: options)
+            } catch let error as FieldCheckError {
+                print("caught \\(error.setting.rawValue): \\(error)")
+            }
             """, in: scratch)
         #expect(build.status == 0, "\(build)")
         #expect(!build.stderr.contains("unsafe"), "\(build)")
@@ -109,6 +132,12 @@ import Testing
             0 inserted, 0 deleted, 1 updated
             """), "\(output)")
         #expect(output.stdout.contains("price: 10 -> 12"), "\(output)")
+        #expect(output.stdout.hasSuffix("""
+            data: inserted 1 deleted 1 updated 1
+            applied: [{"id":1,"price":12},{"id":3,"price":7}]
+            caught ignore: RecordOptions.ignore "pricee": no record of old data or new data has this field; did you mean "price"?
+
+            """), "\(output)")
     }
 
     /// The engine alone, for a package that has nothing to do with files

@@ -73,7 +73,7 @@ import Testing
         var options = byID
         options.section = FieldPath(["cat"])
         #expect(read("id,a\n1,x\n", format: .csv, options: options).failureMessage
-            == "test:1:1: no \"cat\" column for --section; the columns are: id, a")
+            == "test:1:1: no \"cat\" column for RecordOptions.section; the columns are: id, a")
     }
 
     @Test func errorsNameTheLineWhereTheQuoteOpened() {

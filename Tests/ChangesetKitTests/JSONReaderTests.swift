@@ -90,12 +90,16 @@ import Testing
             == "test:1:\(16 + limit + 1): arrays and objects nest deeper than 1000 levels here, more than changeset supports")
     }
 
-    /// Every malformed input under Fixtures/errors gives its exact message, whatever the chunking.
+    /// Every malformed input under Fixtures/errors gives its exact message,
+    /// whatever the chunking. The cases hold the command's words (the CLI
+    /// tests share them): a setting the library names is named by its flag here.
     @Test func malformedFixturesGiveExactErrors() throws {
         let cases = try ErrorCase.load()
         #expect(cases.count >= 50)
+        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename"]
         for errorCase in cases {
-            let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file)
+            let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file,
+                               naming: { flags[$0] ?? "?" })
             #expect(outcome.failureMessage == errorCase.expected, "\(errorCase.file)")
         }
     }
@@ -314,6 +318,6 @@ struct ErrorCase {
         let plain = try #require(read(#"[{"id": 1, "a": 5}, {"id": 2, "a": 5}, {"id": 3, "a": 5}]"#).table)
         #expect(renamed.fingerprints == plain.fingerprints)
         #expect(read(#"[{"id": 1, "z": 5}, {"id": 2, "a": 1, "z": 5}]"#, options: options).failureMessage
-            == #"test:1:39: duplicate member name "a" in an object, after --rename read one member as the other"#)
+            == #"test:1:39: duplicate member name "a" in an object, after RecordOptions.renames read one member as the other"#)
     }
 }

@@ -197,14 +197,14 @@ import Testing
         }
     }
 
-    /// Regression: `--records-at` names a path in a JSON document; an NDJSON
+    /// Regression: `recordsAt` names a path in a JSON document; an NDJSON
     /// input is an error however it is read, in parts too.
     @Test func recordsAtOnNDJSONIsAnErrorInPartsToo() {
         let ndjson = (1...200).map { "{\"id\": \($0)}\n" }.joined()
         var options = RecordOptions(id: [FieldPath(["id"])])
         options.recordsAt = FieldPath(["data"])
         let whole = Self.read(ndjson, .ndjson, options, parts: 1, minimumPartSize: 1)
-        #expect(whole.contains("--records-at needs a JSON document"))
+        #expect(whole.contains("RecordOptions.recordsAt needs a JSON document"))
         #expect(Self.read(ndjson, .ndjson, options, parts: 4, minimumPartSize: 64) == whole)
     }
 

@@ -45,8 +45,13 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
     }
 }
 
-/// Feeds `bytes` to a fresh reader in chunks of `chunkSize`.
-func read(_ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSize: Int, source: String = "test") -> ReadOutcome {
+/// Feeds `bytes` to a fresh reader in chunks of `chunkSize`. An error's
+/// settings are named by `naming` when given (the command's flags, for
+/// cases the command shares), else as the library spells them.
+func read(
+    _ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSize: Int, source: String = "test",
+    naming: ((LibrarySetting) -> String)? = nil
+) -> ReadOutcome {
     do {
         let feed: (Span<UInt8>) throws -> Void
         let finish: () throws -> RecordTable
@@ -68,6 +73,8 @@ func read(_ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSi
             start = end
         }
         return ReadOutcome(try finish())
+    } catch let error as InputError where naming != nil {
+        return .failure(error.description(naming: naming!))
     } catch {
         return .failure("\(error)")
     }
@@ -83,9 +90,9 @@ func read(
 
 func read(
     _ bytes: [UInt8], format: InputFormat = .json, options: RecordOptions = RecordOptions(id: [FieldPath(["id"])]),
-    source: String = "test", sourceLocation: Testing.SourceLocation = #_sourceLocation
+    source: String = "test", naming: ((LibrarySetting) -> String)? = nil, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) -> ReadOutcome {
-    let outcomes = chunkSizes.map { read(bytes, format: format, options: options, chunkSize: $0, source: source) }
+    let outcomes = chunkSizes.map { read(bytes, format: format, options: options, chunkSize: $0, source: source, naming: naming) }
     for (size, outcome) in zip(chunkSizes, outcomes).dropFirst() {
         #expect(outcome == outcomes[0], "chunks of \(size) bytes disagree with chunks of 1", sourceLocation: sourceLocation)
     }

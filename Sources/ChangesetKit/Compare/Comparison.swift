@@ -1,17 +1,24 @@
 import Dispatch
 
-/// Everything a run needs to know besides the two files.
+/// Everything a comparison needs to know besides the two snapshots.
 public struct ComparisonOptions: Sendable {
+    /// How records are read and matched: the id, sections, the fields that
+    /// count, renames, duplicates, where the records sit in a JSON document.
     public var records = RecordOptions()
+    /// OLD's format (nil: its source's own, else its extension's, else a look at its content).
     public var oldFormat: InputFormat?
+    /// NEW's format (nil: as for ``oldFormat``).
     public var newFormat: InputFormat?
-    /// What errors and reports call OLD and NEW instead of their paths (nil:
-    /// the path): for files that stand for others, such as the temporary
-    /// copies git hands a diff driver. The paths are still what is read.
+    /// What errors and reports call OLD instead of its source's own name
+    /// (nil: that name): for files that stand for others, such as the
+    /// temporary copies git hands a diff driver. The source is still what is read.
     public var oldName: String?
+    /// What errors and reports call NEW instead of its source's own name (see ``oldName``).
     public var newName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
+    /// Sections in the order of their names, not of their first records
+    /// (for data whose section order means nothing).
     public var sortSections = false
     /// `--ignore-order`: reports leave out moves within sections and section
     /// moves (the changeset still has them). The replay formats refuse it.
@@ -47,6 +54,7 @@ public struct ComparisonOptions: Sendable {
     /// inputs' sizes and the limit; tests choose).
     package var partitions: Int?
 
+    /// Options for a comparison by content (no id), exact, in memory, every format from its source.
     public init() {}
 }
 
@@ -54,6 +62,7 @@ public struct ComparisonOptions: Sendable {
 public struct Comparison: Sendable {
     package let old: Snapshot
     package let new: Snapshot
+    /// The options the comparison ran with (its field rules by OLD's names).
     public let options: ComparisonOptions
     package let oldSections: [ListSection<SectionName, RecordRef>]
     package let newSections: [ListSection<SectionName, RecordRef>]
@@ -74,18 +83,41 @@ public struct Comparison: Sendable {
     /// Whether the records were matched in partitions, past `memoryLimit`.
     package var isPartitioned: Bool { kept != nil }
 
-    /// Reads both inputs (concurrently: one per core) and compares them.
+    /// Reads the files at `oldPath` and `newPath` (`-`: standard input) and
+    /// compares them: `run(old: .path(oldPath), new: .path(newPath), options:)`.
+    ///
+    /// - Throws: ``InputError`` for an input that cannot be read or holds
+    ///   bad data (it names the file, line and column), ``FieldCheckError``
+    ///   for a field named in the options that no record has.
     public static func run(oldPath: String, newPath: String, options: ComparisonOptions) throws -> Comparison {
-        let oldInput = try InputFile.open(oldPath, format: options.oldFormat, recordsAt: options.records.recordsAt,
+        try run(old: .path(oldPath), new: .path(newPath), options: options)
+    }
+
+    /// Reads both sources (concurrently: one per core) and compares their
+    /// records. Files, `Data` and records in memory go through the same
+    /// readers; a source's own format and name (``DatasetSource/data(_:format:compression:name:)``)
+    /// come before `options.oldFormat`/`newFormat`, and `options.oldName`/`newName`,
+    /// when set, name a source in errors and reports instead of its own name.
+    ///
+    /// - Throws: ``InputError`` for a source that cannot be read or holds
+    ///   bad data (it names the source, line and column), ``FieldCheckError``
+    ///   for a field named in the options that no record has.
+    public static func run(old: DatasetSource, new: DatasetSource, options: ComparisonOptions) throws -> Comparison {
+        let oldInput = try InputFile.open(old, format: options.oldFormat, recordsAt: options.records.recordsAt,
                                           displayName: options.oldName)
-        // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
-        // answer at once: a FIFO opened a second time would wait for a writer that has gone.
-        // (Unless NEW is to be read in another format: then it is another dataset.)
-        let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
-        let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
-        let newInput = same
-            ? options.newName.map { InputFile(name: $0, bytes: oldInput.bytes, format: oldInput.format) } ?? oldInput.named(newPath)
-            : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        let newInput: InputFile
+        if let oldPath = old.path, let newPath = new.path {
+            // One file named twice (`changeset f f`) is read once and compared with itself, as diff and cmp
+            // answer at once: a FIFO opened a second time would wait for a writer that has gone.
+            // (Unless NEW is to be read in another format: then it is another dataset.)
+            let newFormat = options.newFormat ?? (newPath == "-" ? nil : InputFile.formatOfName(newPath))
+            let same = InputFile.isSameFile(oldPath, newPath) && (newFormat.map { $0 == oldInput.format } ?? true)
+            newInput = same
+                ? options.newName.map { InputFile(name: $0, bytes: oldInput.bytes, format: oldInput.format) } ?? oldInput.named(newPath)
+                : try InputFile.open(newPath, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        } else {
+            newInput = try InputFile.open(new, format: options.newFormat, recordsAt: options.records.recordsAt, displayName: options.newName)
+        }
         do {
             return try run(oldInput, newInput, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {

@@ -1,9 +1,42 @@
-/// A field named by `--ignore`, `--only`, `--rename` or `--show` that no record has is
-/// almost always a typo, and silently comparing without it would let a CI
-/// gate pass that should fail. So it is an error that names the field and
-/// suggests the closest names the snapshots do have.
-package struct FieldCheckError: Error, Equatable, CustomStringConvertible {
-    package var description: String
+/// A field named by a setting (``RecordOptions/ignore``, ``RecordOptions/only``,
+/// ``RecordOptions/renames``, a tolerance's field, a report's context
+/// fields) that no record has. That is almost always a typo, and silently
+/// comparing without it would let a CI gate pass that should fail. So it is
+/// an error that names the setting and the field and suggests the closest
+/// names the snapshots do have.
+///
+/// `description` names the setting as the library spells it
+/// (`RecordOptions.ignore "pricee": no record of old.json or new.json has
+/// this field; did you mean "price"?`); the `changeset` command names its flag.
+public struct FieldCheckError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The setting that named the field.
+    public var setting: LibrarySetting
+    /// The field as the setting names it, as the message writes it: in
+    /// quotes (`"price"`), or a rename's `OLD=NEW`.
+    public var field: String
+    /// What is wrong and the closest names there are, settings named in it as parts.
+    package var problemParts: [MessagePart]
+
+    package init(_ setting: LibrarySetting, field: String, _ problem: [MessagePart]) {
+        self.setting = setting
+        self.field = field
+        problemParts = problem
+    }
+
+    package init(_ setting: LibrarySetting, field: String, _ problem: String) {
+        self.init(setting, field: field, [.text(problem)])
+    }
+
+    /// What is wrong, and the closest names the inputs have, in the library's words.
+    public var problem: String { problemParts.rendered(naming: \.description) }
+
+    /// `SETTING FIELD: problem`, the setting as the library spells it.
+    public var description: String { message(naming: \.description) }
+
+    /// The message with each setting named by `name` (the command passes its flags).
+    package func message(naming name: (LibrarySetting) -> String) -> String {
+        "\(name(setting)) \(field): " + problemParts.rendered(naming: name)
+    }
 }
 
 enum FieldCheck {
@@ -13,8 +46,8 @@ enum FieldCheck {
         let sides = "\(old.input.name) or \(new.input.name)"
         guard knowsFields(old) || knowsFields(new) else { return }
         let names = Array(Set(old.records.schema + new.records.schema))
-        let named = options.ignore.map { ("--ignore", $0) } + options.only.map { ("--only", $0) }
-            + options.notedFields.map { ($0.option, $0.path) }
+        let named = options.ignore.map { (LibrarySetting.ignore, $0) } + options.only.map { (LibrarySetting.only, $0) }
+            + options.notedFields.map { ($0.setting, $0.path) }
         for (option, path) in named
         where !old.records.fieldsFound.contains(path) && !new.records.fieldsFound.contains(path) {
             let isTolerance = !Self.takesPatterns(option)
@@ -23,19 +56,22 @@ enum FieldCheck {
             if isTolerance, try elementsHold(path, in: [old, new]) { continue }
             if !isTolerance, let array = try? arrayOnTheWay(to: path, in: [old, new]) {
                 // A field inside array elements: the rules stop at the array.
-                throw FieldCheckError(description: "\(option) \"\(path)\": \(array) holds arrays, and --ignore and --only name fields "
-                    + "outside arrays (inside an element every member counts); \(option) \(ShellWord.quoted(array.argument(.pattern))) takes in the whole array")
+                throw FieldCheckError(option, field: "\"\(path)\"", [
+                    .text("\(array) holds arrays, and "), .setting(.ignore), .text(" and "), .setting(.only),
+                    .text(" name fields outside arrays (inside an element every member counts); "), .setting(option),
+                    .text(" \(ShellWord.quoted(array.argument(.pattern))) takes in the whole array"),
+                ])
             }
-            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names, option: option))
+            throw FieldCheckError(option, field: "\"\(path)\"", "no record of \(sides) has this field; " + hint(path, names, option: option))
         }
         for rename in options.renames {
             if knowsFields(old) && !old.records.fieldsFound.contains(rename.old) {
-                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(old.input.name) has the field \"\(rename.old)\"; "
-                    + hint(rename.old, old.records.schema, option: "--rename"))
+                throw FieldCheckError(.rename, field: rename.argument, "no record of \(old.input.name) has the field \"\(rename.old)\"; "
+                    + hint(rename.old, old.records.schema, option: .rename))
             }
             if knowsFields(new) && !new.records.fieldsFound.contains(rename.new) {
-                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(new.input.name) has the field \"\(rename.new)\"; "
-                    + hint(rename.new, new.records.schema, option: "--rename"))
+                throw FieldCheckError(.rename, field: rename.argument, "no record of \(new.input.name) has the field \"\(rename.new)\"; "
+                    + hint(rename.new, new.records.schema, option: .rename))
             }
         }
     }
@@ -48,15 +84,15 @@ enum FieldCheck {
         let sides = snapshots.map(\.input.name).joined(separator: ", ")
         let names = Array(Set(knowing.flatMap(\.records.schema)))
         func found(_ path: FieldPath) -> Bool { knowing.contains { $0.records.fieldsFound.contains(path) } }
-        let named = options.ignore.map { ("--ignore", $0) } + options.only.map { ("--only", $0) }
-            + options.notedFields.map { ($0.option, $0.path) }
+        let named = options.ignore.map { (LibrarySetting.ignore, $0) } + options.only.map { (LibrarySetting.only, $0) }
+            + options.notedFields.map { ($0.setting, $0.path) }
         for (option, path) in named where !found(path) {
-            throw FieldCheckError(description: "\(option) \"\(path)\": no record of \(sides) has this field; " + hint(path, names, option: option))
+            throw FieldCheckError(option, field: "\"\(path)\"", "no record of \(sides) has this field; " + hint(path, names, option: option))
         }
         for rename in options.renames {
             for path in [rename.old, rename.new] where !found(path) {
-                throw FieldCheckError(description: "--rename \(rename.argument): no record of \(sides) has the field \"\(path)\"; "
-                    + hint(path, names, option: "--rename"))
+                throw FieldCheckError(.rename, field: rename.argument, "no record of \(sides) has the field \"\(path)\"; "
+                    + hint(path, names, option: .rename))
             }
         }
     }
@@ -77,7 +113,7 @@ enum FieldCheck {
             return Comparison.ShownField(path: path, inOld: inOld, inNew: inNew)
         }
         func fail(_ path: FieldPath, _ what: String) -> FieldCheckError {
-            FieldCheckError(description: "--show \"\(path)\": \(what); " + NameHint.hint(path, names, syntax: .pattern))
+            FieldCheckError(.context, field: "\"\(path)\"", "\(what); " + NameHint.hint(path, names, syntax: .pattern))
         }
         var fields: [Comparison.ShownField] = []
         for path in paths {
@@ -89,7 +125,7 @@ enum FieldCheck {
                 continue
             }
             guard !path.components.dropFirst().contains(where: GlobPattern.isPattern) else {
-                throw FieldCheckError(description: "--show \"\(path)\": a pattern names top-level fields only")
+                throw FieldCheckError(.context, field: "\"\(path)\"", "a pattern names top-level fields only")
             }
             let shown = field(path)
             let top = shown.inOld.components[0]
@@ -110,8 +146,8 @@ enum FieldCheck {
     }
 
     /// `--ignore` and `--only` read patterns; the per-field tolerances do not.
-    private static func takesPatterns(_ option: String) -> Bool {
-        option == "--ignore" || option == "--only"
+    private static func takesPatterns(_ option: LibrarySetting) -> Bool {
+        option == .ignore || option == .only
     }
 
     /// Whether an element of an array on `path` holds the rest of it, in
@@ -152,7 +188,7 @@ enum FieldCheck {
     }
 
     /// The closest names, written as `option` takes them.
-    static func hint(_ path: FieldPath, _ names: [String], option: String) -> String {
+    static func hint(_ path: FieldPath, _ names: [String], option: LibrarySetting) -> String {
         NameHint.hint(path, names, syntax: takesPatterns(option) ? .pattern : .beforeEquals)
     }
 }

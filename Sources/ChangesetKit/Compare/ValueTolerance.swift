@@ -70,7 +70,7 @@ public struct ValueTolerance: Sendable, Equatable {
                 if isRelative { bounds.relative = value } else { bounds.absolute = value }
                 if let field {
                     fields[field] = bounds
-                    notedFields.append(NotedField(option: option, path: field))
+                    notedFields.append(NotedField(setting: isRelative ? .relativeTolerance : .tolerance, path: field))
                 } else {
                     all = bounds
                 }

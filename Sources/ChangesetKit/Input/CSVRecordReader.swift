@@ -191,6 +191,11 @@ package final class CSVRecordReader {
         InputError(source: source, location: location, message: message)
     }
 
+    /// An error whose message names settings (see `LibrarySetting`).
+    private func error(_ parts: [MessagePart], at location: InputLocation) -> InputError {
+        InputError(source: source, location: location, parts: parts)
+    }
+
     private func invalidUTF8() -> InputError {
         error(
             UTF8Validator.invalidSequenceMessage(firstByte: utf8SequenceStart.byte),
@@ -505,8 +510,9 @@ package final class CSVRecordReader {
             }
             if let first = seen.updateValue(index, forKey: ExactTextKey(name)) {
                 throw error(
-                    "duplicate column name \"\(TerminalText.datum(name))\" in the header (also column \(first + 1))"
-                        + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames ? ", after --rename read one column as the other" : ""),
+                    [.text("duplicate column name \"\(TerminalText.datum(name))\" in the header (also column \(first + 1))")]
+                        + (options.renames.contains { $0.old.flatName == name } && options.appliesRenames
+                            ? [.text(", after "), .setting(.rename), .text(" read one column as the other")] : []),
                     at: fieldLocations[index])
             }
             names.append(name)
@@ -517,10 +523,12 @@ package final class CSVRecordReader {
             NameHint.separatorHint(header: names, delimiter: delimiter) ?? NameHint.hint(path, names, kind: "columns", ordered: true)
         }
         for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
-            throw error("no \"\(TerminalText.datum(path.description))\" column for --id; \(hint(path))", at: headerLocation)
+            throw error([.text("no \"\(TerminalText.datum(path.description))\" column for "), .setting(.id), .text("; \(hint(path))")],
+                        at: headerLocation)
         }
         if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
-            throw error("no \"\(TerminalText.datum(section.description))\" column for --section; \(hint(section))", at: headerLocation)
+            throw error([.text("no \"\(TerminalText.datum(section.description))\" column for "), .setting(.section), .text("; \(hint(section))")],
+                        at: headerLocation)
         }
         for name in names {
             let node = rules.child(of: FieldRules.root, name: Array(name.utf8))

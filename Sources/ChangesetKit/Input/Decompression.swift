@@ -8,9 +8,15 @@ internal import CZlib
 internal import CZstd
 import Foundation
 
-/// A compression a file may be in: an input read, or a result written.
-package enum InputCompression: String, Sendable, CaseIterable {
-    case gzip, zstd
+/// A compression an input may be in (a file, or `Data` given to
+/// ``DatasetSource/data(_:format:compression:name:)``), or a result written
+/// in: gzip (RFC 1952, members one after another) or zstd (frames, skippable
+/// ones too). Inputs are decompressed as they are read.
+public enum InputCompression: String, Sendable, CaseIterable {
+    /// gzip: `.gz`; its bytes start 1f 8b.
+    case gzip
+    /// Zstandard: `.zst`; its bytes start 28 b5 2f fd (or a skippable frame).
+    case zstd
 
     /// The compression of the file at `path` by the rule inputs are read by:
     /// its name's (`.gz`, `.zst`), else, for a regular file, the one its first

@@ -2,34 +2,67 @@
 /// characters (Unicode code points), not bytes, and a tab is one column.
 /// Lines end at LF, CRLF or a lone CR.
 public struct InputLocation: Equatable, Sendable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The column on the line, from 1, in characters.
     public var column: Int
+
+    /// The place at `line` and `column` (both 1-based).
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
+
+    /// `LINE:COLUMN`.
     public var description: String { "\(line):\(column)" }
 }
 
-/// Bad input: prints as `FILE:LINE:COLUMN: message`, or `FILE: message` when
-/// the trouble has no place (an unreadable file).
+/// Bad input: prints as `SOURCE:LINE:COLUMN: message`, or `SOURCE: message`
+/// when the trouble has no place (an unreadable file). Every reader, for
+/// every ``DatasetSource``, reports bad data this way.
 public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
-    /// The file as the user named it; `<stdin>` for standard input.
+    /// The input as the caller named it: its path (`<stdin>` for standard
+    /// input), or the name given to data in memory.
     public var source: String
+    /// Where in the input the trouble is, when it is at a place.
     public var location: InputLocation?
-    public var message: String
+    /// What is wrong, in the library's words (a setting named as the library spells it).
+    public var message: String {
+        // A message written over no longer holds the parts it was made of.
+        didSet { messageParts = nil }
+    }
     /// An `--id` that two records of the input share: a composite key may be
     /// found for it (`Comparison.run` says which).
     package var repeatsID = false
+    /// The message's parts, when it names a setting (see `LibrarySetting`),
+    /// so the command can name its flag instead.
+    package var messageParts: [MessagePart]?
 
+    /// An error about `source` at `location` saying `message`.
     public init(source: String, location: InputLocation?, message: String) {
         self.source = source
         self.location = location
         self.message = message
     }
 
-    public var description: String {
-        if let location { return "\(source):\(location): \(message)" }
-        return "\(source): \(message)"
+    /// An error whose message names settings (`parts`): `message` names them as the library spells them.
+    package init(source: String, location: InputLocation?, parts: [MessagePart]) {
+        self.init(source: source, location: location, message: parts.rendered(naming: \.description))
+        messageParts = parts
+    }
+
+    /// The same input, place and message (in the library's words).
+    public static func == (a: InputError, b: InputError) -> Bool {
+        a.source == b.source && a.location == b.location && a.message == b.message && a.repeatsID == b.repeatsID
+    }
+
+    /// `SOURCE:LINE:COLUMN: message`, or `SOURCE: message` without a place.
+    public var description: String { description(naming: \.description) }
+
+    /// The description with each setting the message names named by `name` (the command passes its flags).
+    package func description(naming name: (LibrarySetting) -> String) -> String {
+        let text = messageParts?.rendered(naming: name) ?? message
+        if let location { return "\(source):\(location): \(text)" }
+        return "\(source): \(text)"
     }
 }

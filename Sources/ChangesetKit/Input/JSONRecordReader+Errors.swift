@@ -125,6 +125,14 @@ extension JSONRecordReader {
         return 0
     }
 
+    /// `cancel` with a message that may name settings (see `LibrarySetting`).
+    func cancel(_ parts: [MessagePart], at location: InputLocation) -> Int32 {
+        if failure == nil {
+            failure = scanUpTo(callbackOffset) ?? InputError(source: source, location: location, parts: parts)
+        }
+        return 0
+    }
+
     /// Where the token that triggered the current callback starts.
     func currentTokenStart() -> JSONTextScanner.Mark? {
         if let problem = scanUpTo(callbackOffset, acceptedByYajl: true) {

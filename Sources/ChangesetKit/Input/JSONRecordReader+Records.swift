@@ -46,9 +46,9 @@ extension JSONRecordReader {
 
     func misplaced(_ kind: Kind, expected: String) -> Role? {
         guard let token = currentTokenStart() else { return nil }
-        var message = "expected \(expected), found \(kind.rawValue)"
+        var message: [MessagePart] = [.text("expected \(expected), found \(kind.rawValue)")]
         if layout == .array && frames.isEmpty && kind == .object {
-            message += " (use --records-at to name the array inside it, or .ndjson for one record per line)"
+            message += [.text(" (use "), .setting(.recordsAt), .text(" to name the array inside it, or .ndjson for one record per line)")]
         }
         _ = cancel(message, at: location(of: token))
         return nil
@@ -152,7 +152,7 @@ extension JSONRecordReader {
             let path = options.id[index]
             // Other records may have it: then the name is right and this record lacks it.
             let hint = schema.names.contains { ExactText.same($0, path.flatName) } ? "" : "; " + NameHint.hint(path, schema.names)
-            return cancel("the record has no \"\(path)\" field (the --id)\(hint)", at: recordLocation)
+            return cancel([.text("the record has no \"\(path)\" field (the "), .setting(.id), .text(")\(hint)")], at: recordLocation)
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {
@@ -267,7 +267,8 @@ extension JSONRecordReader {
             guard let token = currentTokenStart() else { return 0 }
             let name = bytes.decoded
             let renamed = hasRenames && options.renames.contains { $0.old.components.last == name }
-            return cancel("duplicate member name \"\(TerminalText.datum(name))\" in an object" + (renamed ? ", after --rename read one member as the other" : ""),
+            return cancel([.text("duplicate member name \"\(TerminalText.datum(name))\" in an object")]
+                          + (renamed ? [.text(", after "), .setting(.rename), .text(" read one member as the other")] : []),
                           at: location(of: token))
         }
         memberNames.append(nameHash)

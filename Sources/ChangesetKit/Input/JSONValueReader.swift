@@ -9,9 +9,8 @@ internal import CYajl
 /// `Value` tree, for field-level output. Only records that changed are read
 /// this way; the first pass never builds trees.
 package enum JSONValueReader {
-    package struct Failure: Error, CustomStringConvertible {
-        package var description: String
-    }
+    /// What the reader throws (public, for the calls that read records again).
+    package typealias Failure = ValueReadError
 
     private final class Builder {
         @exclusivity(unchecked) var stack: [(isObject: Bool, elements: [Value], members: [Value.Member], pendingName: String)] = []

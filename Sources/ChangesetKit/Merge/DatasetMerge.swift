@@ -1,28 +1,28 @@
-/// Everything a merge needs besides the three files.
+/// Everything a merge needs besides the three snapshots.
 public struct MergeOptions: Sendable {
-    /// `--id`, `--section`, `--ignore`, `--only`, `--rename`, `--duplicates`, `--records-at`.
+    /// How records are read and matched: the id, sections, the fields that
+    /// count, renames, duplicates, where the records sit in a JSON document.
     public var records = RecordOptions()
-    /// BASE's format; nil: from its name, else its first bytes.
+    /// BASE's format (nil: its source's own, else its extension's, else a look at its content).
     public var baseFormat: InputFormat?
-    /// OURS's format; nil: from its name, else its first bytes.
+    /// OURS's format (nil: as for ``baseFormat``). The result is written in OURS's format.
     public var oursFormat: InputFormat?
-    /// THEIRS's format; nil: from its name, else its first bytes.
+    /// THEIRS's format (nil: as for ``baseFormat``).
     public var theirsFormat: InputFormat?
-    /// What errors call BASE, OURS and THEIRS instead of their paths (nil:
-    /// the path): for files that stand for others, such as the temporary
-    /// copies git hands a merge driver. The paths are still what is read.
+    /// What errors call BASE instead of its source's own name (nil: that
+    /// name): for files that stand for others, such as the temporary copies
+    /// git hands a merge driver. The source is still what is read.
     public var baseName: String?
-    /// What errors call OURS (nil: its path).
+    /// What errors call OURS instead of its source's own name (see ``baseName``).
     public var oursName: String?
-    /// What errors call THEIRS (nil: its path).
+    /// What errors call THEIRS instead of its source's own name (see ``baseName``).
     public var theirsName: String?
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
-    /// `--prefer`: the side whose version settles each conflict; nil leaves
-    /// conflicts to be written with markers.
+    /// Which side wins a conflict (nil: none does; conflicts are kept and reported).
     public var prefer: MergePreference?
 
-    /// Records matched by the defaults, formats found from the files, no preference.
+    /// Options for a merge by content (no id), every format from its source.
     public init() {}
 }
 
@@ -35,7 +35,7 @@ public struct DatasetMerge: Sendable {
     package let theirs: Snapshot
     /// The options the merge ran with.
     public let options: MergeOptions
-    /// The merged records, the conflicts and the counts.
+    /// The merged records, the conflicts and who resolved them (see ``MergeResult``).
     public let result: MergeResult
     /// BASE's rows by key, and THEIRS's keys by row.
     let baseRows: [String: Int]
@@ -48,17 +48,33 @@ public struct DatasetMerge: Sendable {
     /// `--rename`s the result writes under the new name, because OURS or THEIRS uses it.
     package let renamesInResult: [Rename]
 
-    /// Reads BASE, OURS and THEIRS and merges them (see `ThreeWayMerge`);
-    /// write the result with `MergeWriter`. Throws `InputError` for a file
-    /// that cannot be read, an id repeated within a file, or three files that
-    /// are not all JSON/NDJSON or all CSV/TSV.
+    /// Reads the files at the three paths (one may be `-`, standard input)
+    /// and merges them: `run(base: .path(basePath), ours: .path(oursPath), theirs: .path(theirsPath), options:)`.
+    ///
+    /// - Throws: ``InputError`` for an input that cannot be read, holds bad
+    ///   data, or does not fit the others (JSON beside CSV); ``FieldCheckError``
+    ///   for a field named in the options that no record has.
     public static func run(basePath: String, oursPath: String, theirsPath: String, options: MergeOptions) throws -> DatasetMerge {
+        try run(base: .path(basePath), ours: .path(oursPath), theirs: .path(theirsPath), options: options)
+    }
+
+    /// Reads the three snapshots (files, `Data` or records in memory, by the
+    /// same readers) and merges OURS's and THEIRS's changes to BASE, record
+    /// by record and field by field (see ``ThreeWayMerge``). A source's own
+    /// format comes before the options' (`baseFormat`, ...), and
+    /// `options.baseName` (...), when set, names a source instead of its own name.
+    /// `MergeWriter` writes the result in OURS's format and layout.
+    ///
+    /// - Throws: ``InputError`` for a source that cannot be read, holds bad
+    ///   data, or does not fit the others (JSON beside CSV); ``FieldCheckError``
+    ///   for a field named in the options that no record has.
+    public static func run(base: DatasetSource, ours: DatasetSource, theirs: DatasetSource, options: MergeOptions) throws -> DatasetMerge {
         var options = options
         options.records.nameRulesByOldNames()
         let inputs = try [
-            InputFile.open(basePath, format: options.baseFormat, recordsAt: options.records.recordsAt, displayName: options.baseName),
-            InputFile.open(oursPath, format: options.oursFormat, recordsAt: options.records.recordsAt, displayName: options.oursName),
-            InputFile.open(theirsPath, format: options.theirsFormat, recordsAt: options.records.recordsAt, displayName: options.theirsName),
+            InputFile.open(base, format: options.baseFormat, recordsAt: options.records.recordsAt, displayName: options.baseName),
+            InputFile.open(ours, format: options.oursFormat, recordsAt: options.records.recordsAt, displayName: options.oursName),
+            InputFile.open(theirs, format: options.theirsFormat, recordsAt: options.records.recordsAt, displayName: options.theirsName),
         ]
         if let odd = inputs.first(where: { $0.format.isJSON != inputs[1].format.isJSON }) {
             throw InputError(

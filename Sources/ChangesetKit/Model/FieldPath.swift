@@ -5,8 +5,10 @@
 /// A name that is empty (a CSV column without a header, pandas' index
 /// column) is written `""`; a name that is two quote characters, `\"\"`.
 public struct FieldPath: Hashable, Sendable, CustomStringConvertible {
+    /// The member names, outermost first (`["meta", "key"]` for `meta.key`), unescaped.
     public var components: [String]
 
+    /// The path through the members `components`, outermost first (names as they are, nothing escaped).
     public init(_ components: [String]) {
         self.components = components
     }
@@ -173,10 +175,16 @@ extension FieldPath {
     }
 }
 
+/// A field the new snapshot holds under another name: NEW in the new
+/// snapshot is OLD in the old one (both in the same object). Records are
+/// compared, and reports name the field, as OLD.
 public struct Rename: Equatable, Sendable {
+    /// The field's path in the old snapshot.
     public var old: FieldPath
+    /// The field's path in the new snapshot.
     public var new: FieldPath
 
+    /// The rename of `old` (the old snapshot's path) to `new` (the new one's).
     public init(old: FieldPath, new: FieldPath) {
         self.old = old
         self.new = new
@@ -206,15 +214,22 @@ public struct Rename: Equatable, Sendable {
 
 /// An option's value that does not say what it must (`--rename`, `--tolerance`, ...).
 public struct OptionError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong with the value, and how to write it.
     public var description: String
 
+    /// An error saying `description`.
     public init(_ description: String) {
         self.description = description
     }
 }
 
+/// A field path's text that is not a path (``FieldPath/init(parsing:)``):
+/// an unfinished escape, an empty name where none may be.
 public struct FieldPathError: Error, Equatable, CustomStringConvertible {
+    /// The text as given.
     public var text: String
+    /// Why it is not a path.
     public var reason: String
+    /// `invalid field path "TEXT": reason`.
     public var description: String { "invalid field path \"\(text)\": \(reason)" }
 }

@@ -37,13 +37,13 @@ public enum CSVRowPolicy: String, Sendable, CaseIterable {
     case lenient
 }
 
-/// A field an option names, for the check that some record has it.
+/// A field a setting names, for the check that some record has it.
 package struct NotedField: Sendable, Equatable {
-    package var option: String
+    package var setting: LibrarySetting
     package var path: FieldPath
 
-    package init(option: String, path: FieldPath) {
-        self.option = option
+    package init(setting: LibrarySetting, path: FieldPath) {
+        self.setting = setting
         self.path = path
     }
 }
@@ -58,9 +58,13 @@ public struct RecordOptions: Sendable {
     public var ignore: [FieldPath] = []
     /// When not empty, the only fields that equality looks at (`--only`).
     public var only: [FieldPath] = []
+    /// What two records of one input that share an id are: an error (the
+    /// default), or records matched in order of occurrence.
     public var duplicates: DuplicatePolicy = .error
     /// The array inside a JSON document that holds the records (`--records-at`).
     public var recordsAt: FieldPath?
+    /// How values compare; a comparison sets it from the two inputs' formats
+    /// (and its `looseTypes` and `numbersByValue` options).
     public var mode: ComparisonMode = .typed
     /// `--rename OLD=NEW`: the reader of the new side reads a member named
     /// NEW (in the object OLD is in) as OLD.
@@ -82,6 +86,8 @@ public struct RecordOptions: Sendable {
     /// the readers note whether a record has them, like `--ignore`'s.
     package var notedFields: [NotedField] = []
 
+    /// Options with the given id fields, section, field rules, duplicate
+    /// policy, records path and mode; everything else at its default.
     public init(
         id: [FieldPath] = [], section: FieldPath? = nil, ignore: [FieldPath] = [], only: [FieldPath] = [],
         duplicates: DuplicatePolicy = .error, recordsAt: FieldPath? = nil, mode: ComparisonMode = .typed
@@ -125,7 +131,7 @@ extension RecordOptions {
         section = section.map(renamed)
         ignore = ignore.map(renamed)
         only = only.map(renamed)
-        notedFields = notedFields.map { NotedField(option: $0.option, path: renamed($0.path)) }
+        notedFields = notedFields.map { NotedField(setting: $0.setting, path: renamed($0.path)) }
         arrayKeys = arrayKeys.map { ArrayKeyRule(path: renamed(FieldPath($0.path)).components, key: $0.key) }
     }
 

@@ -6,27 +6,39 @@ public enum Value: Sendable, Equatable {
     // Not `indirect`: arrays and objects hold their elements in arrays already,
     // and an indirect enum put every value, a number or a string too, in a heap
     // box of its own, and a report reads millions of them.
+    /// JSON's `null`.
     case null
+    /// `true` or `false`.
     case bool(Bool)
     /// The number's text exactly as written in the input.
     case number(String)
+    /// A string (a CSV cell that is not a number is one).
     case string(String)
+    /// An array's elements, in order.
     case array([Value])
+    /// An object's members, in their order, duplicates kept.
     case object([Member])
 
+    /// A member of an object: its name and value.
     public struct Member: Sendable, Equatable {
+        /// The member's name.
         public var name: String
+        /// The member's value.
         public var value: Value
+
+        /// The member `name` holding `value`.
         public init(name: String, value: Value) {
             self.name = name
             self.value = value
         }
 
+        /// The same name, byte for byte, and equal values.
         public static func == (a: Member, b: Member) -> Bool {
             ExactText.same(a.name, b.name) && a.value == b.value
         }
     }
 
+    /// The same value: strings and numbers' text byte for byte, members in order.
     public static func == (a: Value, b: Value) -> Bool {
         switch (a, b) {
         case (.null, .null): true
@@ -101,6 +113,9 @@ public enum Value: Sendable, Equatable {
         return Value.number(a).isEquivalent(to: .number(b), mode: .typed)
     }
 
+    /// Whether the two values are equal under the comparison's rule in
+    /// `mode`: member order ignored, numbers by value, and, in the text
+    /// modes, values by the text a CSV cell would hold.
     public func isEquivalent(to other: Value, mode: ComparisonMode) -> Bool {
         // Same text, same value: the common case needs no hashing.
         switch (self, other) {

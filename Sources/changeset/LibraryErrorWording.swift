@@ -1,0 +1,31 @@
+import ChangesetKit
+
+/// The library's errors name its settings as the library spells them
+/// (`RecordOptions.ignore`); the command's user gave flags, so the command
+/// names those: one table, used wherever the command reports an error.
+enum LibraryErrorWording {
+    /// The flag that sets `setting`.
+    static func flag(_ setting: LibrarySetting) -> String {
+        switch setting {
+        case .id: "--id"
+        case .section: "--section"
+        case .ignore: "--ignore"
+        case .only: "--only"
+        case .rename: "--rename"
+        case .context: "--show"
+        case .tolerance: "--tolerance"
+        case .relativeTolerance: "--relative-tolerance"
+        case .recordsAt: "--records-at"
+        }
+    }
+
+    /// What the command prints for `error`: a library error with its
+    /// settings named as flags, any other as it describes itself.
+    static func text(of error: any Error) -> String {
+        switch error {
+        case let error as FieldCheckError: error.message(naming: flag)
+        case let error as InputError: error.description(naming: flag)
+        default: "\(error)"
+        }
+    }
+}
