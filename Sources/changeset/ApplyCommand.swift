@@ -5,14 +5,13 @@ import Foundation
 /// `changeset apply BASE PATCH [-o OUT]`: replays a `--format patch` patch.
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset apply",
+        commandName: "apply",
         abstract: "Rebuild the new snapshot from the old one and a patch made with --format patch.",
         discussion: """
             The result is written in BASE's format (JSON, NDJSON, CSV or TSV). A BASE that is not the \
             snapshot the patch was made from, and a patch cut short (no "end" line) or edited (its result's \
             fingerprint differs from its "result" line), are refused: exit status 2, nothing written.
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The snapshot the patch was made from (- for standard input).")

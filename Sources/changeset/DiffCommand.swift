@@ -6,7 +6,7 @@ import Foundation
 /// compares them, prints the delta, and exits 0 (same), 1 (different) or 2.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset",
+        commandName: "diff",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
         usage: """
             changeset [diff] <old> <new> [<options>]
@@ -20,8 +20,7 @@ struct DiffCommand: ParsableCommand {
             byte-order mark, final newline, CSV column order) are reported too but are no differences. \
             Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")

@@ -6,7 +6,7 @@ import Foundation
 /// three-way merge, written in OURS's format.
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset merge",
+        commandName: "merge",
         abstract: "Merge two edits (OURS and THEIRS) of one dataset (BASE), record by record and field by field.",
         discussion: """
             Records are matched by --id; without it, by content, and a merge is refused when some field \
@@ -18,8 +18,7 @@ struct MergeCommand: ParsableCommand {
             The result is OURS's file with the changes in it: untouched records and the bytes between them are \
             copied, new ones written as the file writes its records. See man changeset for the order rule. \
             Exit status: 0 merged, 1 conflicts, 2 trouble (nothing written).
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The common ancestor: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")

@@ -1,0 +1,19 @@
+import ChangesetKit
+
+/// The command's messages on standard error.
+enum Diagnostics {
+    /// The longest message written: a message quotes data (ids, names, file
+    /// names), each already cut where it is made; this is the last guard.
+    static let messageLimit = 4000
+
+    /// `changeset: message` on standard error, one line: characters a
+    /// terminal would act on are escaped (an id holding ESC sequences cannot
+    /// set the window title), and an overlong message is cut.
+    static func report(_ message: String) {
+        var line = VisibleText.escaped(message)
+        if line.utf8.count > messageLimit {
+            line = String(line.prefix(messageLimit)) + "…"
+        }
+        writeStandardError("changeset: " + line + "\n")
+    }
+}
