@@ -139,37 +139,9 @@ struct DiffCommand: ParsableCommand {
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
     }
 
-    /// `--memory-limit`'s default: half the memory this process may have
-    /// (the machine's, or a container's cgroup limit if lower).
-    static var defaultMemoryLimit: Int {
-        var memory = ProcessInfo.processInfo.physicalMemory
-        for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-            if let text = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
-               let limit = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                memory = min(memory, limit)
-            }
-        }
-        return Int(min(memory / 2, UInt64(Int.max)))
-    }
-
     /// `--memory-limit`: a size in bytes, with an optional K, M, G or T (powers of 1024).
     static func byteCount(_ text: String) throws -> Int {
-        let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
-        var number = text.trimmingCharacters(in: .whitespaces).uppercased()
-        if number.hasSuffix("B") && number.count > 1 { number.removeLast() }
-        var unit = 1.0
-        if let last = number.last, let scale = units[last] {
-            unit = scale
-            number.removeLast()
-        }
-        // Digits and one decimal point only (Double would also take hex, signs and exponents),
-        // and a whole byte at least unless it is 0 (0.4 is no size; 0 means always).
-        let digits = number.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
-            && number.filter { $0 == "." }.count <= 1 && number.contains(where: \.isNumber)
-        guard digits, let value = Double(number), value * unit < 9e18, value == 0 || value * unit >= 1 else {
-            throw ValidationError("--memory-limit \"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)")
-        }
-        return Int(value * unit)
+        do { return try ProcessFacts.byteCount(parsing: text) } catch { throw ValidationError("--memory-limit \(error)") }
     }
 
     /// `--kinds`: a comma list of kinds of change, each named once.
@@ -204,7 +176,7 @@ struct DiffCommand: ParsableCommand {
         options.arrays = arrays
         // A replay needs every record in memory: under the default limit it is
         // made there (as ever); a limit given is kept, and the replay refused past it.
-        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? (format == .patch || format == .jsonpatch ? nil : Self.defaultMemoryLimit)
+        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? (format == .patch || format == .jsonpatch ? nil : ProcessFacts.defaultMemoryLimit)
         return options
     }
 
@@ -236,7 +208,7 @@ struct DiffCommand: ParsableCommand {
                 if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }
             }
         }
-        throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))
+        throw ExitCode(DiffExitStatus.of(summary, assertions: parsedAssertions))
     }
 }
 
