@@ -29,37 +29,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new snapshot, in the same or another format.")
     var new: String
 
-    @OptionGroup var matching: RecordMatchingOptions
-
-    @Flag(help: "Order sections by value instead of by first appearance.")
-    var sortSections = false
-
-    @Option(help: ArgumentHelp("Numbers that differ by at most X are equal; FIELD=X for one field (repeatable).", valueName: "[field=]x"))
-    var tolerance: [String] = []
-
-    @Option(help: ArgumentHelp("Numbers that differ by at most R times the larger are equal; FIELD=R for one field (repeatable).", valueName: "[field=]r"))
-    var relativeTolerance: [String] = []
-
-    @Flag(help: "Strings that differ only in letter case are equal.")
-    var ignoreCase = false
-
-    @Flag(help: "Strings that differ only in leading, trailing or repeated white space are equal.")
-    var ignoreWhitespace = false
-
-    @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
-    var ignoreOrder = false
-
-    @Flag(help: "Compare JSON as CSV is compared, by a value's text: \"3\" equals 3, \"4.50\" equals 4.5, \"true\" equals true, and null, \"\" and a missing field are one.")
-    var looseTypes = false
-
-    @Flag(help: "Two CSV files: cells that spell numbers compare by value (6199 equals 6.199e3), as a CSV cell and a JSON number always do. Without it a CSV cell's text is its value.")
-    var numbersByValue = false
-
-    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), as one value (whole), or as sets whose order means nothing (set: elements matched by key or content wherever they stand; not with the patch formats).", valueName: "elements|whole|set"))
-    var arrays: ArrayComparison = .elements
-
-    @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the memory of the machine or its container; none for --format patch and jsonpatch).", valueName: "size"))
-    var memoryLimit: String?
+    @OptionGroup var comparing: ComparingOptions
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
@@ -110,7 +80,7 @@ struct DiffCommand: ParsableCommand {
         if stat && !format.carriesCounts {
             throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
         }
-        if !matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
+        if !comparing.matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
             throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
         if let width, width != 0 && width < DisplayText.minimumWidth {
@@ -139,11 +109,6 @@ struct DiffCommand: ParsableCommand {
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
     }
 
-    /// `--memory-limit`: a size in bytes, with an optional K, M, G or T (powers of 1024).
-    static func byteCount(_ text: String) throws -> Int {
-        do { return try ProcessFacts.byteCount(parsing: text) } catch { throw ValidationError("--memory-limit \(error)") }
-    }
-
     /// `--kinds`: a comma list of kinds of change, each named once.
     func chosenKinds() throws -> [Change.Kind]? {
         guard let kinds else { return nil }
@@ -157,33 +122,10 @@ struct DiffCommand: ParsableCommand {
         return chosen
     }
 
-    func comparisonOptions() throws -> ComparisonOptions {
-        var options = ComparisonOptions()
-        options.records = try matching.recordOptions()
-        do {
-            options.tolerance = try ValueTolerance(absolute: tolerance, relative: relativeTolerance, ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        options.records.notedFields = options.tolerance.notedFields
-        options.oldFormat = matching.inputFormat
-        options.newFormat = matching.inputFormat
-        options.delimiter = matching.delimiterByte
-        options.sortSections = sortSections
-        options.ignoreOrder = ignoreOrder
-        options.looseTypes = looseTypes
-        options.numbersByValue = numbersByValue
-        options.arrays = arrays
-        // A replay needs every record in memory: under the default limit it is
-        // made there (as ever); a limit given is kept, and the replay refused past it.
-        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? (format == .patch || format == .jsonpatch ? nil : ProcessFacts.defaultMemoryLimit)
-        return options
-    }
-
-    /// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
-    /// Also returns the fields they name, for the check that some record has them.
     func run() throws {
-        let options = try comparisonOptions()
+        // A replay needs every record in memory: under the default limit it is
+        // made there; a limit given is kept, and the replay refused past it.
+        let options = try comparing.comparisonOptions(replaying: format == .patch || format == .jsonpatch)
         let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
         if let output {
             try InputGuard.refuseOverwriting(output, inputs: [old, new])

@@ -16,7 +16,9 @@ struct GitDiffCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var matching: RecordMatchingOptions
+    /// The diff's own options (`--tolerance`, `--memory-limit`, ...), as the
+    /// git config's `diff.changeset.command` passes them.
+    @OptionGroup var comparing: ComparingOptions
 
     @Argument(parsing: .remaining, help: "What git passes to an external diff command.")
     var gitArguments: [String] = []
@@ -60,8 +62,9 @@ struct GitDiffCommand: ParsableCommand {
         let labels = (GitQuotedPath.bytes("a/", path, quotePath: quotePath), GitQuotedPath.bytes("b/", newPath, quotePath: quotePath))
         sink.write(bytes: Array("changeset diff ".utf8) + labels.0 + [0x20] + labels.1 + [0x0A])
         sink.write("index \(oldHex.prefix(7))..\(newHex.prefix(7))\n")
-        var matching = self.matching
-        matching.id = GitAttributes.id(for: newPath, given: matching.id)
+        var comparing = self.comparing
+        comparing.matching.id = GitAttributes.id(for: newPath, given: comparing.matching.id)
+        let matching = comparing.matching
         let format = matching.inputFormat ?? GitAttributes.format(of: newPath)
         if GitFileContent.isBinary(oldFile) || GitFileContent.isBinary(newFile) {
             // As git says it: a binary file is not shown.
@@ -77,11 +80,9 @@ struct GitDiffCommand: ParsableCommand {
             return
         }
         do {
-            var options = ComparisonOptions()
-            options.records = try matching.recordOptions()
+            var options = try comparing.comparisonOptions(replaying: false)
             options.oldFormat = format
             options.newFormat = format
-            options.delimiter = matching.delimiterByte
             // As git's own headers name the sides, not the temporary file git wrote the old version to.
             options.oldName = "a/" + path
             options.newName = "b/" + newPath
@@ -100,7 +101,7 @@ struct GitDiffCommand: ParsableCommand {
     }
 
     private func delimiter(_ format: InputFormat?) -> UInt8 {
-        (format ?? .csv).delimiter(matching.delimiterByte)
+        (format ?? .csv).delimiter(comparing.matching.delimiterByte)
     }
 
     /// `diff -u` of the two files, its `---` and `+++` lines as git writes
