@@ -28,8 +28,10 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) } else { try InputGuard.refuseStandardOutputOntoInput([base, patch]) }
-        try OutputSink.deliverCompressing(to: output) { stream in
+        try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
+            if let output { try OverwriteGuard.checkOutput(output, against: [base, patch]) } else { try OverwriteGuard.checkStandardOutput(against: [base, patch]) }
+        }
+        try OutputTargets.deliver(to: output) { stream in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
             let script = try PatchScript.read(try InputBytes.contents(of: patch), source: patchName)
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)

@@ -18,11 +18,11 @@ enum ChangesetMain {
         // the writes report (exit status 2, the temporary output removed).
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
-        TemporaryFiles.removeOnSignals()
+        OutputSink.removeTemporaryFilesOnSignals()
         occupyClosedStandardDescriptors()
         requireFreeDescriptors()
         limitMallocArenas()
-        let arguments = rawCommandLineArguments()
+        let arguments = FileSystemPath.commandLineArguments()
         if arguments.isEmpty {
             // Nothing to compare: say how to use it (a usage error, so scripts notice).
             Diagnostics.writeStandardError(ChangesetCommand.helpMessage(for: DiffCommand.self))

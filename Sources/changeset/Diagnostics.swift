@@ -16,4 +16,12 @@ enum Diagnostics {
         }
         writeStandardError("changeset: " + line + "\n")
     }
+
+    /// Writes `text` to standard error. One that cannot be written loses
+    /// the message; the exit status still says what happened.
+    static func writeStandardError(_ text: String) {
+        let standardError = OutputSink.standardError()
+        standardError.write(text)
+        standardError.flush()
+    }
 }

@@ -127,10 +127,12 @@ struct DiffCommand: ParsableCommand {
         // made there; a limit given is kept, and the replay refused past it.
         let options = try comparing.comparisonOptions(replaying: format == .patch || format == .jsonpatch)
         let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
-        if let output {
-            try InputGuard.refuseOverwriting(output, inputs: [old, new])
-        } else if !quiet {
-            try InputGuard.refuseStandardOutputOntoInput([old, new])
+        try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
+            if let output {
+                try OverwriteGuard.checkOutput(output, against: [old, new])
+            } else if !quiet {
+                try OverwriteGuard.checkStandardOutput(against: [old, new])
+            }
         }
         var settings = OutputSettings(
             format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
@@ -142,7 +144,7 @@ struct DiffCommand: ParsableCommand {
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
-        try OutputSink.deliverCompressing(to: output) { stream in
+        try OutputTargets.deliver(to: output) { stream in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = try comparison.write(settings, to: &stream, showingNothing: quiet && output == nil)
             if comparison.needsKeyHint(summary) && !quiet && !settings.reportCarriesKeyHint {

@@ -115,7 +115,7 @@ struct GitDiffCommand: ParsableCommand {
         for index in files.indices where FileSystemPath.bytes(files[index]).dropLast().map({ UInt8(bitPattern: $0) }) != Array(files[index].utf8) {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             let link = directory.appendingPathComponent(index == 0 ? "old" : "new").path
-            if symlink(FileSystemPath.bytes(realPath(files[index]) ?? files[index]), link) == 0 { files[index] = link }
+            if symlink(FileSystemPath.bytes(FileSystemPath.realPath(files[index]) ?? files[index]), link) == 0 { files[index] = link }
         }
         guard let diff = Subprocess.runForBytes("diff", ["-u", "--label", "a", "--label", "b", files[0], files[1]], showingErrors: false)?.output else {
             return []

@@ -107,7 +107,7 @@ struct GitMergeDriverCommand: ParsableCommand {
             allowFailure: true), merged.status < 128,
               let result = FileManager.default.contents(atPath: plain[1]) else { return ExitStatus.trouble }
         do {
-            try OutputSink.deliverCompressing(to: ours) { stream in stream.write(bytes: result) }
+            try OutputTargets.deliver(to: ours) { stream in stream.write(bytes: result) }
         } catch {
             return ExitStatus.trouble
         }
@@ -145,7 +145,7 @@ struct GitMergeDriverCommand: ParsableCommand {
         let markers = MergeWriter.Markers(ours: "ours", theirs: "theirs", size: markerSize ?? 7)
         let status: Int32
         do {
-            status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options,
+            status = try MergeCommand.merge(base: base, ours: ours, theirs: theirs, options: options,
                                         output: ours, conflictsFile: nil, markers: markers)
         } catch let exit as ExitCode where exit.rawValue == ExitStatus.trouble {
             // Not a dataset (or an invalid one): git's own line merge, so the merge goes on.

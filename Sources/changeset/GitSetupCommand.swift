@@ -76,7 +76,7 @@ struct GitSetupCommand: ParsableCommand {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: attributesPath).deletingLastPathComponent(), withIntermediateDirectories: true)
         if attributes.bytes != existing {
-            try OutputSink.deliver(to: attributesPath) { sink in sink.write(bytes: attributes.bytes) }
+            try OutputTargets.deliverPlain(to: attributesPath) { sink in sink.write(bytes: attributes.bytes) }
         }
         let executable = GitSetupCommand.shellQuoted(GitSetupCommand.executable())
         if remove {
