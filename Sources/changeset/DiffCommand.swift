@@ -74,37 +74,16 @@ struct DiffCommand: ParsableCommand {
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
         }
-        if testOps && format != .jsonpatch {
-            throw ValidationError("--test-ops adds test operations to --format jsonpatch, not --format \(format.rawValue)")
-        }
-        if stat && !format.carriesCounts {
-            throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
-        }
-        if !comparing.matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
-            throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
-        }
-        if let width, width != 0 && width < DisplayText.minimumWidth {
-            throw ValidationError("--width must be 0 (no limit) or at least \(DisplayText.minimumWidth), not \(width)")
-        }
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        if limit != nil && format != .text && format != .markdown && format != .html {
-            throw ValidationError("--limit caps the text, markdown and html reports, not --format \(format.rawValue)")
-        }
         for field in show {
             do { _ = try FieldPath(parsing: field) } catch { throw ValidationError("--show: \(error)") }
         }
-        if !show.isEmpty && format.isReplay {
-            throw ValidationError("--format \(format.rawValue) replays the change; --show adds context to a report")
+        do {
+            try outputSettings().check()
+        } catch let refusal as OutputSettingsError {
+            throw ValidationError(refusal.commandLineWording)
         }
-        if group && format != .text && format != .markdown {
-            throw ValidationError("--group groups the updates of the text and markdown reports; --format \(format.rawValue) lists each change "
-                + (format == .html ? "(the page finds a record by its id)" : "(a program can group them, jq's group_by)"))
-        }
-        if kinds != nil {
-            _ = try chosenKinds()
-            if format.isReplay {
-                throw ValidationError("--format \(format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
-            }
+        if !comparing.matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
+            throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
     }
@@ -122,11 +101,22 @@ struct DiffCommand: ParsableCommand {
         return chosen
     }
 
+    /// How the comparison is written, from the output options (`--kinds` and `--show` parsed).
+    func outputSettings() throws -> OutputSettings {
+        var settings = OutputSettings(
+            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
+            show: try show.map { try FieldPath(parsing: $0) })
+        // The checks go into the markdown page too: a job summary says why the job failed.
+        settings.assertions = try assertions.map { try Assertion(parsing: $0) }
+        settings.group = group
+        settings.testOperations = testOps
+        return settings
+    }
+
     func run() throws {
         // A replay needs every record in memory: under the default limit it is
         // made there; a limit given is kept, and the replay refused past it.
         let options = try comparing.comparisonOptions(replaying: format == .patch || format == .jsonpatch)
-        let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
         try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
             if let output {
                 try OverwriteGuard.checkOutput(output, against: [old, new])
@@ -134,13 +124,7 @@ struct DiffCommand: ParsableCommand {
                 try OverwriteGuard.checkStandardOutput(against: [old, new])
             }
         }
-        var settings = OutputSettings(
-            format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
-            show: try show.map { try FieldPath(parsing: $0) })
-        // The checks go into the markdown page too: a job summary says why the job failed.
-        settings.assertions = parsedAssertions
-        settings.group = group
-        settings.testOperations = testOps
+        let settings = try outputSettings()
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
@@ -152,7 +136,7 @@ struct DiffCommand: ParsableCommand {
                 if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }
             }
         }
-        throw ExitCode(DiffExitStatus.of(summary, assertions: parsedAssertions))
+        throw ExitCode(DiffExitStatus.of(summary, assertions: settings.assertions))
     }
 }
 

@@ -44,6 +44,9 @@ enum OutputTargets {
             try body()
         } catch let status as ExitCode {
             throw status
+        } catch let refusal as OutputSettingsError {
+            Diagnostics.report(refusal.commandLineWording)
+            throw ExitCode(ExitStatus.trouble)
         } catch {
             Diagnostics.report("\(error)")
             throw ExitCode(ExitStatus.trouble)
