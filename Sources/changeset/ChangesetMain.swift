@@ -53,16 +53,12 @@ enum ChangesetMain {
         }
     }
 
-    /// One malloc arena a worker thread (`ProcessFacts.workerCount`), not glibc's
-    /// eight a core: every thread that allocated got an arena of its own, and
-    /// the reader threads' and then the report threads' arenas each kept
-    /// memory they had freed (8 MB of the peak at a million records). One
-    /// arena for all kept that down but made the report's threads take turns
-    /// at its lock (every changed record is read into `Value`s): two arenas
-    /// on two cores were 7-8% faster with the same peak (1M CSV text 0.42 s
-    /// -> 0.385 s, 10M CSV 4.55 s -> 4.24 s, 10M NDJSON 7.75 s -> 7.17 s;
-    /// 100 -> 101 MB, 785 MB at 10M; a 1M merge 425 -> 440 MB). A process
-    /// setting, so the command's, not the library's.
+    /// One malloc arena a worker thread (`ProcessFacts.workerCount`), not
+    /// glibc's eight a core: with an arena each, the reader threads' and then
+    /// the report threads' arenas kept memory they had freed, and one arena
+    /// for all made the report's threads take turns at its lock (the
+    /// measurements are in docs/performance.md). A process setting, so the
+    /// command's, not the library's.
     static func limitMallocArenas() {
         #if os(Linux)
         _ = mallopt(M_ARENA_MAX, Int32(ProcessFacts.workerCount))
