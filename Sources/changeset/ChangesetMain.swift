@@ -29,8 +29,8 @@ enum ChangesetMain {
             exit(ExitStatus.trouble)
         }
         switch arguments.first {
-        // The tree's own help is a list of subcommands; the diff's, with its
-        // options, is what `changeset --help` has always shown.
+        // The tree's own help would list the subcommands alone; the diff is
+        // what `changeset OLD NEW` runs, so its help, options and all, is shown.
         case "--help", "-h":
             print(ChangesetCommand.helpMessage(for: DiffCommand.self))
             exit(ExitStatus.same)
