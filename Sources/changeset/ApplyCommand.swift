@@ -5,14 +5,13 @@ import Foundation
 /// `changeset apply BASE PATCH [-o OUT]`: replays a `--format patch` patch.
 struct ApplyCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset apply",
+        commandName: "apply",
         abstract: "Rebuild the new snapshot from the old one and a patch made with --format patch.",
         discussion: """
             The result is written in BASE's format (JSON, NDJSON, CSV or TSV). A BASE that is not the \
             snapshot the patch was made from, and a patch cut short (no "end" line) or edited (its result's \
             fingerprint differs from its "result" line), are refused: exit status 2, nothing written.
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The snapshot the patch was made from (- for standard input).")
@@ -29,8 +28,10 @@ struct ApplyCommand: ParsableCommand {
     }
 
     func run() throws {
-        if let output { try InputGuard.refuseOverwriting(output, inputs: [base, patch]) } else { try InputGuard.refuseStandardOutputOntoInput([base, patch]) }
-        try OutputSink.deliverCompressing(to: output) { stream in
+        try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
+            if let output { try OverwriteGuard.checkOutput(output, against: [base, patch]) } else { try OverwriteGuard.checkStandardOutput(against: [base, patch]) }
+        }
+        try OutputTargets.deliver(to: output) { stream in
             let patchName = patch == "-" ? InputFile.standardInputName : patch
             let script = try PatchScript.read(try InputBytes.contents(of: patch), source: patchName)
             let baseInput = try InputFile.open(base, format: base == "-" ? script.baseFormat : nil, recordsAt: script.recordsAt)

@@ -6,7 +6,7 @@ import Foundation
 /// compares them, prints the delta, and exits 0 (same), 1 (different) or 2.
 struct DiffCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset",
+        commandName: "diff",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
         usage: """
             changeset [diff] <old> <new> [<options>]
@@ -20,8 +20,7 @@ struct DiffCommand: ParsableCommand {
             byte-order mark, final newline, CSV column order) are reported too but are no differences. \
             Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
@@ -30,37 +29,7 @@ struct DiffCommand: ParsableCommand {
     @Argument(help: "The new snapshot, in the same or another format.")
     var new: String
 
-    @OptionGroup var matching: RecordMatchingOptions
-
-    @Flag(help: "Order sections by value instead of by first appearance.")
-    var sortSections = false
-
-    @Option(help: ArgumentHelp("Numbers that differ by at most X are equal; FIELD=X for one field (repeatable).", valueName: "[field=]x"))
-    var tolerance: [String] = []
-
-    @Option(help: ArgumentHelp("Numbers that differ by at most R times the larger are equal; FIELD=R for one field (repeatable).", valueName: "[field=]r"))
-    var relativeTolerance: [String] = []
-
-    @Flag(help: "Strings that differ only in letter case are equal.")
-    var ignoreCase = false
-
-    @Flag(help: "Strings that differ only in leading, trailing or repeated white space are equal.")
-    var ignoreWhitespace = false
-
-    @Flag(help: "Order means nothing: report no moves within sections and no section moves.")
-    var ignoreOrder = false
-
-    @Flag(help: "Compare JSON as CSV is compared, by a value's text: \"3\" equals 3, \"4.50\" equals 4.5, \"true\" equals true, and null, \"\" and a missing field are one.")
-    var looseTypes = false
-
-    @Flag(help: "Two CSV files: cells that spell numbers compare by value (6199 equals 6.199e3), as a CSV cell and a JSON number always do. Without it a CSV cell's text is its value.")
-    var numbersByValue = false
-
-    @Option(help: ArgumentHelp("Arrays inside records: compared element by element (elements, the default), as one value (whole), or as sets whose order means nothing (set: elements matched by key or content wherever they stand; not with the patch formats).", valueName: "elements|whole|set"))
-    var arrays: ArrayComparison = .elements
-
-    @Option(help: ArgumentHelp("Past this much memory (an estimate from the input sizes), compare with --id through temporary files in TMPDIR, a part of the records at a time; the output is the same. A size: 800M, 1.5G, or bytes; 0 always (default: half the memory of the machine or its container; none for --format patch and jsonpatch).", valueName: "size"))
-    var memoryLimit: String?
+    @OptionGroup var comparing: ComparingOptions
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
@@ -105,72 +74,18 @@ struct DiffCommand: ParsableCommand {
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
         }
-        if testOps && format != .jsonpatch {
-            throw ValidationError("--test-ops adds test operations to --format jsonpatch, not --format \(format.rawValue)")
-        }
-        if stat && !format.carriesCounts {
-            throw ValidationError("--stat prints counts, which --format \(format.rawValue) cannot carry")
-        }
-        if !matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
-            throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
-        }
-        if let width, width != 0 && width < ReportValueText.minimumWidth {
-            throw ValidationError("--width must be 0 (no limit) or at least \(ReportValueText.minimumWidth), not \(width)")
-        }
-        if let limit, limit < 0 { throw ValidationError("--limit must be 0 or more, not \(limit)") }
-        if limit != nil && format != .text && format != .markdown && format != .html {
-            throw ValidationError("--limit caps the text, markdown and html reports, not --format \(format.rawValue)")
-        }
         for field in show {
             do { _ = try FieldPath(parsing: field) } catch { throw ValidationError("--show: \(error)") }
         }
-        if !show.isEmpty && format.isReplay {
-            throw ValidationError("--format \(format.rawValue) replays the change; --show adds context to a report")
+        do {
+            try outputSettings().check()
+        } catch let refusal as OutputSettingsError {
+            throw ValidationError(refusal.commandLineWording)
         }
-        if group && format != .text && format != .markdown {
-            throw ValidationError("--group groups the updates of the text and markdown reports; --format \(format.rawValue) lists each change "
-                + (format == .html ? "(the page finds a record by its id)" : "(a program can group them, jq's group_by)"))
-        }
-        if kinds != nil {
-            _ = try chosenKinds()
-            if format.isReplay {
-                throw ValidationError("--format \(format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
-            }
+        if !comparing.matching.rename.isEmpty && (format == .patch || format == .jsonpatch) {
+            throw ValidationError("--format \(format.rawValue) replays NEW's content and cannot carry a --rename; make the patch without it")
         }
         if old == "-" && new == "-" { throw ValidationError("OLD and NEW cannot both be standard input (-)") }
-    }
-
-    /// `--memory-limit`'s default: half the memory this process may have
-    /// (the machine's, or a container's cgroup limit if lower).
-    static var defaultMemoryLimit: Int {
-        var memory = ProcessInfo.processInfo.physicalMemory
-        for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
-            if let text = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
-               let limit = UInt64(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                memory = min(memory, limit)
-            }
-        }
-        return Int(min(memory / 2, UInt64(Int.max)))
-    }
-
-    /// `--memory-limit`: a size in bytes, with an optional K, M, G or T (powers of 1024).
-    static func byteCount(_ text: String) throws -> Int {
-        let units: [Character: Double] = ["K": 1024, "M": 1_048_576, "G": 1_073_741_824, "T": 1_099_511_627_776]
-        var number = text.trimmingCharacters(in: .whitespaces).uppercased()
-        if number.hasSuffix("B") && number.count > 1 { number.removeLast() }
-        var unit = 1.0
-        if let last = number.last, let scale = units[last] {
-            unit = scale
-            number.removeLast()
-        }
-        // Digits and one decimal point only (Double would also take hex, signs and exponents),
-        // and a whole byte at least unless it is 0 (0.4 is no size; 0 means always).
-        let digits = number.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") }
-            && number.filter { $0 == "." }.count <= 1 && number.contains(where: \.isNumber)
-        guard digits, let value = Double(number), value * unit < 9e18, value == 0 || value * unit >= 1 else {
-            throw ValidationError("--memory-limit \"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)")
-        }
-        return Int(value * unit)
     }
 
     /// `--kinds`: a comma list of kinds of change, each named once.
@@ -186,50 +101,34 @@ struct DiffCommand: ParsableCommand {
         return chosen
     }
 
-    func comparisonOptions() throws -> ComparisonOptions {
-        var options = ComparisonOptions()
-        options.records = try matching.recordOptions()
-        do {
-            options.tolerance = try ValueTolerance(absolute: tolerance, relative: relativeTolerance, ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
-        } catch {
-            throw ValidationError("\(error)")
-        }
-        options.records.notedFields = options.tolerance.notedFields
-        options.oldFormat = matching.inputFormat
-        options.newFormat = matching.inputFormat
-        options.delimiter = matching.delimiterByte
-        options.sortSections = sortSections
-        options.ignoreOrder = ignoreOrder
-        options.looseTypes = looseTypes
-        options.numbersByValue = numbersByValue
-        options.arrays = arrays
-        // A replay needs every record in memory: under the default limit it is
-        // made there (as ever); a limit given is kept, and the replay refused past it.
-        options.memoryLimit = try memoryLimit.map(Self.byteCount) ?? (format == .patch || format == .jsonpatch ? nil : Self.defaultMemoryLimit)
-        return options
-    }
-
-    /// `--tolerance`, `--relative-tolerance`, `--ignore-case`, `--ignore-whitespace`.
-    /// Also returns the fields they name, for the check that some record has them.
-    func run() throws {
-        let options = try comparisonOptions()
-        let parsedAssertions = try assertions.map { try Assertion(parsing: $0) }
-        if let output {
-            try InputGuard.refuseOverwriting(output, inputs: [old, new])
-        } else if !quiet {
-            try InputGuard.refuseStandardOutputOntoInput([old, new])
-        }
+    /// How the comparison is written, from the output options (`--kinds` and `--show` parsed).
+    func outputSettings() throws -> OutputSettings {
         var settings = OutputSettings(
             format: format, countsOnly: stat, width: width, limit: limit, color: output == nil && color.isEnabled, kinds: try chosenKinds(),
             show: try show.map { try FieldPath(parsing: $0) })
         // The checks go into the markdown page too: a job summary says why the job failed.
-        settings.assertions = parsedAssertions
+        settings.assertions = try assertions.map { try Assertion(parsing: $0) }
         settings.group = group
         settings.testOperations = testOps
+        return settings
+    }
+
+    func run() throws {
+        // A replay needs every record in memory: under the default limit it is
+        // made there; a limit given is kept, and the replay refused past it.
+        let options = try comparing.comparisonOptions(replaying: format == .patch || format == .jsonpatch)
+        try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
+            if let output {
+                try OverwriteGuard.checkOutput(output, against: [old, new])
+            } else if !quiet {
+                try OverwriteGuard.checkStandardOutput(against: [old, new])
+            }
+        }
+        let settings = try outputSettings()
         var summary = Summary()
         // A reader that stops reading (`| head`) leaves the answer unchanged.
         // --quiet silences standard output only: -o FILE is still written.
-        try OutputSink.deliverCompressing(to: output) { stream in
+        try OutputTargets.deliver(to: output) { stream in
             let comparison = try Comparison.run(oldPath: old, newPath: new, options: options)
             summary = try comparison.write(settings, to: &stream, showingNothing: quiet && output == nil)
             if comparison.needsKeyHint(summary) && !quiet && !settings.reportCarriesKeyHint {
@@ -237,7 +136,7 @@ struct DiffCommand: ParsableCommand {
                 if let hint = try comparison.keyHint() { Diagnostics.report("hint: " + hint.message) }
             }
         }
-        throw ExitCode(Outcome.status(summary, assertions: parsedAssertions))
+        throw ExitCode(DiffExitStatus.of(summary, assertions: settings.assertions))
     }
 }
 

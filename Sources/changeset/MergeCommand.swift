@@ -6,7 +6,7 @@ import Foundation
 /// three-way merge, written in OURS's format.
 struct MergeCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "changeset merge",
+        commandName: "merge",
         abstract: "Merge two edits (OURS and THEIRS) of one dataset (BASE), record by record and field by field.",
         discussion: """
             Records are matched by --id; without it, by content, and a merge is refused when some field \
@@ -18,8 +18,7 @@ struct MergeCommand: ParsableCommand {
             The result is OURS's file with the changes in it: untouched records and the bytes between them are \
             copied, new ones written as the file writes its records. See man changeset for the order rule. \
             Exit status: 0 merged, 1 conflicts, 2 trouble (nothing written).
-            """,
-        version: "changeset " + ChangesetVersion.current
+            """
     )
 
     @Argument(help: "The common ancestor: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
@@ -59,20 +58,21 @@ struct MergeCommand: ParsableCommand {
     func run() throws {
         let options = try matching.mergeOptions(prefer: prefer)
         let inputs = [base, ours, theirs]
-        if let output { try InputGuard.refuseOverwriting(output, inputs: inputs) }
-        if let conflicts { try InputGuard.refuseOverwriting(conflicts, inputs: inputs, option: "--conflicts") }
-        if let conflicts, let output { try InputGuard.refuseSameFile(("-o", output), ("--conflicts", conflicts)) }
-        if output == nil { try InputGuard.refuseStandardOutputOntoInput(inputs) }
-        if output == nil, let conflicts { try InputGuard.refuseStandardOutput(onto: conflicts, option: "--conflicts") }
-        let status = try MergeRun.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
-                                        conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
+        try OutputTargets.check(naming: [("-o", output ?? ""), ("--conflicts", conflicts ?? "")]) { () throws(OverwriteGuard.Refusal) in
+            if let output { try OverwriteGuard.checkOutput(output, against: inputs) }
+            if let conflicts { try OverwriteGuard.checkOutput(conflicts, against: inputs) }
+            if let conflicts, let output { try OverwriteGuard.checkDistinct(output, conflicts) }
+            if output == nil { try OverwriteGuard.checkStandardOutput(against: inputs) }
+            if output == nil, let conflicts { try OverwriteGuard.checkStandardOutput(isNot: conflicts) }
+        }
+        let status = try Self.merge(base: base, ours: ours, theirs: theirs, options: options, output: output,
+                                    conflictsFile: conflicts, markers: markers ? MergeWriter.Markers() : nil)
         throw ExitCode(status)
     }
-}
 
-/// A merge run, for `changeset merge` and git's merge driver: merges, lists
-/// the conflicts, writes the result, and says which exit status it earned.
-enum MergeRun {
+    /// Runs a merge for `changeset merge` and git's merge driver: the
+    /// notes and conflicts on standard error, then what `MergeRun` writes,
+    /// in its order; returns the exit status it earned.
     static func merge(
         base: String, ours: String, theirs: String, options: MergeOptions,
         output: String?, conflictsFile: String?, markers: MergeWriter.Markers?
@@ -89,32 +89,20 @@ enum MergeRun {
                                + "a record edited on both sides is kept in both versions")
         }
         if let note = try? merge.layoutNote() { Diagnostics.report(note) }
-        let result = merge.result
-        let formatter = MergeConflictFormatter()
-        let byID = !options.records.id.isEmpty
-        for line in formatter.lines(result.conflicts, resolvedBy: result.resolvedBy, byID: byID) {
-            Diagnostics.report(line)
-        }
-        // The conflicts file is written once the result is (or when it is not written for them).
-        func writeConflicts() throws {
-            guard let conflictsFile else { return }
-            try OutputSink.deliverCompressing(to: conflictsFile) { stream in
-                stream.write(formatter.json(result.conflicts, resolvedBy: result.resolvedBy, byID: byID))
-            }
-        }
-        if result.hasUnresolvedConflicts && markers == nil {
-            let count = result.conflicts.count
+        let run = MergeRun(merge, markers: markers)
+        run.conflictLines.forEach(Diagnostics.report)
+        if run.writesResult {
+            // Compressed as its file is to be: git's merge driver keeps OURS's gzip or zstd.
+            try OutputTargets.deliver(to: output) { stream in try run.writeResult(to: &stream) }
+        } else {
+            let count = merge.result.conflicts.count
             Diagnostics.report("\(count) conflict\(count == 1 ? "" : "s"); nothing was written "
                                + "(resolve with --prefer ours or --prefer theirs, or write the result with --markers)")
-            try writeConflicts()
-            return ExitStatus.different
         }
-        // Compressed as its file is to be: git's merge driver keeps OURS's gzip or zstd.
-        try OutputSink.deliverCompressing(to: output) { stream in
-            try MergeWriter(merge).write(to: &stream, markers: markers)
+        if let conflictsFile {
+            try OutputTargets.deliver(to: conflictsFile) { stream in stream.write(run.conflictsJSON) }
         }
-        try writeConflicts()
-        return result.hasUnresolvedConflicts ? ExitStatus.different : ExitStatus.same
+        return run.endsWithConflicts ? ExitStatus.different : ExitStatus.same
     }
 }
 

@@ -247,6 +247,28 @@ import Testing
         #expect(log.stdout.contains("new file, 4 records"), "\(log)")
     }
 
+    /// The diff driver takes the diff's own options from the git config:
+    /// a tolerance makes a small price change no update, and the memory limit
+    /// is read as the diff reads it (one that is no size is said to be so).
+    @Test func gitDiffHonoursTheDiffsToleranceAndMemoryLimit() throws {
+        let repository = try Repository()
+        #expect(try repository.changeset("git", "setup", "--id", "sku", "*.csv").status == 0)
+        try repository.write("data.csv", Self.inventory)
+        try repository.commit("base")
+        try repository.write("data.csv", Self.inventory
+            .replacingOccurrences(of: "B2,pear,2.00,20", with: "B2,pear,2.50,20")
+            .replacingOccurrences(of: "D4,kiwi,4.00,40\n", with: ""))
+        let command = "'" + changesetBinary.path.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        try repository.git("config", "diff.changeset.command", "\(command) git-diff --tolerance price=0.6 --memory-limit 1 --")
+        let tolerant = try repository.git("diff")
+        #expect(tolerant.status == 0, "\(tolerant)")
+        #expect(tolerant.stdout.contains("0 inserted, 1 deleted, 0 updated, 0 moved, 3 unchanged"), "\(tolerant)")
+        try repository.git("config", "diff.changeset.command", "\(command) git-diff --memory-limit lots --")
+        let refused = try repository.git("diff")
+        #expect(refused.status == 0, "\(refused)")
+        #expect(refused.stdout.contains("not compared record by record: --memory-limit \"lots\": not a size"), "\(refused)")
+    }
+
     @Test func aFileThatIsNotADatasetFallsBackAndGitDiffGoesOn() throws {
         let repository = try Repository()
         #expect(try repository.changeset("git", "setup", "*.csv").status == 0)

@@ -38,10 +38,14 @@ import Testing
         #expect(man.status == 0 && man.stdout.contains("CHANGESET(1)") && man.stdout.contains("EXIT STATUS"), "\(man)")
         let bash = try shell("bash -n '\(prefix.path)/share/bash-completion/completions/changeset'")
         #expect(bash.status == 0, "\(bash)")
-        // Each shell's script offers the options, in that shell's words.
-        for (file, spelling) in [("share/zsh/site-functions/_changeset", "--"), ("share/fish/vendor_completions.d/changeset.fish", "-l '")] {
+        // Each shell's script offers the options, in that shell's words, the merge's and setup's too.
+        for (file, spelling) in [("share/bash-completion/completions/changeset", "--"), ("share/zsh/site-functions/_changeset", "--"),
+                                 ("share/fish/vendor_completions.d/changeset.fish", "-l '")] {
             let text = try String(contentsOf: prefix.appendingPathComponent(file), encoding: .utf8)
-            #expect(text.contains(spelling + "id") && text.contains(spelling + "format") && text.contains(spelling + "rename"), "\(file)")
+            for option in ["id", "format", "rename", "prefer", "markers", "conflicts", "global"] {
+                #expect(text.contains(spelling + option), "\(file) lacks \(option)")
+            }
+            #expect(text.contains("merge") && text.contains("apply") && text.contains("setup"), "\(file)")
         }
     }
 

@@ -248,7 +248,7 @@ import Testing
         let comparison = try Comparison.run(Self.input("old", "[{\"id\": 1}]", .json), Self.input("new", "[{\"id\": 2}]", .json), options: options)
         for format in [OutputFormat.patch, .jsonpatch] {
             var output = ""
-            #expect(throws: OptionError.self) { try comparison.write(OutputSettings(format: format), to: &output) }
+            #expect(throws: OutputSettingsError.replayPastMemoryLimit(format, limit: 0)) { try comparison.write(OutputSettings(format: format), to: &output) }
             #expect(output.isEmpty)
         }
     }

@@ -14,7 +14,7 @@ import Testing
         "ChangesetKit/Input/JSONValueReader.swift": "yajl's C callbacks while reading one value",
         "ChangesetKit/Input/CSVRecordReader.swift": "the CSV reader's inner loop over a chunk",
         "ChangesetKit/Support/OrderedConcurrentMap.swift": "results filled from several threads",
-        "changeset/ProcessIO.swift": "the process's own arguments, writes and signal handler",
+        "ChangesetKit/Input/OutputSink.swift": "the process's own arguments, writes to descriptors, realpath and the signal handler that removes temporary files",
     ]
 
     /// What counts as unsafe: raw pointers and buffers, the `withUnsafe...`

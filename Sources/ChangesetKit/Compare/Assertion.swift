@@ -3,29 +3,41 @@ import Foundation
 /// A CI assertion, `--assert 'deleted == 0'` or `--assert 'updated <= 5%'`:
 /// a kind of change, a comparison and a count, or a share of the old
 /// record count when the number ends in `%`.
-package struct Assertion: Equatable, Sendable, CustomStringConvertible {
-    package enum Kind: String, CaseIterable, Sendable {
+public struct Assertion: Equatable, Sendable, CustomStringConvertible {
+    /// What an assertion counts: records inserted, deleted, updated, moved,
+    /// changed (any of those) or unchanged, or schema fields.
+    public enum Kind: String, CaseIterable, Sendable {
         case inserted, deleted, updated, moved, changed, unchanged
         /// Fields added to or removed from the schema.
         case schema
     }
 
-    package enum Comparison: String, CaseIterable, Sendable {
+    /// How the count is compared with the number: `==`, `!=`, `<=`, `>=`, `<` or `>`.
+    public enum Comparison: String, CaseIterable, Sendable {
         case equal = "==", notEqual = "!=", lessOrEqual = "<=", greaterOrEqual = ">=", less = "<", greater = ">"
     }
 
-    package var kind: Kind
-    package var comparison: Comparison
-    package var number: Double
-    package var isPercentage: Bool
+    /// What is counted.
+    public var kind: Kind
+    /// How the count compares with `number`.
+    public var comparison: Comparison
+    /// The number compared with: a count, or a percentage of the old records.
+    public var number: Double
+    /// Whether `number` is a share of the old record count, in percent.
+    public var isPercentage: Bool
     /// The expression as the user wrote it.
-    package var text: String
+    public var text: String
 
-    package struct ParseError: Error, CustomStringConvertible {
-        package var description: String
+    /// An expression that is not `KIND OP NUMBER` or `KIND OP NUMBER%`.
+    public struct ParseError: Error, CustomStringConvertible {
+        /// What is wrong, and how to write one.
+        public var description: String
     }
 
-    package init(parsing text: String) throws {
+    /// Reads `deleted == 0`, `updated <= 5%` and the like.
+    ///
+    /// - Throws: `ParseError` naming what is wrong.
+    public init(parsing text: String) throws {
         self.text = text
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ why: String) -> ParseError {
@@ -54,10 +66,11 @@ package struct Assertion: Equatable, Sendable, CustomStringConvertible {
         self.isPercentage = isPercentage
     }
 
-    package var description: String { text }
+    /// The expression as the user wrote it.
+    public var description: String { text }
 
     /// The count this assertion looks at.
-    package func actualCount(_ summary: Summary) -> Int {
+    public func actualCount(_ summary: Summary) -> Int {
         switch kind {
         case .inserted: summary.inserted
         case .deleted: summary.deleted
@@ -70,14 +83,15 @@ package struct Assertion: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// The value compared: the count, or its share of the old records in percent.
-    package func actualValue(_ summary: Summary) -> Double {
+    public func actualValue(_ summary: Summary) -> Double {
         let count = Double(actualCount(summary))
         guard isPercentage else { return count }
         guard summary.oldCount > 0 else { return count == 0 ? 0 : .infinity }
         return count * 100 / Double(summary.oldCount)
     }
 
-    package func holds(for summary: Summary) -> Bool {
+    /// Whether the comparison's `summary` satisfies this assertion.
+    public func holds(for summary: Summary) -> Bool {
         let actual = actualValue(summary)
         switch comparison {
         case .equal: return actual == number
@@ -90,7 +104,7 @@ package struct Assertion: Equatable, Sendable, CustomStringConvertible {
     }
 
     /// What was measured, for the failure message: `3` or `3 of 100 records, 3%`.
-    package func actualDescription(_ summary: Summary) -> String {
+    public func actualDescription(_ summary: Summary) -> String {
         let count = actualCount(summary)
         guard isPercentage else { return "\(count)" }
         let share = actualValue(summary)

@@ -82,26 +82,19 @@ extension Comparison {
     /// nothing, but refusing what the format cannot carry as a run that
     /// writes would.
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false) throws -> Summary {
-        try Self.checkCounts(settings)
+        try settings.check()
         if settings.format == .patch, let path = options.records.recordsAt, path.holdsControlCharacter {
             // A patch writes the path as text on its own line, which such a name would not survive (a CR before the LF ends the line).
-            throw OptionError("--format patch cannot carry a --records-at path with a control character in a name")
+            throw OutputSettingsError.recordsPathNotCarried
         }
         if settings.format == .jsonpatch { try JSONPatchFormatter.check(old: old.summary, new: new.summary) }
-        if settings.kinds != nil && settings.format.isReplay {
-            throw OptionError("--format \(settings.format.rawValue) rebuilds NEW from every change; --kinds chooses what a report shows")
-        }
-        if !settings.show.isEmpty && settings.format.isReplay {
-            throw OptionError("--format \(settings.format.rawValue) replays the change; --show adds context to a report")
-        }
         try checkReplayCarriesWhatIsCounted(settings.format)
         // Checked whatever is written: `-q` and `--stat` show no context, and a typo they let pass would fail the report run.
         let shown = try FieldCheck.shownFields(settings.show, options: options.records, old: old, new: new)
         if showingNothing { return try counts() }
         if isPartitioned && (settings.format == .patch || settings.format == .jsonpatch) {
             // A replay carries every record's place in NEW: the tables must hold them all.
-            throw OptionError("--format \(settings.format.rawValue) holds every record in memory, and these inputs are larger than "
-                              + "--memory-limit \(options.memoryLimit ?? 0) bytes: give a larger --memory-limit to write it")
+            throw OutputSettingsError.replayPastMemoryLimit(settings.format, limit: options.memoryLimit ?? 0)
         }
         if settings.format.isReplay {
             let summary = try counts()
@@ -117,13 +110,6 @@ extension Comparison {
         if settings.reportCarriesKeyHint && needsKeyHint(report.summary) { report.keyHint = try keyHint() }
         try Self.write(report, settings, to: &output)
         return report.summary
-    }
-
-    /// Counts alone come in the formats that carry them (text, json, ndjson).
-    static func checkCounts(_ settings: OutputSettings) throws {
-        if settings.countsOnly && !settings.format.carriesCounts {
-            throw OptionError("the \(settings.format.rawValue) format carries no counts alone; use text, json or ndjson")
-        }
     }
 
     /// A report written as `settings` say (not a replay format).
@@ -167,7 +153,7 @@ extension Report {
     /// Refused (`OptionError`): the replay formats (`patch`, `jsonpatch`,
     /// `batch`), which need the comparison; `kinds` and `show`, which choose
     /// what a report holds (`Comparison.report(showing:context:)` does); and
-    /// `countsOnly` in a format that carries no counts.
+    /// settings `OutputSettings.check()` refuses (`OutputSettingsError`).
     public func write(_ settings: OutputSettings, to output: inout some TextOutputStream) throws {
         guard !settings.format.isReplay else {
             throw OptionError("the \(settings.format.rawValue) format replays a comparison: write it with Comparison.write")
@@ -175,7 +161,7 @@ extension Report {
         guard settings.kinds == nil && settings.show.isEmpty else {
             throw OptionError("kinds and show choose what a report holds: pass them to Comparison.report(showing:context:)")
         }
-        try Comparison.checkCounts(settings)
+        try settings.check()
         try Comparison.write(self, settings, to: &output)
     }
 }

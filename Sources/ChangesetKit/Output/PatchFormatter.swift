@@ -6,14 +6,10 @@
 package struct PatchFormatter {
     package init() {}
 
-    package struct Unsupported: Error, CustomStringConvertible {
-        package var description: String
-    }
-
     /// Writes the patch of `replay`, which must have been made with `.records`.
     package func write(_ replay: Replay, to output: inout some TextOutputStream) throws {
         guard let result = replay.result else {
-            throw PatchFormatter.Unsupported(description: "--format patch: the replay carries no result fingerprint (make it with .records)")
+            throw OutputSettingsError.patchWithoutResultFingerprint
         }
         let script = PatchScript(
             baseFormat: replay.old.format, base: replay.base, recordsAt: replay.recordsAt, delimiter: replay.delimiter,
@@ -23,9 +19,7 @@ package struct PatchFormatter {
         let columns = replay.baseColumns.map { Set((replay.columns ?? $0).map(ExactTextKey.init)) }
         func text(_ record: Value, line: Int) throws -> String {
             if let columns, case .object(let members) = record, let extra = members.first(where: { !columns.contains(ExactTextKey($0.name)) }) {
-                throw PatchFormatter.Unsupported(description:
-                    "--format patch: the record at line \(line) of \(replay.new.name) has a field "
-                    + "\"\(TerminalText.datum(extra.name))\" that \(replay.old.name) has no column for; a patch for a CSV snapshot can only fill its columns")
+                throw OutputSettingsError.patchFieldWithoutColumn(field: extra.name, line: line, snapshot: replay.new.name, base: replay.old.name)
             }
             return record.jsonText
         }

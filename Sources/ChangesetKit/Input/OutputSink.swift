@@ -1,23 +1,25 @@
-import ArgumentParser
-import ChangesetKit
 import Foundation
 
-// The command's exchanges with its process: the raw command line, writes
-// to descriptors, temporary files removed by a signal handler.
+// A process's exchanges with its files and descriptors: results written
+// whole or not at all, temporary files removed by a signal handler, the
+// raw command line.
 // Unsafe code here: the system calls take and give C memory (argv, write(2)'s
 // buffer, realpath's result, mkstemp's template), and the signal handler may
 // only walk fixed C strings, not Swift values.
 
-/// Where the command writes its result: standard output, or a file that
+/// Where a result is written: standard output or error, or a file that
 /// appears whole or not at all (a temporary file beside it, given the name
-/// once everything is written).
-final class OutputSink: TextOutputStream {
-    enum Trouble: Error, CustomStringConvertible {
+/// once everything is written, synced first).
+public final class OutputSink: TextOutputStream {
+    /// Why writing stopped.
+    public enum Trouble: Error, CustomStringConvertible {
         /// The reader went away (`changeset ... | head`): not an error worth a message.
         case brokenPipe
+        /// A write, the sync or the rename failed; the message names the file and the reason.
         case writeFailed(String)
 
-        var description: String {
+        /// What went wrong, naming the file.
+        public var description: String {
             switch self {
             case .brokenPipe: "the reader of standard output went away"
             case .writeFailed(let message): message
@@ -41,7 +43,8 @@ final class OutputSink: TextOutputStream {
     private let destination: String
     private let pending: Pending
     private var buffer: [UInt8] = []
-    private(set) var trouble: Trouble?
+    /// The first failure, after which nothing more is written.
+    public private(set) var trouble: Trouble?
 
     private let closesDescriptor: Bool
 
@@ -54,31 +57,39 @@ final class OutputSink: TextOutputStream {
     }
 
     /// Runs `body` with a sink for `path` (standard output when nil) and
-    /// finishes the output. A reader that went away ends the run quietly; any
-    /// other error is reported, the partial output discarded, and the run
-    /// exits with status 2.
-    static func deliver(to path: String?, _ body: (OutputSink) throws -> Void) throws {
-        let sink: OutputSink
-        do {
-            sink = try path.map(OutputSink.file) ?? OutputSink.standardOutput()
-        } catch {
-            Diagnostics.report("\(error)")
-            throw ExitCode(ExitStatus.trouble)
-        }
+    /// finishes the output. A reader that went away (`| head`) ends the run
+    /// quietly; on any other error the partial output is discarded (a file
+    /// keeps its old content, or is not made) and the error is rethrown.
+    public static func deliver(to path: String?, _ body: (OutputSink) throws -> Void) throws {
+        let sink = try path.map(OutputSink.file) ?? OutputSink.standardOutput()
         do {
             try body(sink)
             try sink.commit()
         } catch OutputSink.Trouble.brokenPipe {
-            // The reader stopped reading (`| head`): nothing more to say.
+            // The reader stopped reading: nothing more to say.
         } catch {
             sink.discard()
-            Diagnostics.report(LibraryErrorWording.text(of: error))
-            throw ExitCode(ExitStatus.trouble)
+            throw error
         }
     }
 
-    static func standardOutput() -> OutputSink {
+    /// A sink for standard output, written in place.
+    public static func standardOutput() -> OutputSink {
         OutputSink(descriptor: STDOUT_FILENO, destination: "standard output", pending: .none)
+    }
+
+    /// A sink for standard error, written in place with write(2): a standard
+    /// error that cannot be written (closed, a full disk, a reader gone) sets
+    /// `trouble` and loses the text, where `FileHandle` would trap.
+    public static func standardError() -> OutputSink {
+        OutputSink(descriptor: STDERR_FILENO, destination: "standard error", pending: .none)
+    }
+
+    /// Removes the temporary files of results being written when SIGINT,
+    /// SIGTERM or SIGHUP ends the process, which the signal then ends as it
+    /// would have. Call once, at the start of a process that writes files.
+    public static func removeTemporaryFilesOnSignals() {
+        TemporaryFiles.removeOnSignals()
     }
 
     /// A sink for `path`: writes go to a new temporary file in the same
@@ -87,7 +98,7 @@ final class OutputSink: TextOutputStream {
     /// link is followed, so the rename replaces the file it names, not the
     /// link; a path that is not a regular file (`/dev/stdout`, a pipe, a
     /// device) is written directly, since renaming over it would replace it.
-    static func file(_ path: String) throws -> OutputSink {
+    public static func file(_ path: String) throws -> OutputSink {
         // One of our own open descriptors: write where it already points
         // (opening it again would start over at offset 0 of a redirected file).
         if let inherited = inheritedDescriptor(path) {
@@ -98,7 +109,7 @@ final class OutputSink: TextOutputStream {
             return OutputSink(descriptor: descriptor, destination: path, pending: .none, closesDescriptor: true)
         }
         var target = path
-        if let resolved = realPath(path) {
+        if let resolved = FileSystemPath.realPath(path) {
             target = resolved
             var status = stat()
             if stat(FileSystemPath.bytes(target), &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG {
@@ -167,7 +178,8 @@ final class OutputSink: TextOutputStream {
         }
     }
 
-    func write(_ string: String) {
+    /// Appends `string`, buffered; nothing once `trouble` is set.
+    public func write(_ string: String) {
         guard trouble == nil else { return }
         if string.utf8.count >= 1 << 16 {
             // A long text (a huge value) goes out from its own bytes, not copied into the buffer first.
@@ -180,13 +192,15 @@ final class OutputSink: TextOutputStream {
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func write(bytes: some Collection<UInt8>) {
+    /// Appends `bytes`, buffered; nothing once `trouble` is set.
+    public func write(bytes: some Collection<UInt8>) {
         guard trouble == nil else { return }
         buffer.append(contentsOf: bytes)
         if buffer.count >= 1 << 16 { flush() }
     }
 
-    func flush() {
+    /// Writes out what is buffered.
+    public func flush() {
         guard trouble == nil else { return }
         buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
@@ -206,7 +220,7 @@ final class OutputSink: TextOutputStream {
     }
 
     /// Finishes the output: flushes, and for a file, syncs it and gives it the destination's name.
-    func commit() throws {
+    public func commit() throws {
         flush()
         if let trouble {
             discard()
@@ -279,7 +293,7 @@ final class OutputSink: TextOutputStream {
     }
 
     /// Abandons the output: a file being written is removed, the old one stays.
-    func discard() {
+    public func discard() {
         switch pending {
         case .none:
             if closesDescriptor { close(descriptor) }
@@ -299,7 +313,7 @@ final class OutputSink: TextOutputStream {
 /// process as it would have (its status says which signal). The handler may
 /// only make async-signal-safe calls, so the paths are kept as C strings in
 /// fixed slots it can walk without allocating or locking.
-enum TemporaryFiles {
+private enum TemporaryFiles {
     private static let slotCount = 8
     // Written by the main thread only, read by the signal handler.
     nonisolated(unsafe) private static var slots = [UnsafeMutablePointer<CChar>?](repeating: nil, count: slotCount)
@@ -342,46 +356,31 @@ enum TemporaryFiles {
     /// another thread may be reading it, and a run registers a few at most.
     static func unregister(_ path: String) {
         for index in 0..<slotCount {
-            if let held = slots[index], string(cString: held) == path {
+            if let held = slots[index], pathString(cString: held) == path {
                 slots[index] = nil
             }
         }
     }
 }
 
-extension Diagnostics {
-    /// Writes `text` to standard error with write(2). A standard error that
-    /// cannot be written (closed, a full disk, a reader gone) is ignored:
-    /// the message is lost, but the exit status still says what happened.
-    /// (`FileHandle.write` would trap on the failure instead.)
-    static func writeStandardError(_ text: String) {
-        var offset = 0
-        Array(text.utf8).withUnsafeBytes { buffer in
-            while offset < buffer.count {
-                let written = write(STDERR_FILENO, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                if written <= 0 { return }
-                offset += written
-            }
-        }
+extension FileSystemPath {
+    /// The command line as the process got it (without the program's name),
+    /// from its raw bytes, so a file name that is not UTF-8 can still be
+    /// opened. `CommandLine.arguments` would repair such a name into one
+    /// that names no file.
+    package static func commandLineArguments() -> [String] {
+        (1..<Int(CommandLine.argc)).compactMap { index in CommandLine.unsafeArgv[index].map { pathString(cString: $0) } }
+    }
+
+    /// `path` with links and `.`/`..` resolved (realpath(3)), or nil when it names nothing.
+    package static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(FileSystemPath.bytes(path), nil) else { return nil }
+        defer { free(resolved) }
+        return pathString(cString: resolved)
     }
 }
 
-/// The command line as the process got it, from its raw bytes, so a file
-/// name that is not UTF-8 can still be opened (see FileSystemPath).
-/// `CommandLine.arguments` would repair such a name into one that names no file.
-func rawCommandLineArguments() -> [String] {
-    (1..<Int(CommandLine.argc)).compactMap { index in CommandLine.unsafeArgv[index].map { string(cString: $0) } }
-}
-
-/// `path` with links and `.`/`..` resolved (realpath(3)), or nil when it names nothing.
-func realPath(_ path: String) -> String? {
-    guard let resolved = realpath(FileSystemPath.bytes(path), nil) else { return nil }
-    defer { free(resolved) }
-    return string(cString: resolved)
-}
-
 /// A C string the system gave, as a name (see FileSystemPath).
-private func string(cString: UnsafePointer<CChar>) -> String {
+private func pathString(cString: UnsafePointer<CChar>) -> String {
     FileSystemPath.string(UnsafeBufferPointer(start: cString, count: strlen(cString)).map { UInt8(bitPattern: $0) })
 }
