@@ -11,6 +11,7 @@ public enum OutputFormat: String, Sendable, CaseIterable {
 
 /// How a comparison is written: its format and the format's settings.
 public struct OutputSettings: Sendable {
+    /// The output format (text, json, ndjson, markdown, html, patch, jsonpatch or batch).
     public var format: OutputFormat
     /// Only the counts (text, json and ndjson; see `OutputFormat.carriesCounts`).
     public var countsOnly = false
@@ -45,6 +46,7 @@ public struct OutputSettings: Sendable {
     /// list of changes. Other formats are for programs: the hint goes to standard error.
     package var reportCarriesKeyHint: Bool { format == .text }
 
+    /// Settings for `format`, each other setting at its default unless given.
     public init(
         format: OutputFormat = .text, countsOnly: Bool = false, width: Int? = nil, limit: Int? = nil, color: Bool = false,
         kinds: [Change.Kind]? = nil, show: [FieldPath] = []

@@ -44,6 +44,7 @@ public enum ProcessFacts {
             self.text = text
         }
 
+        /// What was given and how a size is written.
         public var description: String {
             "\"\(text)\": not a size; use bytes or a number with K, M, G or T (800M, 1.5G)"
         }
