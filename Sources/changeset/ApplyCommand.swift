@@ -14,13 +14,13 @@ struct ApplyCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The snapshot the patch was made from (- for standard input).")
+    @Argument(help: "The snapshot the patch was made from (- for standard input).", completion: .file())
     var base: String
 
-    @Argument(help: "The patch file (- for standard input).")
+    @Argument(help: "The patch file (- for standard input).", completion: .file())
     var patch: String
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"), completion: .file())
     var output: String?
 
     func validate() throws {

@@ -40,6 +40,15 @@ enum ChangesetMain {
             let named = ChangesetCommand.subcommand(at: path).flatMap { $0 == ChangesetCommand.self ? nil : $0 }
             print(ChangesetCommand.helpMessage(for: named ?? DiffCommand.self))
             exit(ExitStatus.same)
+        case let first? where first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script="):
+            switch CompletionTree.script(arguments) {
+            case .success(let script):
+                print(script)
+                exit(ExitStatus.same)
+            case .failure(let error):
+                Diagnostics.writeStandardError("changeset: \(CompletionTree.message(for: error))\n")
+                exit(ExitStatus.trouble)
+            }
         // What git runs: drivers that never stop git (see each), dispatched
         // before parsing so that no usage error can end git's diff or merge.
         case "git" where arguments.dropFirst().first == "diff":

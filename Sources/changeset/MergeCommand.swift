@@ -21,13 +21,13 @@ struct MergeCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The common ancestor: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.")
+    @Argument(help: "The common ancestor: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.", completion: .file())
     var base: String
 
-    @Argument(help: "Our edit of BASE; the result is written in its format.")
+    @Argument(help: "Our edit of BASE; the result is written in its format.", completion: .file())
     var ours: String
 
-    @Argument(help: "Their edit of BASE.")
+    @Argument(help: "Their edit of BASE.", completion: .file())
     var theirs: String
 
     @OptionGroup var matching: RecordMatchingOptions
@@ -35,13 +35,13 @@ struct MergeCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Resolve every conflict with this side's version: ours or theirs (the conflicts are still listed).", valueName: "side"))
     var prefer: MergePreference?
 
-    @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"))
+    @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"), completion: .file())
     var conflicts: String?
 
     @Flag(help: "On conflict, write the result anyway, each conflicting record (or member of the document around the records) as OURS's and THEIRS's version between git-style <<<<<<< ======= >>>>>>> lines (only its lines in conflict, in a record that spans lines).")
     var markers = false
 
-    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"))
+    @Option(name: [.short, .long], help: ArgumentHelp("Write the result to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"), completion: .file())
     var output: String?
 
     func validate() throws {

@@ -85,6 +85,43 @@ import Testing
         }
     }
 
+    /// `changeset OLD NEW` names no subcommand, so the top of the tree offers
+    /// the diff's options too, in every shell: `changeset --ig<TAB>`.
+    @Test(arguments: ["bash", "zsh", "fish"])
+    func theTopOfTheTreeOffersTheDiffsOptions(shell: String) throws {
+        let script = try changeset(["--generate-completion-script", shell]).stdout
+        let options = Self.listedOptions(try changeset(["diff", "--help"]).stdout).filter { $0 != "--help" && $0 != "-h" }
+        #expect(options.contains("--ignore") && options.contains("--format") && options.contains("--memory-limit"), "\(options)")
+        for option in options {
+            switch shell {
+            case "fish":
+                let top = script.split(separator: "\n").filter { $0.contains("_flags_or_options \"changeset\" ") || $0.contains("_flags_or_options \"changeset\"'") }
+                let spelling = option.hasPrefix("--") ? "-l '\(option.dropFirst(2))'" : "-s '\(option.dropFirst())'"
+                #expect(top.contains { $0.contains(spelling) }, "fish offers no \(option) at the top")
+            default:
+                let top = try #require(Self.body(of: "_changeset", in: script), "\(shell): no _changeset function")
+                #expect(top.contains(option), "\(shell) offers no \(option) at the top")
+            }
+        }
+    }
+
+    @Test func bashCompletesTheDiffsOptionsAndFilesWithoutTheSubcommandsName() throws {
+        #expect(try Self.bashCompletions(["changeset", "--ig"]) == ["--ignore-case", "--ignore-whitespace", "--ignore-order", "--ignore"])
+        // After OLD (or an option), the words are the diff's: `changeset OLD NEW --fo<TAB>`.
+        #expect(try Self.bashCompletions(["changeset", "a.csv", "--memory-l"]) == ["--memory-limit"])
+        #expect(try Self.bashCompletions(["changeset", "a.csv", "b.csv", "--format", "mark"]) == ["markdown"])
+        #expect(try Self.bashCompletions(["changeset", "--id", "sku", "a.csv", "--pr"]) == [])
+        #expect(try Self.bashCompletions(["changeset", "a.csv", "catal"]) == ["catalog"])
+        // The snapshots are files: the diff's own arguments complete them, and at
+        // the top, where a word may also be a subcommand's name, readline's own
+        // file-name completion takes over from an empty answer.
+        #expect(try Self.bashCompletions(["changeset", "diff", "catal"]) == ["catalog"])
+        let script = try changeset(["--generate-completion-script", "bash"]).stdout
+        #expect(script.hasSuffix("\ncomplete -o filenames -o bashdefault -o default -F _changeset_or_diff changeset\n"), "\(script.suffix(200))")
+        let unknown = try changeset(["--generate-completion-script", "tcsh"])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty && unknown.stderr.hasPrefix("changeset: Can't generate completion scripts for 'tcsh'."), "\(unknown)")
+    }
+
     /// What bash offers for the command line `words` (the last one being completed).
     static func bashCompletions(_ words: [String]) throws -> [String] {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("completion-\(UUID().uuidString).bash")
@@ -94,7 +131,8 @@ import Testing
         let program = """
             source '\(scratch.path)'
             COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count - 1); COMP_LINE="${COMP_WORDS[*]}"; COMP_POINT=${#COMP_LINE}
-            _changeset changeset "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+            registered="$(complete -p changeset)"; registered="${registered#* -F }"
+            "${registered%% *}" changeset "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
             printf '%s\\n' "${COMPREPLY[@]}"
             """
         let result = try runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["bash", "-c", program],
