@@ -53,14 +53,15 @@ import Testing
         }
 
         /// Writes and stages a configuration that uses the hook with these args.
-        func configure(args: [String]) throws {
+        func configure(args: [String], files: String? = nil) throws {
             let quoted = args.map { "\"\($0)\"" }.joined(separator: ", ")
+            let filesLine = files.map { "\n        files: \($0)" } ?? ""
             try writeFile("""
                 repos:
                   - repo: \(hooks.path)
                     rev: \(hooksCommit)
                     hooks:
-                      - id: changeset
+                      - id: changeset\(filesLine)
                         args: [\(quoted)]
 
                 """, ".pre-commit-config.yaml", in: repository)
@@ -130,5 +131,25 @@ import Testing
         #expect(result.status == 0 && result.stdout.contains("Passed"), "\(result)")
         #expect(result.stdout.contains("data/new.csv: new, nothing to compare with"), "\(result)")
         #expect(result.stdout.contains("1 inserted, 0 deleted"), "\(result)")
+    }
+
+    /// A .json file may be any document, so the hook takes JSON only where
+    /// the configuration's files: names it.
+    @Test func jsonFilesAreCheckedOnlyWhereTheConfigurationNamesThem() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.scratch) }
+        try writeFile("{\"name\": \"shop\", \"version\": \"1\"}\n", "package.json", in: fixture.repository)
+        try writeFile("[{\"sku\": 1, \"price\": 10}, {\"sku\": 2, \"price\": 20}]\n", "data/items.json", in: fixture.repository)
+        try fixture.git(["add", "-A"], in: fixture.repository)
+        try fixture.git(["commit", "-q", "-m", "json"], in: fixture.repository)
+        try fixture.stage("{\"name\": \"shop\", \"version\": \"2\"}\n", as: "package.json")
+        try fixture.stage("[{\"sku\": 1, \"price\": 10}]\n", as: "data/items.json")
+        try fixture.configure(args: ["--id=sku", "--assert=deleted == 0"])
+        let byDefault = try fixture.preCommit(["run", "changeset", "--files", "package.json", "data/items.json"])
+        #expect(byDefault.status == 0 && byDefault.stdout.contains("(no files to check)Skipped"), "\(byDefault)")
+        try fixture.configure(args: ["--id=sku", "--assert=deleted == 0"], files: "^data/.*\\.(json|csv)$")
+        let named = try fixture.preCommit(["run", "changeset", "--files", "package.json", "data/items.json"])
+        #expect(named.status == 1 && named.stdout.contains("changeset: assertion failed: deleted == 0 (deleted is 1)"), "\(named)")
+        #expect(!named.stdout.contains("package.json"), "\(named)")
     }
 }
