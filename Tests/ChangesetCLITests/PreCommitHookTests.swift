@@ -152,4 +152,15 @@ import Testing
         #expect(named.status == 1 && named.stdout.contains("changeset: assertion failed: deleted == 0 (deleted is 1)"), "\(named)")
         #expect(!named.stdout.contains("package.json"), "\(named)")
     }
+
+    /// pre-commit puts args before the file names; a value written apart
+    /// from its option would pass for a file, so the hook refuses it.
+    @Test func anOptionsValueWrittenApartIsRefused() throws {
+        let fixture = try Fixture()
+        defer { try? FileManager.default.removeItem(at: fixture.scratch) }
+        try fixture.configure(args: ["--id", "sku"])
+        try fixture.stage("sku,name,price\n1,kettle,11\n2,toaster,20\n3,lamp,30\n")
+        let result = try fixture.preCommit(["run", "changeset", "--files", "data/products.csv"])
+        #expect(result.status == 1 && result.stdout.contains("sku is not a file: write an option's value after an = (--id=sku)"), "\(result)")
+    }
 }
