@@ -16,6 +16,8 @@ extension Tag {
     @Tag static var browser: Self
     /// Checks the GitHub Actions workflow of `examples/` with its tools and runs its check step.
     @Tag static var workflow: Self
+    /// Checks `action.yml` and the pre-commit hook with their tools (check-jsonschema, zizmor, pre-commit).
+    @Tag static var action: Self
     /// Validates outputs against the JSON Schemas with check-jsonschema.
     @Tag static var schema: Self
 }
