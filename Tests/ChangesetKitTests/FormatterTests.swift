@@ -11,6 +11,7 @@ import Testing
         summary.deleted = 1
         summary.updated = 1
         summary.moved = 1
+        summary.changed = 4
         summary.unchanged = 2
         summary.oldCount = 4
         summary.newCount = 4
@@ -181,7 +182,7 @@ import Testing
         let schema = SchemaChanges(added: [SchemaField(path: FieldPath(["color"]), records: 2)])
         var output = ""
         try JSONFormatter().write(Self.report(schema: schema), to: &output)
-        #expect(output.contains(#""summary": {"inserted":1,"deleted":1,"updated":1,"moved":1,"unchanged":2,"schema":1,"fields":{"price":1}}"#))
+        #expect(output.contains(#""summary": {"inserted":1,"deleted":1,"updated":1,"moved":1,"changed":4,"unchanged":2,"schema":1,"fields":{"price":1}}"#))
         #expect(output.contains(#""schema": {"added":[{"path":"color","records":2}],"removed":[],"renamed":[]}"#))
         #expect(output.contains(#"{"kind":"moved","id":"1","old":{"index":0,"line":2},"new":{"index":2,"line":4}}"#))
         var lines = ""

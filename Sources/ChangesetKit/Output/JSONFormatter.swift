@@ -121,6 +121,8 @@ package struct JSONFormatter: ReportFormatter {
         object.add("deleted", int: summary.deleted)
         object.add("updated", int: summary.updated)
         object.add("moved", int: summary.moved)
+        // Not the sum of the four: a record both moved and updated is one changed record.
+        object.add("changed", int: summary.changed)
         object.add("unchanged", int: summary.unchanged)
         if sections {
             var counts = JSONObjectWriter()
