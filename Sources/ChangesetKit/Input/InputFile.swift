@@ -23,6 +23,11 @@ package struct InputFile: Sendable {
         _ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil, displayName: String? = nil
     ) throws -> InputFile {
         let name = displayName ?? (path == "-" ? standardInputName : path)
+        if SQLiteTable.isDatabase(path) {
+            // A comparison reads tables itself (`Comparison.run`); what opens a file here would write one back.
+            throw InputError(source: name, location: nil, message: "changeset cannot write SQLite yet: merge and apply refuse a database; "
+                + "compare its tables with `changeset OLD.db NEW.db --table TABLE`")
+        }
         let bytes = try InputBytes.contents(of: path, name: name)
         return try settled(bytes, name: name, format: format ?? (path == "-" ? nil : formatOfName(path)), recordsAt: recordsAt)
     }
