@@ -37,7 +37,7 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
         case .tolerance: "the absolute tolerance of the field"
         case .relativeTolerance: "the relative tolerance of the field"
         case .recordsAt: "RecordOptions.recordsAt"
-        case .tables: "ComparisonOptions.tables"
+        case .tables: "the tables to compare"
         }
     }
 }
