@@ -107,11 +107,15 @@ public struct Comparison: Sendable {
     ///   for a field named in the options that no record has.
     ///
     /// Two SQLite databases (known by their extension, `.db`, `.sqlite` or
-    /// `.sqlite3`, or their header bytes) are compared table by table: the
-    /// table ``ComparisonOptions/tables`` names (a glob must match one table),
-    /// read as ``SQLiteTable`` says, matched by its primary key unless
-    /// ``RecordOptions/id`` names a key (OLD's key when the two differ; by
-    /// content when neither table has one).
+    /// `.sqlite3`, or their header bytes) are compared by the tables
+    /// ``ComparisonOptions/tables`` names (names, or globs such as `prod*`):
+    /// rows in primary-key order, each a record mapping a column to its
+    /// value (INTEGER and REAL numbers, TEXT strings, NULL null, BLOB base64
+    /// text), matched by the primary key unless ``RecordOptions/id`` names a
+    /// key (OLD's key when the two differ; by content when there is none).
+    /// Several tables are a section each, every record holding its table's
+    /// name in a member `table`, the first field of the key; a table in one
+    /// database only is all inserted or all deleted.
     public static func run(old: DatasetSource, new: DatasetSource, options: ComparisonOptions) throws -> Comparison {
         var options = options
         if let (oldTable, newTable) = try tableInputs(old, new, options: &options) {

@@ -9,14 +9,27 @@ import Foundation
 ///
 /// The records are held as NDJSON text, one row a line, so every reader,
 /// rule and format after this one treats them as it treats any NDJSON input:
-/// a record's line is its row's place in that order, from 1.
+/// a record's line is its row's place in that order, from 1 (counted over
+/// the tables in the order given, when several are read as one input).
 package struct SQLiteTable: Sendable {
     /// The table's name, as the database spells it.
     package let name: String
+    /// The columns, in the table's order.
+    package let columns: [String]
     /// The primary key's columns, in the key's order (empty: the table has none).
     package let primaryKey: [String]
-    /// The rows as an NDJSON input named `inputName`.
-    package let input: InputFile
+    /// The rows, as NDJSON text: one record a line.
+    package let rows: [UInt8]
+
+    /// A table in one database only, read as the other database's side: no rows.
+    package static func absent(_ name: String) -> SQLiteTable {
+        SQLiteTable(name: name, columns: [], primaryKey: [], rows: [])
+    }
+
+    /// `tables` as one NDJSON input named `inputName`, their rows in the order given.
+    package static func input(_ tables: [SQLiteTable], name inputName: String) -> InputFile {
+        InputFile(name: inputName, bytes: InputBytes(copying: tables.flatMap(\.rows)), format: .ndjson)
+    }
 
     /// The first 16 bytes of every SQLite 3 database file.
     package static let header: [UInt8] = Array("SQLite format 3".utf8) + [0]
@@ -50,8 +63,10 @@ package struct SQLiteTable: Sendable {
     }
 
     /// Reads the table `name` of the database at `path`; errors name the
-    /// input `inputName` and the table.
-    package static func read(_ name: String, in path: String, inputName: String) throws -> SQLiteTable {
+    /// input `inputName` and the table. With a `tableMember`, each record
+    /// starts with a member of that name holding the table's name (the
+    /// section of a comparison of several tables).
+    package static func read(_ name: String, in path: String, inputName: String, tableMember: String? = nil) throws -> SQLiteTable {
         let tables = try tableNames(in: path, inputName: inputName)
         guard tables.contains(name) else {
             throw InputError(source: inputName, location: nil, message: "has no table \(quotedForMessage(name)) "
@@ -71,11 +86,13 @@ package struct SQLiteTable: Sendable {
         var columns: [String] = []
         try run(inputName, table: name) {
             try connection.query("SELECT * FROM \(quoted(name)) ORDER BY \(order)", columns: { columns = $0 }) { row in
-                Value.object(zip(columns, row).map { Value.Member(name: $0, value: value(of: $1)) }).writeJSON(into: &text)
+                let members = zip(columns, row).map { Value.Member(name: $0, value: value(of: $1)) }
+                let section = tableMember.map { [Value.Member(name: $0, value: .string(name))] } ?? []
+                Value.object(section + members).writeJSON(into: &text)
                 text.append(0x0A)
             }
         }
-        return SQLiteTable(name: name, primaryKey: primaryKey, input: InputFile(name: inputName, bytes: InputBytes(copying: text), format: .ndjson))
+        return SQLiteTable(name: name, columns: columns, primaryKey: primaryKey, rows: text)
     }
 
     /// A cell as a record's value (see the type's documentation).
