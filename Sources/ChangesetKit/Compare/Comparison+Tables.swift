@@ -23,8 +23,9 @@ extension Comparison {
         let oldName = options.oldName ?? old.name, newName = options.newName ?? new.name
         guard oldIsDatabase, let oldPath = old.path else { throw notDatabase(oldName, other: newIsDatabase) }
         guard newIsDatabase, let newPath = new.path else { throw notDatabase(newName, other: oldIsDatabase) }
-        let oldNames = try SQLiteTable.tableNames(in: oldPath, inputName: oldName)
-        let newNames = try SQLiteTable.tableNames(in: newPath, inputName: newName)
+        let oldDatabase = try SQLiteDatabase(path: oldPath, inputName: oldName)
+        let newDatabase = try SQLiteDatabase(path: newPath, inputName: newName)
+        let oldNames = oldDatabase.tableNames, newNames = newDatabase.tableNames
         guard !options.tables.isEmpty else {
             let tables = Array(Set(oldNames).union(newNames)).sorted()
             throw InputError(source: oldName, location: nil, parts: [
@@ -41,10 +42,10 @@ extension Comparison {
         }
         let member = several ? tableMember : nil
         let oldTables = try chosen.map { name in
-            oldNames.contains(name) ? try SQLiteTable.read(name, in: oldPath, inputName: oldName, tableMember: member) : .absent(name)
+            oldNames.contains(name) ? try oldDatabase.read(name, tableMember: member) : .absent(name)
         }
         let newTables = try chosen.map { name in
-            newNames.contains(name) ? try SQLiteTable.read(name, in: newPath, inputName: newName, tableMember: member) : .absent(name)
+            newNames.contains(name) ? try newDatabase.read(name, tableMember: member) : .absent(name)
         }
         if several {
             for (tables, inputName) in [(oldTables, oldName), (newTables, newName)] {

@@ -49,52 +49,6 @@ package struct SQLiteTable: Sendable {
         return (try? file.read(upToCount: header.count)).map(Array.init) == header
     }
 
-    /// The names of the tables of the database at `path` (its own
-    /// `sqlite_` tables left out), in name order.
-    package static func tableNames(in path: String, inputName: String) throws -> [String] {
-        let connection = try open(path, inputName: inputName)
-        var names: [String] = []
-        try run(inputName, table: nil) {
-            try connection.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name") { row in
-                if case .text(let name) = row[0] { names.append(name) }
-            }
-        }
-        return names
-    }
-
-    /// Reads the table `name` of the database at `path`; errors name the
-    /// input `inputName` and the table. With a `tableMember`, each record
-    /// starts with a member of that name holding the table's name (the
-    /// section of a comparison of several tables).
-    package static func read(_ name: String, in path: String, inputName: String, tableMember: String? = nil) throws -> SQLiteTable {
-        let tables = try tableNames(in: path, inputName: inputName)
-        guard tables.contains(name) else {
-            throw InputError(source: inputName, location: nil, message: "has no table \(quotedForMessage(name)) "
-                + (tables.isEmpty ? "(it has no tables)" : "(its tables: \(tables.joined(separator: ", ")))"))
-        }
-        let connection = try open(path, inputName: inputName)
-        var key: [(position: Int64, column: String)] = []
-        try run(inputName, table: name) {
-            try connection.query("PRAGMA table_info(\(quoted(name)))") { row in
-                if case .text(let column) = row[1], case .integer(let position) = row[5], position > 0 { key.append((position, column)) }
-            }
-        }
-        let primaryKey = key.sorted { $0.position < $1.position }.map(\.column)
-        // A table WITHOUT ROWID always has a primary key; any other table has a rowid.
-        let order = primaryKey.isEmpty ? "rowid" : primaryKey.map(quoted).joined(separator: ", ")
-        var text: [UInt8] = []
-        var columns: [String] = []
-        try run(inputName, table: name) {
-            try connection.query("SELECT * FROM \(quoted(name)) ORDER BY \(order)", columns: { columns = $0 }) { row in
-                let members = zip(columns, row).map { Value.Member(name: $0, value: value(of: $1)) }
-                let section = tableMember.map { [Value.Member(name: $0, value: .string(name))] } ?? []
-                Value.object(section + members).writeJSON(into: &text)
-                text.append(0x0A)
-            }
-        }
-        return SQLiteTable(name: name, columns: columns, primaryKey: primaryKey, rows: text)
-    }
-
     /// A cell as a record's value (see the type's documentation).
     package static func value(of cell: SQLiteCell) -> Value {
         switch cell {
@@ -110,39 +64,5 @@ package struct SQLiteTable: Sendable {
     /// An SQL identifier: in double quotes, each double quote doubled.
     static func quoted(_ identifier: String) -> String {
         "\"" + identifier.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    }
-
-    private static func quotedForMessage(_ name: String) -> String { "\"\(name)\"" }
-
-    private static func open(_ path: String, inputName: String) throws -> SQLiteConnection {
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw InputError(source: inputName, location: nil, message: "cannot open: \(String(cString: strerror(ENOENT)))")
-        }
-        do {
-            return try SQLiteConnection(readingOnly: path)
-        } catch {
-            throw inputError(error, inputName: inputName, table: nil)
-        }
-    }
-
-    /// Runs `body`, turning libsqlite3's failures into errors that name the input and the table.
-    private static func run(_ inputName: String, table: String?, _ body: () throws -> Void) throws {
-        do {
-            try body()
-        } catch let failure as SQLiteFailure {
-            throw inputError(failure, inputName: inputName, table: table)
-        }
-    }
-
-    private static func inputError(_ failure: SQLiteFailure, inputName: String, table: String?) -> InputError {
-        let what = table.map { "table \(quotedForMessage($0)): " } ?? ""
-        let message = if failure.isNotDatabase {
-            "is not an SQLite database (\(failure.message))"
-        } else if failure.isLocked {
-            "\(what)the database is locked by another connection (\(failure.message)); try again once its write is done"
-        } else {
-            "\(what)cannot read the database: \(failure.message)"
-        }
-        return InputError(source: inputName, location: nil, message: message)
     }
 }
