@@ -58,6 +58,19 @@ import Testing
         #expect(same.status == 0, "\(same)")
     }
 
+    /// A table's rows are NDJSON records to every formatter; jsonpatch, which patches a JSON document, refuses them as it refuses NDJSON.
+    @Test func everyOutputFormatButJSONPatchTakesATable() throws {
+        let directory = try Self.databases(old: Self.oldProducts, new: Self.newProducts)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for format in ["text", "json", "ndjson", "markdown", "html", "patch", "batch"] {
+            let result = try changeset(["old.db", "new.db", "--table", "products", "--format", format], in: directory)
+            #expect(result.status == 1 && result.stderr.isEmpty && result.stdout.contains("Drill") == (format != "batch"), "\(result)")
+        }
+        let jsonPatch = try changeset(["old.db", "new.db", "--table", "products", "--format", "jsonpatch"], in: directory)
+        #expect(jsonPatch.status == 2 && jsonPatch.stdout.isEmpty, "\(jsonPatch)")
+        #expect(jsonPatch.stderr == "changeset: --format jsonpatch needs two JSON documents, but old.db is ndjson\n", "\(jsonPatch)")
+    }
+
     @Test func idNamesAnotherKeyAndATableWithoutOneIsMatchedByContent() throws {
         let directory = try Self.databases(old: Self.oldProducts, new: Self.newProducts)
         defer { try? FileManager.default.removeItem(at: directory) }
