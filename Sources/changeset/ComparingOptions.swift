@@ -7,7 +7,7 @@ import ChangesetKit
 struct ComparingOptions: ParsableArguments {
     @OptionGroup var matching: RecordMatchingOptions
 
-    @Option(help: ArgumentHelp("Compare this table of two SQLite databases (.db, .sqlite, .sqlite3, or by their header): its rows in primary-key order, matched by the primary key unless --id names one; a glob such as 'prod*' must match one table.", valueName: "table"))
+    @Option(help: ArgumentHelp("Compare this table of two SQLite databases (.db, .sqlite, .sqlite3, or by their header): its rows in primary-key order, matched by the primary key unless --id names one. Repeatable, and a glob such as 'prod*' names several: each table is a section.", valueName: "table"))
     var table: [String] = []
 
     @Flag(help: "Order sections by value instead of by first appearance.")

@@ -24,7 +24,8 @@ package struct InputFile: Sendable {
     ) throws -> InputFile {
         let name = displayName ?? (path == "-" ? standardInputName : path)
         if SQLiteTable.isDatabase(path) {
-            // A comparison reads tables itself (`Comparison.run`); what opens a file here would write one back.
+            // A comparison reads a database's tables itself (`Comparison.run`); merge and apply
+            // come here, and they write their result in the input's own format.
             throw InputError(source: name, location: nil, message: "changeset cannot write SQLite yet: merge and apply refuse a database; "
                 + "compare its tables with `changeset OLD.db NEW.db --table TABLE`")
         }
