@@ -37,6 +37,12 @@ let package = Package(
             pkgConfig: "libzstd",
             providers: [.apt(["libzstd-dev"])]
         ),
+        // libsqlite3, for SQLite tables as snapshots (`--table`); only Input/InputBytes.swift imports it.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
         // A cache prefetch hint (a static inline C function; nothing to link).
         .systemLibrary(name: "CPrefetch"),
         // glibc's mallopt, for the command only (Linux).
@@ -48,7 +54,7 @@ let package = Package(
             // No unsafe flags, so other packages can depend on this one by version.
             // The readers' run-time exclusivity checks are turned off property by
             // property instead (`@exclusivity(unchecked)`, see JSONRecordReader).
-            dependencies: ["ChangesetEngine", "CYajl", "CZlib", "CZstd", "CPrefetch"]
+            dependencies: ["ChangesetEngine", "CYajl", "CZlib", "CZstd", "CSQLite", "CPrefetch"]
         ),
         .executableTarget(
             name: "changeset",

@@ -7,6 +7,9 @@ import ChangesetKit
 struct ComparingOptions: ParsableArguments {
     @OptionGroup var matching: RecordMatchingOptions
 
+    @Option(help: ArgumentHelp("Compare this table of two SQLite databases (.db, .sqlite, .sqlite3, or by their header): its rows in primary-key order, matched by the primary key unless --id names one. Repeatable, and a glob such as 'prod*' names several: each table is a section.", valueName: "table"))
+    var table: [String] = []
+
     @Flag(help: "Order sections by value instead of by first appearance.")
     var sortSections = false
 
@@ -56,6 +59,7 @@ struct ComparingOptions: ParsableArguments {
         options.oldFormat = matching.inputFormat
         options.newFormat = matching.inputFormat
         options.delimiter = matching.delimiterByte
+        options.tables = table
         options.sortSections = sortSections
         options.ignoreOrder = ignoreOrder
         options.looseTypes = looseTypes

@@ -23,7 +23,7 @@ struct DiffCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, or - for standard input.", completion: .file())
+    @Argument(help: "The old snapshot: a .json, .ndjson/.jsonl, .csv or .tsv file, an SQLite database (with --table), or - for standard input.", completion: .file())
     var old: String
 
     @Argument(help: "The new snapshot, in the same or another format.", completion: .file())

@@ -16,6 +16,7 @@ enum LibraryErrorWording {
         case .tolerance: "--tolerance"
         case .relativeTolerance: "--relative-tolerance"
         case .recordsAt: "--records-at"
+        case .tables: "--table"
         }
     }
 

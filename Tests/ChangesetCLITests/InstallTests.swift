@@ -11,11 +11,11 @@ import Testing
         try runProcess(URL(fileURLWithPath: "/bin/bash"), ["-c", command], in: directory)
     }
 
-    /// ldd must name no library of the Swift toolchain, nor libyajl, zlib or libzstd.
+    /// ldd must name no library of the Swift toolchain, nor libyajl, zlib, libzstd or libsqlite3.
     func expectSelfContained(_ binary: URL) throws {
         let ldd = try shell("ldd '\(binary.path)'")
         #expect(ldd.status == 0, "\(ldd)")
-        for library in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "libyajl", "libz.so", "libzstd"] {
+        for library in ["libswift", "libFoundation", "libdispatch", "libBlocksRuntime", "libyajl", "libz.so", "libzstd", "libsqlite3"] {
             #expect(!ldd.stdout.contains(library), "the binary needs \(library):\n\(ldd.stdout)")
         }
         #expect(ldd.stdout.contains("libc.so.6"), "\(ldd)")

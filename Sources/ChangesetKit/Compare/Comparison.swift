@@ -15,6 +15,9 @@ public struct ComparisonOptions: Sendable {
     public var oldName: String?
     /// What errors and reports call NEW instead of its source's own name (see ``oldName``).
     public var newName: String?
+    /// `--table`: the tables of two SQLite databases to compare, each a name
+    /// or a glob pattern (`prod*`). See ``Comparison/run(old:new:options:)``.
+    public var tables: [String] = []
     /// The field delimiter for CSV and TSV input; nil means `,` (tab for TSV).
     public var delimiter: UInt8?
     /// Sections in the order of their names, not of their first records
@@ -102,7 +105,22 @@ public struct Comparison: Sendable {
     /// - Throws: ``InputError`` for a source that cannot be read or holds
     ///   bad data (it names the source, line and column), ``FieldCheckError``
     ///   for a field named in the options that no record has.
+    ///
+    /// Two SQLite databases (known by their extension, `.db`, `.sqlite` or
+    /// `.sqlite3`, or their header bytes) are compared by the tables
+    /// ``ComparisonOptions/tables`` names (names, or globs such as `prod*`):
+    /// rows in primary-key order, each a record mapping a column to its
+    /// value (INTEGER and REAL numbers, TEXT strings, NULL null, BLOB base64
+    /// text), matched by the primary key unless ``RecordOptions/id`` names a
+    /// key (OLD's key when the two differ; by content when there is none).
+    /// Several tables are a section each, every record holding its table's
+    /// name in a member `table`, the first field of the key; a table in one
+    /// database only is all inserted or all deleted.
     public static func run(old: DatasetSource, new: DatasetSource, options: ComparisonOptions) throws -> Comparison {
+        var options = options
+        if let (oldTable, newTable) = try tableInputs(old, new, options: &options) {
+            return try run(oldTable, newTable, options: options)
+        }
         let oldInput = try InputFile.open(old, format: options.oldFormat, recordsAt: options.records.recordsAt,
                                           displayName: options.oldName)
         let newInput: InputFile

@@ -1,11 +1,15 @@
 import Foundation
+internal import CSQLite
 
 // Unsafe code here: a file is read with the system's calls (pread) into
 // memory allocated here, and the readers borrow it chunk by chunk as spans;
 // a stream is copied to a temporary file as it passes; `InputBytes` is
 // shared by threads that only read it (`@unchecked Sendable`). The stream
 // and its temporary copy are nested here, inside the one file that may hold
-// raw buffers, as private parts of `InputBytes`.
+// raw buffers, as private parts of `InputBytes`. An SQLite table is read
+// into such a buffer too (`SQLiteConnection`, at the end): libsqlite3 hands
+// its rows over through a handle and C pointers, each cell copied into a
+// Swift value before the next step of the statement frees it.
 
 /// An input's bytes, for the whole run, so changed records can be read again
 /// by byte range: a regular file, read in chunks and again with `pread`
@@ -550,5 +554,95 @@ extension InputBytes {
             InputError(source: source, location: nil, message: "cannot write a temporary copy of this input (read once, "
                 + "as it arrives) in \(directory): \(String(cString: strerror(errno))) (TMPDIR names another directory)")
         }
+    }
+}
+
+/// A cell of an SQLite row, copied out of the statement that read it
+/// (each of SQLite's five storage classes).
+package enum SQLiteCell: Sendable, Equatable {
+    case null
+    case integer(Int64)
+    case real(Double)
+    case text(String)
+    case blob([UInt8])
+}
+
+/// A failure libsqlite3 reported: its result code and its message.
+package struct SQLiteFailure: Error, Sendable {
+    /// The primary result code (`SQLITE_BUSY`, `SQLITE_NOTADB`, ...).
+    package var code: Int32
+    package var message: String
+
+    /// Another connection holds a lock that keeps this one from reading.
+    package var isLocked: Bool { code == SQLITE_BUSY || code == SQLITE_LOCKED }
+    /// The file is not an SQLite database (or is encrypted, or damaged at its header).
+    package var isNotDatabase: Bool { code == SQLITE_NOTADB }
+}
+
+/// One read-only connection to an SQLite database file (`SQLITE_OPEN_READONLY`,
+/// never `immutable`, so SQLite still takes its shared lock and a writer's lock
+/// is seen, not read through). Owns the handle and closes it in `deinit`.
+package final class SQLiteConnection {
+    private let handle: OpaquePointer
+
+    /// How long a read waits for another connection's write lock before
+    /// it gives up with `SQLITE_BUSY`.
+    package static let busyTimeoutMilliseconds: Int32 = 1000
+
+    /// Opens `path` for reading; the file must exist (nothing is created).
+    package init(readingOnly path: String) throws(SQLiteFailure) {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let opened else {
+            let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close_v2(opened)
+            throw SQLiteFailure(code: code & 0xFF, message: message)
+        }
+        handle = opened
+        sqlite3_busy_timeout(handle, Self.busyTimeoutMilliseconds)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs `sql` (one statement, no parameters): `columns` is given the
+    /// result's column names once, then `row` each row's cells in order.
+    package func query(_ sql: String, columns: ([String]) throws -> Void = { _ in }, row: ([SQLiteCell]) throws -> Void) throws {
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard code == SQLITE_OK, let statement = prepared else { throw failure(code) }
+        defer { sqlite3_finalize(statement) }
+        let count = sqlite3_column_count(statement)
+        try columns((0..<count).map { String(cString: sqlite3_column_name(statement, $0)) })
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return }
+            guard step == SQLITE_ROW else { throw failure(step) }
+            try row((0..<count).map { cell(statement, $0) })
+        }
+    }
+
+    private func cell(_ statement: OpaquePointer, _ column: Int32) -> SQLiteCell {
+        switch sqlite3_column_type(statement, column) {
+        case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, column))
+        case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, column))
+        case SQLITE_TEXT:
+            // Text first, then its length: the order SQLite documents for a pointer that stays valid.
+            let text = sqlite3_column_text(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard let text else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: text, count: count), as: UTF8.self))
+        case SQLITE_BLOB:
+            let bytes = sqlite3_column_blob(statement, column)
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard let bytes, count > 0 else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: bytes, count: count)))
+        default: return .null
+        }
+    }
+
+    private func failure(_ code: Int32) -> SQLiteFailure {
+        SQLiteFailure(code: code & 0xFF, message: String(cString: sqlite3_errmsg(handle)))
     }
 }

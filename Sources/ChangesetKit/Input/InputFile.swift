@@ -23,6 +23,12 @@ package struct InputFile: Sendable {
         _ path: String, format: InputFormat? = nil, recordsAt: FieldPath? = nil, displayName: String? = nil
     ) throws -> InputFile {
         let name = displayName ?? (path == "-" ? standardInputName : path)
+        if SQLiteTable.isDatabase(path) {
+            // A comparison reads a database's tables itself (`Comparison.run`); merge and apply
+            // come here, and they write their result in the input's own format.
+            throw InputError(source: name, location: nil, message: "changeset cannot write SQLite yet: merge and apply refuse a database; "
+                + "compare its tables with `changeset OLD.db NEW.db --table TABLE`")
+        }
         let bytes = try InputBytes.contents(of: path, name: name)
         return try settled(bytes, name: name, format: format ?? (path == "-" ? nil : formatOfName(path)), recordsAt: recordsAt)
     }

@@ -22,6 +22,8 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
     case relativeTolerance
     /// ``RecordOptions/recordsAt``: where the records array sits in a JSON document.
     case recordsAt
+    /// The comparison options' `tables`: which tables of two SQLite databases are compared.
+    case tables
 
     /// The setting as the library spells it, for messages.
     public var description: String {
@@ -35,6 +37,7 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
         case .tolerance: "the absolute tolerance of the field"
         case .relativeTolerance: "the relative tolerance of the field"
         case .recordsAt: "RecordOptions.recordsAt"
+        case .tables: "the tables to compare"
         }
     }
 }
