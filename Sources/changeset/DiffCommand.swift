@@ -72,7 +72,7 @@ struct DiffCommand: ParsableCommand {
 
     func validate() throws {
         for text in assertions {
-            do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
+            do { _ = try Assertion(parsing: text) } catch { throw ValidationError(LibraryErrorWording.text(of: error)) }
         }
         for field in show {
             do { _ = try FieldPath(parsing: field) } catch { throw ValidationError("--show: \(error)") }

@@ -131,7 +131,7 @@ struct GitMergeDriverCommand: ParsableCommand {
             options = try merging.mergeOptions(format: GitAttributes.format(of: path))
         } catch {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
-                                          reason: "\(error)"))
+                                          reason: LibraryErrorWording.text(of: error)))
         }
         if let path {
             // git's temporary files (.merge_file_XXXXXX) mean nothing to the user; the path and the side do.

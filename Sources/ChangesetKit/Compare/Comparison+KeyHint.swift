@@ -19,6 +19,22 @@ package struct KeyHint: Equatable, Sendable {
             + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(names[0]))"
     }
 
+    /// The advice added to a repeated id's error: `; ID is unique in PLACE`,
+    /// then the other keys (`(and ID and ID)`), each named as the id setting given that key.
+    package static func uniqueKeyAdvice(_ keys: [[String]], in place: String) -> [MessagePart] {
+        let assignments = keys.map { MessagePart.assignment(.id, library: "\($0)", argument: ShellWord.quoted(argument($0))) }
+        var parts: [MessagePart] = [.text("; "), assignments[0], .text(" is unique in \(place)")]
+        let others = assignments.dropFirst()
+        guard !others.isEmpty else { return parts }
+        parts.append(.text(" (and "))
+        for (index, other) in others.enumerated() {
+            if index > 0 { parts.append(.text(index == others.count - 1 ? " and " : ", ")) }
+            parts.append(other)
+        }
+        parts.append(.text(")"))
+        return parts
+    }
+
     /// A key as `--id` takes it: `geonameid`, `name,country`.
     static func argument(_ key: [String]) -> String {
         FieldPath.listArgument(key.map { FieldPath([$0]) })
