@@ -96,7 +96,8 @@ import Testing
     @Test func malformedFixturesGiveExactErrors() throws {
         let cases = try ErrorCase.load()
         #expect(cases.count >= 50)
-        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename"]
+        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename",
+                                               .duplicates: "--duplicates", .csvRows: "--csv-rows", .delimiter: "--delimiter", .inputFormat: "--input-format"]
         for errorCase in cases {
             let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file,
                                naming: { flags[$0] ?? "?" })
