@@ -8,17 +8,7 @@
 /// these, each one a batch UIKit accepts.
 public struct BatchUpdate: Equatable, Sendable {
     /// A section that changes place: index `from` before the batch, `to` after it.
-    public struct SectionMove: Equatable, Sendable {
-        /// The section's index before the batch.
-        public var from: Int
-        /// The section's index after the batch.
-        public var to: Int
-        /// The move of the section at `from` to `to`.
-        @inlinable public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
-    }
+    public typealias SectionMove = ChangesetEngine.SectionMove
 
     /// An item that changes place: path `from` before the batch, `to` after it.
     public struct ItemMove: Equatable, Sendable {
@@ -105,7 +95,7 @@ extension SectionedChangeset {
         var first = BatchUpdate()
         first.deletedSections = deletedSections.sorted()
         first.insertedSections = insertedSections.map(\.index).sorted()
-        first.movedSections = movedSections.map { BatchUpdate.SectionMove(from: $0.from, to: $0.to) }.sorted { $0.to < $1.to }
+        first.movedSections = movedSections.sorted { $0.to < $1.to }
         first.deletedItems = deletions.map(\.at).filter { !deletedSectionSet.contains($0.section) }
         first.insertedItems = insertions.map(\.at).filter { !insertedSectionSet.contains($0.section) }
 

@@ -69,3 +69,28 @@ public struct InvalidMatchingError: Error, Equatable, Sendable, CustomStringConv
             : "the matching pairs new element \(newIndex) with old element \(oldIndex), but the old list holds \(oldCount)"
     }
 }
+
+/// A list given to `Differ` holds more elements than the engine indexes:
+/// it keeps element positions in 32 bits (4 bytes an element where an `Int`
+/// takes 8), so each list holds at most ``limit`` elements.
+public struct TooManyElementsError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// How many elements the old list holds.
+    public var oldCount: Int
+    /// How many elements the new list holds.
+    public var newCount: Int
+    /// The most elements a list may hold.
+    public var limit: Int
+
+    /// The error for lists of `oldCount` and `newCount` elements, one of them past `limit`.
+    @inlinable public init(oldCount: Int, newCount: Int, limit: Int) {
+        self.oldCount = oldCount
+        self.newCount = newCount
+        self.limit = limit
+    }
+
+    /// For example `the new list holds 3000000000 elements; the engine diffs lists of at most 2147483646`.
+    public var description: String {
+        let (side, count) = oldCount > limit ? ("old", oldCount) : ("new", newCount)
+        return "the \(side) list holds \(count) elements; the engine diffs lists of at most \(limit)"
+    }
+}

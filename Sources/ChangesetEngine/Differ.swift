@@ -21,8 +21,26 @@
 ///
 /// Errors: a section id twice on one side throws ``DuplicateSectionIDError``,
 /// a malformed matching ``InvalidMatchingError`` (both mistakes of the
-/// caller's); ``InvariantViolation`` means a bug in the engine.
+/// caller's), a list past ``elementLimit`` elements ``TooManyElementsError``;
+/// ``InvariantViolation`` means a bug in the engine.
 public enum Differ {
+    /// The most elements either list may hold: positions are kept as `Int32`
+    /// (and a position + 1 too, with 0 for none), so a count must stay below `Int32.max`.
+    public static let elementLimit = Int(Int32.max) - 1
+
+    /// Throws ``TooManyElementsError`` when a list of `old` or `new` elements
+    /// holds more than `limit`, before any 32-bit position is formed.
+    @inlinable
+    static func checkCounts(old: Int, new: Int, limit: Int = elementLimit) throws(TooManyElementsError) {
+        guard old <= limit && new <= limit else { throw TooManyElementsError(oldCount: old, newCount: new, limit: limit) }
+    }
+
+    /// How many elements `sections` hold in all.
+    @inlinable
+    static func elementCount<SectionID, Element>(_ sections: [ListSection<SectionID, Element>]) -> Int {
+        sections.reduce(0) { $0 + $1.elements.count }
+    }
+
     /// The changeset from `old` to `new`, sections and elements matched by
     /// id, content compared with `==`.
     @inlinable
@@ -41,7 +59,7 @@ public enum Differ {
         let oldSectionOfNew = try matchSections(old: old, new: new, into: &changeset)
 
         // 2. Elements, matched by id.
-        let oldIndexOfNew = matchByID(old: old, new: new)
+        let oldIndexOfNew = try matchByID(old: old, new: new)
         return try diff(from: old, to: new, matching: oldIndexOfNew, changeset: changeset, oldSectionOfNew: oldSectionOfNew, rule: rule)
     }
 
@@ -51,11 +69,21 @@ public enum Differ {
     /// or -1: a matching for ``diff(from:to:matching:)``, to adjust before
     /// handing it on (to pair elements by something the id cannot say).
     ///
-    /// Time O(n) expected, memory about 20 bytes an element.
+    /// Time O(n) expected, memory about 20 bytes an element. Throws
+    /// ``TooManyElementsError`` for a list past ``elementLimit`` elements.
     @inlinable
     public static func matchByID<SectionID, Element: Identifiable>(
         old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>]
-    ) -> [Int32] {
+    ) throws(TooManyElementsError) -> [Int32] {
+        try matchByID(old: old, new: new, limit: elementLimit)
+    }
+
+    /// ``matchByID(old:new:)`` with lists of at most `limit` elements.
+    @inlinable
+    static func matchByID<SectionID, Element: Identifiable>(
+        old: [ListSection<SectionID, Element>], new: [ListSection<SectionID, Element>], limit: Int
+    ) throws(TooManyElementsError) -> [Int32] {
+        try checkCounts(old: elementCount(old), new: elementCount(new), limit: limit)
         func ids(_ sections: [ListSection<SectionID, Element>]) -> [Element.ID] {
             var ids: [Element.ID] = []
             ids.reserveCapacity(sections.reduce(0) { $0 + $1.elements.count })
@@ -95,6 +123,7 @@ public enum Differ {
         from old: [ListSection<SectionID, Element>], to new: [ListSection<SectionID, Element>], matching oldIndexOfNew: [Int32],
         changeset: SectionedChangeset<SectionID, Element>, oldSectionOfNew: [Int], rule: Equality
     ) throws -> SectionedChangeset<SectionID, Element> {
+        try checkCounts(old: elementCount(old), new: elementCount(new))
         var changeset = changeset
         // Flat positions: the k-th old element stands in section `oldSectionOfFlat[k]`,
         // at k - `oldStart[that section]` (4 bytes an element, not an ItemPath's 16).

@@ -20,7 +20,7 @@ enum IDMatching {
     /// For each id of `new`, the index in `old` of its counterpart, or -1.
     @inlinable
     static func match<ID: Hashable>(old: [ID], new: [ID]) -> [Int32] {
-        precondition(old.count < Int(Int32.max) && new.count < Int(Int32.max), "more elements than 32-bit positions hold")
+        precondition(old.count <= Differ.elementLimit && new.count <= Differ.elementLimit, "Differ.checkCounts keeps a list within 32-bit positions")
         var bits = 0
         while old.count >> bits > partitionSize && bits < 16 { bits += 1 }
         let oldSide = Partitioned(old, bits: bits)

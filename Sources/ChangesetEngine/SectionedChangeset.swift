@@ -52,17 +52,7 @@ extension ListSection: Sendable where ID: Sendable, Element: Sendable {}
 /// rebuild the new list from the old one and the changeset alone.
 public struct SectionedChangeset<SectionID: Hashable, Element> {
     /// A section that changed place: old index `from`, new index `to`.
-    public struct SectionMove: Equatable, Sendable {
-        /// The section's old index.
-        public var from: Int
-        /// The section's new index.
-        public var to: Int
-        /// The move of the section at old index `from` to new index `to`.
-        @inlinable public init(from: Int, to: Int) {
-            self.from = from
-            self.to = to
-        }
-    }
+    public typealias SectionMove = ChangesetEngine.SectionMove
 
     /// An item only in the new list.
     public struct Insertion {

@@ -53,7 +53,7 @@ struct ComparingOptions: ParsableArguments {
         do {
             options.tolerance = try ValueTolerance(absolute: tolerance, relative: relativeTolerance, ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
         } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(LibraryErrorWording.text(of: error))
         }
         options.records.notedFields = options.tolerance.notedFields
         options.oldFormat = matching.inputFormat

@@ -14,10 +14,7 @@ struct GitMergeDriverCommand: ParsableCommand {
             """
     )
 
-    @OptionGroup var matching: RecordMatchingOptions
-
-    @Option(help: ArgumentHelp("Resolve every conflict with this side's version: ours or theirs.", valueName: "side"))
-    var prefer: MergePreference?
+    @OptionGroup var merging: MergingOptions
 
     @Argument(help: "%O: the common ancestor's version (a temporary file).")
     var base: String
@@ -116,25 +113,25 @@ struct GitMergeDriverCommand: ParsableCommand {
 
     func run() throws {
         let markerSize = Self.boundedMarkerSize(self.markerSize)
-        var matching = self.matching
-        matching.id = path.flatMap { GitAttributes.id(for: $0, given: matching.id) } ?? matching.id
+        var merging = self.merging
+        merging.matching.id = path.flatMap { GitAttributes.id(for: $0, given: merging.matching.id) } ?? merging.matching.id
         let label = path ?? ours
         if let marked = [base, ours, theirs].first(where: { GitFileContent.hasConflictMarkers($0, size: markerSize ?? 7) }) {
             // Marker lines would be read as records and merged away as data.
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "\(marked == ours ? "ours" : marked == theirs ? "theirs" : "the base") holds conflict markers"))
         }
-        guard matching.id != nil else {
+        guard merging.matching.id != nil else {
             // Records matched by content cannot tell an edit from a replacement.
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
                                           reason: "no changeset-id attribute names its id"))
         }
         var options: MergeOptions
         do {
-            options = try matching.mergeOptions(format: GitAttributes.format(of: path), prefer: prefer)
+            options = try merging.mergeOptions(format: GitAttributes.format(of: path))
         } catch {
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
-                                          reason: "\(error)"))
+                                          reason: LibraryErrorWording.text(of: error)))
         }
         if let path {
             // git's temporary files (.merge_file_XXXXXX) mean nothing to the user; the path and the side do.

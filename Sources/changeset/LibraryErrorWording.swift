@@ -17,6 +17,22 @@ enum LibraryErrorWording {
         case .relativeTolerance: "--relative-tolerance"
         case .recordsAt: "--records-at"
         case .tables: "--table"
+        case .duplicates: "--duplicates"
+        case .csvRows: "--csv-rows"
+        case .arrayKey: "--array-key"
+        case .delimiter: "--delimiter"
+        case .inputFormat: "--input-format"
+        case .memoryLimit: "--memory-limit"
+        case .format: "--format"
+        case .assertion: "--assert"
+        case .ignoreCase: "--ignore-case"
+        case .ignoreWhitespace: "--ignore-whitespace"
+        case .looseTypes: "--loose-types"
+        case .numbersByValue: "--numbers-by-value"
+        case .ignoreOrder: "--ignore-order"
+        case .arrays: "--arrays"
+        case .absoluteTolerances: "--tolerance"
+        case .relativeTolerances: "--relative-tolerance"
         }
     }
 
@@ -24,8 +40,7 @@ enum LibraryErrorWording {
     /// settings named as flags, any other as it describes itself.
     static func text(of error: any Error) -> String {
         switch error {
-        case let error as FieldCheckError: error.message(naming: flag)
-        case let error as InputError: error.description(naming: flag)
+        case let error as any SettingNamingError: error.description(naming: flag, asArguments: true)
         default: "\(error)"
         }
     }

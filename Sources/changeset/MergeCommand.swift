@@ -30,10 +30,7 @@ struct MergeCommand: ParsableCommand {
     @Argument(help: "Their edit of BASE.", completion: .file())
     var theirs: String
 
-    @OptionGroup var matching: RecordMatchingOptions
-
-    @Option(help: ArgumentHelp("Resolve every conflict with this side's version: ours or theirs (the conflicts are still listed).", valueName: "side"))
-    var prefer: MergePreference?
+    @OptionGroup var merging: MergingOptions
 
     @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"), completion: .file())
     var conflicts: String?
@@ -48,15 +45,15 @@ struct MergeCommand: ParsableCommand {
         if [base, ours, theirs].filter({ $0 == "-" }).count > 1 {
             throw ValidationError("only one of BASE, OURS and THEIRS can be standard input (-)")
         }
-        if markers && prefer != nil { throw ValidationError("--markers marks conflicts that --prefer resolves; give one of them") }
-        if matching.duplicates == .occurrence && matching.id != nil {
+        if markers && merging.prefer != nil { throw ValidationError("--markers marks conflicts that --prefer resolves; give one of them") }
+        if merging.matching.duplicates == .occurrence && merging.matching.id != nil {
             // The k-th record with an id is another record once a side deletes an earlier one.
             throw ValidationError("a merge matches records by unique ids; --duplicates occurrence would match different records after a deletion")
         }
     }
 
     func run() throws {
-        let options = try matching.mergeOptions(prefer: prefer)
+        let options = try merging.mergeOptions()
         let inputs = [base, ours, theirs]
         try OutputTargets.check(naming: [("-o", output ?? ""), ("--conflicts", conflicts ?? "")]) { () throws(OverwriteGuard.Refusal) in
             if let output { try OverwriteGuard.checkOutput(output, against: inputs) }

@@ -26,6 +26,8 @@ extension OutputSettingsError {
         case .replayPastMemoryLimit(let format, let limit):
             "--format \(format.rawValue) holds every record in memory, and these inputs are larger than "
                 + "--memory-limit \(limit) bytes: give a larger --memory-limit to write it"
+        case .jsonPatchOfNonJSON(let snapshot, let format):
+            "--format jsonpatch needs two JSON documents, but \(snapshot) is \(format)"
         case .patchWithoutResultFingerprint, .patchFieldWithoutColumn:
             "--format patch: \(self)"
         }

@@ -46,10 +46,10 @@ struct RecordMatchingOptions: ParsableArguments {
 
     func validate() throws {
         for text in rename {
-            do { _ = try Rename(parsing: text) } catch { throw ValidationError("\(error)") }
+            do { _ = try Rename(parsing: text) } catch { throw ValidationError(LibraryErrorWording.text(of: error)) }
         }
         for text in arrayKey {
-            do { _ = try ArrayKeyRule(parsing: text) } catch { throw ValidationError("\(error)") }
+            do { _ = try ArrayKeyRule(parsing: text) } catch { throw ValidationError(LibraryErrorWording.text(of: error)) }
         }
         if let delimiter, delimiter.utf8.count != 1 || !delimiter.unicodeScalars.allSatisfy(\.isASCII) {
             throw ValidationError("--delimiter must be one ASCII character, not \"\(TerminalText.datum(delimiter))\"")
@@ -73,7 +73,7 @@ struct RecordMatchingOptions: ParsableArguments {
             options.renames = try rename.map(Rename.init(parsing:))
             options.arrayKeys = try arrayKey.map(ArrayKeyRule.init(parsing:))
         } catch {
-            throw ValidationError("\(error)")
+            throw ValidationError(LibraryErrorWording.text(of: error))
         }
         options.duplicates = duplicates
         options.csvRows = csvRows

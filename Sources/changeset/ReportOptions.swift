@@ -46,7 +46,7 @@ struct ReportOptions: ParsableArguments {
 
     func validate() throws {
         for text in assertions {
-            do { _ = try Assertion(parsing: text) } catch { throw ValidationError("\(error)") }
+            do { _ = try Assertion(parsing: text) } catch { throw ValidationError(LibraryErrorWording.text(of: error)) }
         }
         for field in show {
             do { _ = try FieldPath(parsing: field) } catch { throw ValidationError("--show: \(error)") }

@@ -662,17 +662,27 @@ extension GitDriverTests {
         #expect(result.status == 0 && result.stdout == plain.stdout && result.stderr.isEmpty, "\(result)")
     }
 
+    /// Branches `ours` and `theirs` of `file` from `base`, merges theirs into
+    /// ours (expecting the file to read `merged` after), then writes `edited`
+    /// over it: git's merge output and its `git diff` of the edit.
+    func mergeThenEdit(_ repository: Repository, _ file: String, base: String, ours: String, theirs: String,
+                       merged: String, edited: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        throws -> (merge: CommandResult, diff: CommandResult) {
+        try repository.branches(file, base: base, ours: ours, theirs: theirs)
+        let merge = try repository.git("merge", "--no-edit", "theirs")
+        #expect(try repository.read(file) == merged, sourceLocation: sourceLocation)
+        try repository.write(file, edited)
+        return (merge, try repository.git("diff"))
+    }
+
     /// git put a path starting with `-` among the options: the merge driver
     /// printed its help and git took OURS as merged, losing THEIRS's edit.
     @Test func aPathStartingWithADashIsAPathForBothDrivers() throws {
         let repository = try Repository()
         #expect(try repository.changeset("git", "setup", "--id", "id", "*.csv").status == 0)
-        try repository.branches("-dash.csv", base: "id,v\n1,1\n2,2\n", ours: "id,v\n1,1\n2,2\n3,3\n", theirs: "id,v\n1,11\n2,2\n")
-        let merged = try repository.git("merge", "--no-edit", "theirs")
+        let (merged, diff) = try mergeThenEdit(repository, "-dash.csv", base: "id,v\n1,1\n2,2\n", ours: "id,v\n1,1\n2,2\n3,3\n",
+                                               theirs: "id,v\n1,11\n2,2\n", merged: "id,v\n1,11\n2,2\n3,3\n", edited: "id,v\n1,12\n2,2\n3,3\n")
         #expect(merged.status == 0, "\(merged)")
-        #expect(try repository.read("-dash.csv") == "id,v\n1,11\n2,2\n3,3\n")
-        try repository.write("-dash.csv", "id,v\n1,12\n2,2\n3,3\n")
-        let diff = try repository.git("diff")
         #expect(diff.status == 0 && diff.stdout.contains("v: 11 -> 12"), "\(diff)")
     }
 
@@ -685,12 +695,9 @@ extension GitDriverTests {
         try repository.git("config", "diff.changeset.command", command.replacingOccurrences(of: "git-diff --", with: "git-diff --bogus --"))
         let driver = try repository.git("config", "merge.changeset.driver").stdout.trimmingCharacters(in: .newlines)
         try repository.git("config", "merge.changeset.driver", driver.replacingOccurrences(of: "merge-driver --", with: "merge-driver --bogus --"))
-        try repository.branches("data.csv", base: "id,v\n1,1\n2,2\n3,3\n4,4\n", ours: "id,v\n1,11\n2,2\n3,3\n4,4\n", theirs: "id,v\n1,1\n2,2\n3,3\n4,44\n")
-        let merged = try repository.git("merge", "--no-edit", "theirs")
+        let (merged, diff) = try mergeThenEdit(repository, "data.csv", base: "id,v\n1,1\n2,2\n3,3\n4,4\n", ours: "id,v\n1,11\n2,2\n3,3\n4,4\n",
+                                               theirs: "id,v\n1,1\n2,2\n3,3\n4,44\n", merged: "id,v\n1,11\n2,2\n3,3\n4,44\n", edited: "id,v\n1,12\n")
         #expect(merged.status == 0 && merged.stderr.contains("merging it as text"), "\(merged)")
-        #expect(try repository.read("data.csv") == "id,v\n1,11\n2,2\n3,3\n4,44\n")
-        try repository.write("data.csv", "id,v\n1,12\n")
-        let diff = try repository.git("diff")
         #expect(diff.status == 0 && diff.stdout.contains("not compared record by record"), "\(diff)")
     }
 

@@ -41,15 +41,7 @@ import Testing
         let result = try changeset(["merge"] + paths + ["--id", "id", "--markers"])
         #expect(result.status == 1, "\(result)")
         for keep in ["ours", "theirs"] {
-            var lines: [Substring] = []
-            var side = ""
-            for line in result.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("<<<<<<<") { side = "ours"; continue }
-                if line == "=======" { side = "theirs"; continue }
-                if line.hasPrefix(">>>>>>>") { side = ""; continue }
-                if side.isEmpty || side == keep { lines.append(line) }
-            }
-            let chosen = lines.joined(separator: "\n")
+            let chosen = resolvedMarkers(result.stdout, keeping: keep)
             let parsed = try run("jq", ["-c", "[.[].id]"], input: chosen)
             #expect(parsed == (keep == "ours" ? "[1]\n" : "[1,2]\n"), "\(chosen)")
         }
@@ -200,16 +192,23 @@ import Testing
             >>>>>>> theirs
             """, "\(merged)")
         for (keep, created) in [("ours", "b"), ("theirs", "c")] {
-            var lines: [Substring] = []
-            var side = ""
-            for line in merged.stdout.split(separator: "\n", omittingEmptySubsequences: false) {
-                if line.hasPrefix("<<<<<<<") { side = "ours"; continue }
-                if line == "=======" { side = "theirs"; continue }
-                if line.hasPrefix(">>>>>>>") { side = ""; continue }
-                if side.isEmpty || side == keep { lines.append(line) }
-            }
-            let parsed = try run("jq", ["-c", "[.created, [.data[].id]]"], input: lines.joined(separator: "\n"))
-            #expect(parsed == "[\"\(created)\",[1,3]]\n", "\(keep): \(lines)")
+            let chosen = resolvedMarkers(merged.stdout, keeping: keep)
+            let parsed = try run("jq", ["-c", "[.created, [.data[].id]]"], input: chosen)
+            #expect(parsed == "[\"\(created)\",[1,3]]\n", "\(keep): \(chosen)")
         }
+    }
+
+    /// `text` with each conflict resolved as a user keeping `side` ("ours"
+    /// or "theirs") would: the marker lines dropped, the other side's lines too.
+    func resolvedMarkers(_ text: String, keeping side: String) -> String {
+        var lines: [Substring] = []
+        var current = ""
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("<<<<<<<") { current = "ours"; continue }
+            if line == "=======" { current = "theirs"; continue }
+            if line.hasPrefix(">>>>>>>") { current = ""; continue }
+            if current.isEmpty || current == side { lines.append(line) }
+        }
+        return lines.joined(separator: "\n")
     }
 }

@@ -83,7 +83,7 @@ import Testing
 
     @Test func raggedRowAfterAMultiLineField() {
         #expect(read("id,a\n1,\"x\ny\",z\n", format: .csv, options: byID).failureMessage
-            == "test:3:4: this row has 3 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
+            == "test:3:4: this row has 3 fields but the header has 2 (RecordOptions.csvRows .lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
     }
 }
 
@@ -205,8 +205,8 @@ import Testing
     @Test func errorsInPlainRowsKeepTheirPlaces() {
         func failure(_ text: [UInt8]) -> String? { read(text, format: .csv, options: byID).failureMessage }
         let header = Array("id,a\n1,x\n".utf8)
-        #expect(failure(header + Array("2,y,z\n".utf8)) == "test:3:5: this row has 3 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
-        #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2 (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
+        #expect(failure(header + Array("2,y,z\n".utf8)) == "test:3:5: this row has 3 fields but the header has 2 (RecordOptions.csvRows .lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
+        #expect(failure(header + Array("2\n".utf8)) == "test:3:2: this row has 1 fields but the header has 2 (RecordOptions.csvRows .lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)")
         #expect(failure(header + [0x32, 0x2C, 0x61, 0xC3, 0x28, 0x0A]) == "test:3:4: invalid UTF-8 (a bad byte sequence starting with byte 0xC3)")
         #expect(failure(header + [0x32, 0x2C, 0xE6, 0x97, 0x0A]) == "test:3:3: invalid UTF-8 (a bad byte sequence starting with byte 0xE6)")
         for run in 0..<10 {  // a bad byte at every place in a word
@@ -214,12 +214,12 @@ import Testing
             #expect(failure(header + row) == "test:3:\(3 + run): invalid UTF-8 (a bad byte sequence starting with byte 0xFF)")
         }
         #expect(failure(header + Array(",y\n".utf8)) == "test:3:1: the id field \"id\" is empty")
-        #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them")
+        #expect(failure(header + Array("1,y\n".utf8)) == "test:3:1: duplicate id \"1\": the record at line 2 has it too; it is the only repeated id. An RecordOptions.id that is unique (several fields: RecordOptions.id [\"a\", \"b\"]) or RecordOptions.duplicates .occurrence (the k-th copy matches the k-th) compares them")
     }
 }
 
 /// Rows with fewer or more cells than the header (issue 34: real files have
-/// them): an error at the row that names `--csv-rows lenient`, or, with it,
+/// them): an error at the row that names `RecordOptions.csvRows` `.lenient`, or, with it,
 /// missing cells read as empty and extra ones as fields named by their
 /// column. `read` feeds every input in chunks of 1, 7 and 65536 bytes and
 /// checks they agree, so each row here goes through the state machine and
@@ -233,7 +233,7 @@ import Testing
     }
 
     @Test func raggedRowErrorKeepsItsPlaceAndNamesTheLenientOption() {
-        let hint = " (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)"
+        let hint = " (RecordOptions.csvRows .lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as #3)"
         #expect(read("id,a\n1,x\n2,y,z\n", format: .csv, options: strict).failureMessage
             == "test:3:5: this row has 3 fields but the header has 2" + hint)
         #expect(read("id,a\n1,x\n2\n", format: .csv, options: strict).failureMessage

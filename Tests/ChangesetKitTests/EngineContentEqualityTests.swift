@@ -63,7 +63,7 @@ struct Row: Identifiable, ContentEquatableElement {
     @Test func closureWithAMatching() throws {
         let old = [ListSection(id: 0, elements: [Item(id: "a", value: 1), Item(id: "b", value: 2)])]
         let new = [ListSection(id: 0, elements: [Item(id: "b", value: 5), Item(id: "a", value: 1)])]
-        let matching = Differ.matchByID(old: old, new: new)
+        let matching = try Differ.matchByID(old: old, new: new)
         #expect(matching == [1, 0])
         let changeset = try Differ.diff(from: old, to: new, matching: matching) { $0.value == $1.value }
         #expect(changeset.updates.map(\.element.id) == ["b"])

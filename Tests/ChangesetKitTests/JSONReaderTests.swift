@@ -61,7 +61,7 @@ import Testing
     @Test func idsCompareAsText() throws {
         // A number id and a string id with the same text are the same id; numbers by value.
         let text = #"[{"id": 1}, {"id": "1"}]"#
-        #expect(read(text).failureMessage == #"test:1:13: duplicate id "1": the record at line 1 has it too; it is the only repeated id. An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"#)
+        #expect(read(text).failureMessage == #"test:1:13: duplicate id "1": the record at line 1 has it too; it is the only repeated id. An RecordOptions.id that is unique (several fields: RecordOptions.id ["a", "b"]) or RecordOptions.duplicates .occurrence (the k-th copy matches the k-th) compares them"#)
         #expect(try #require(read(#"[{"id": 1.50}, {"id": true}]"#).table).keys == ["1.5", "true"])
     }
 
@@ -96,7 +96,8 @@ import Testing
     @Test func malformedFixturesGiveExactErrors() throws {
         let cases = try ErrorCase.load()
         #expect(cases.count >= 50)
-        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename"]
+        let flags: [LibrarySetting: String] = [.id: "--id", .section: "--section", .recordsAt: "--records-at", .rename: "--rename",
+                                               .duplicates: "--duplicates", .csvRows: "--csv-rows", .delimiter: "--delimiter", .inputFormat: "--input-format"]
         for errorCase in cases {
             let outcome = read(errorCase.bytes, format: errorCase.format, options: errorCase.options, source: errorCase.file,
                                naming: { flags[$0] ?? "?" })

@@ -108,7 +108,7 @@ import Testing
         let version1 = "changeset-patch 1\nbase json 3 0123456789abcdef\nresult 2\ndelete 0\n"
         #expect(parseError(version1) == "p.patch:1:1: this patch was made by an older changeset (patch format 1): it has no "
             + "fingerprint of its result, so a cut or edited copy could not be told from a whole one; make the patch again "
-            + "with this changeset (changeset OLD NEW --format patch)")
+            + "with this changeset (the output format .patch)")
     }
 
     @Test func aPatchFromANewerChangesetIsRefusedAsSuch() {

@@ -31,7 +31,7 @@ import Testing
         var options = ComparisonOptions()
         options.records.id = [FieldPath(["id"])]
         let comparison = try Self.comparison(#"[{"id":1,"p":1.000}]"#, #"[{"id":1,"p":1.001}]"#, options)
-        #expect(comparison.optionsCountingChangesAsNone.isEmpty)
+        #expect(comparison.settingsCountingChangesAsNone.isEmpty)
         var output = ""
         let summary = try comparison.write(OutputSettings(format: .jsonpatch), to: &output)
         #expect(summary.updated == 1 && output.contains(#"{"op":"replace","path":"/0/p","value":1.001}"#), "\(summary) \(output)")

@@ -74,7 +74,7 @@ func read(
         }
         return ReadOutcome(try finish())
     } catch let error as InputError where naming != nil {
-        return .failure(error.description(naming: naming!))
+        return .failure(error.description(naming: naming!, asArguments: true))
     } catch {
         return .failure("\(error)")
     }

@@ -29,9 +29,14 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
     public var text: String
 
     /// An expression that is not `KIND OP NUMBER` or `KIND OP NUMBER%`.
-    public struct ParseError: Error, CustomStringConvertible {
-        /// What is wrong, and how to write one.
-        public var description: String
+    public struct ParseError: Error, Equatable, CustomStringConvertible {
+        /// The expression as given.
+        public var text: String
+        /// What is wrong with it, and how to write one.
+        public var reason: String
+
+        /// `invalid assertion "TEXT": reason`.
+        public var description: String { description(naming: \.description, asArguments: false) }
     }
 
     /// Reads `deleted == 0`, `updated <= 5%` and the like.
@@ -41,7 +46,7 @@ public struct Assertion: Equatable, Sendable, CustomStringConvertible {
         self.text = text
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail(_ why: String) -> ParseError {
-            ParseError(description: "invalid --assert \"\(text)\": \(why); write KIND OP NUMBER or KIND OP NUMBER%, "
+            ParseError(text: text, reason: "\(why); write KIND OP NUMBER or KIND OP NUMBER%, "
                 + "KIND one of inserted, deleted, updated, moved, changed, unchanged, schema and OP one of == != < <= > >=")
         }
         guard let kindEnd = trimmed.firstIndex(where: { !$0.isLetter }) else { throw fail("no comparison") }
@@ -117,5 +122,11 @@ extension Double {
     /// Without a trailing `.0` for whole numbers.
     func formatted() -> String {
         self == rounded() && abs(self) < 1e15 ? String(Int(self)) : String(self)
+    }
+}
+
+extension Assertion.ParseError: SettingNamingError {
+    package func description(naming name: (LibrarySetting) -> String, asArguments: Bool) -> String {
+        "invalid \(name(.assertion)) \"\(text)\": \(reason)"
     }
 }

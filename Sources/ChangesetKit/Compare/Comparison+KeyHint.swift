@@ -19,6 +19,22 @@ package struct KeyHint: Equatable, Sendable {
             + "; records are matched by content without --id, so a changed record is a deletion and an insertion: try --id \(ShellWord.quoted(names[0]))"
     }
 
+    /// The advice added to a repeated id's error: `; ID is unique in PLACE`,
+    /// then the other keys (`(and ID and ID)`), each named as the id setting given that key.
+    package static func uniqueKeyAdvice(_ keys: [[String]], in place: String) -> [MessagePart] {
+        let assignments = keys.map { MessagePart.assignment(.id, library: "\($0)", argument: ShellWord.quoted(argument($0))) }
+        var parts: [MessagePart] = [.text("; "), assignments[0], .text(" is unique in \(place)")]
+        let others = assignments.dropFirst()
+        guard !others.isEmpty else { return parts }
+        parts.append(.text(" (and "))
+        for (index, other) in others.enumerated() {
+            if index > 0 { parts.append(.text(index == others.count - 1 ? " and " : ", ")) }
+            parts.append(other)
+        }
+        parts.append(.text(")"))
+        return parts
+    }
+
     /// A key as `--id` takes it: `geonameid`, `name,country`.
     static func argument(_ key: [String]) -> String {
         FieldPath.listArgument(key.map { FieldPath([$0]) })
@@ -137,15 +153,21 @@ extension Comparison {
     /// a time and memory linear in those records, whatever the number of
     /// columns.
     package func compositeKeys() throws -> [[String]] {
+        try compositeKeySearch().keys
+    }
+
+    /// ``compositeKeys()``, with the work its search did: how many
+    /// (candidate, record) values it hashed, on both sides.
+    package func compositeKeySearch() throws -> (keys: [[String]], valuesHashed: Int) {
         let id = options.records.id
-        guard !id.isEmpty, id.allSatisfy({ $0.components.count == 1 }) else { return [] }
+        guard !id.isEmpty, id.allSatisfy({ $0.components.count == 1 }) else { return ([], 0) }
         let idNames = Set(id.map { ExactTextKey($0.components[0]) })
         let oldFilled = old.filledFields
         let newFilled = new.filledFields
         let candidates = new.records.schema.filter {
             !idNames.contains(ExactTextKey($0)) && Self.isShownAsIs($0) && oldFilled.contains(ExactTextKey($0)) && newFilled.contains(ExactTextKey($0))
         }
-        guard id.allSatisfy({ Self.isShownAsIs($0.components[0]) }) else { return [] }
+        guard id.allSatisfy({ Self.isShownAsIs($0.components[0]) }) else { return ([], 0) }
         let repeated = [old, new].map { $0.records.keyIndex.rowsWithRepeatedKeys }
         var search = try KeySearch.narrowed(self, candidates.map { [$0] }, rows: repeated.map { Array($0.prefix(Self.compositeKeySample)) },
                                             keyedBy: true)
@@ -156,7 +178,8 @@ extension Comparison {
         }
         let found = search.found
         // Only the keys that pair as many records as the best one.
-        return found.filter { $0.shared == found.first?.shared }.prefix(3).map { id.map(\.components[0]) + $0.key }
+        let keys = found.filter { $0.shared == found.first?.shared }.prefix(3).map { id.map(\.components[0]) + $0.key }
+        return (keys, search.valuesHashed)
     }
 
     /// A name a hint can give as it is: nothing in it a terminal would act
@@ -180,6 +203,9 @@ private struct KeySearch {
     let keyedBy: Bool
     /// Per side, per candidate: the hashes of its values so far, nil once one repeats.
     private var seen: [[Set<UInt64>?]]
+    /// How many (candidate, record) values were hashed so far, both sides:
+    /// the search's work, which narrowing keeps linear in the records.
+    private(set) var valuesHashed = 0
 
     init(_ comparison: Comparison, _ candidates: [[String]], rows: [[Int]], keyedBy: Bool = false) throws {
         self.comparison = comparison
@@ -230,14 +256,17 @@ private struct KeySearch {
     mutating func goOn(rows: [[Int]]) throws {
         let sides = [(comparison.old, rows[0], seen[0]), (comparison.new, rows[1], seen[1])]
         let search = self
-        seen = try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { side, rows, seen in
+        let looked = try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { side, rows, seen in
             try search.values(side, rows: rows, seen: seen)
         }
+        seen = looked.map(\.seen)
+        valuesHashed += looked.reduce(0) { $0 + $1.hashed }
     }
 
-    /// `seen` after `rows` of `side`.
-    private func values(_ side: Snapshot, rows: [Int], seen: [Set<UInt64>?]) throws -> [Set<UInt64>?] {
+    /// `seen` after `rows` of `side`, and how many values were hashed.
+    private func values(_ side: Snapshot, rows: [Int], seen: [Set<UInt64>?]) throws -> (seen: [Set<UInt64>?], hashed: Int) {
         var seen = seen
+        var hashed = 0
         var names: [String] = []
         var nameIndex: [ExactTextKey: Int] = [:]
         let parts = candidates.map { candidate in
@@ -253,9 +282,10 @@ private struct KeySearch {
         for row in rows where aliveCount > 0 {
             // 64-bit hashes of the values' text, not the values: a column of
             // distinct floats costs 8 bytes a record, not a String.
-            guard let values = try fields.values(ofRecord: row) else { return seen.map { _ in nil } }
+            guard let values = try fields.values(ofRecord: row) else { return (seen.map { _ in nil }, hashed) }
             let idHash = keyedBy ? side.records.keys.withKey(row, RecordTable.keyHash) : 0
             for index in candidates.indices where seen[index] != nil {
+                hashed += 1
                 var hash = idHash
                 var complete = true
                 for part in parts[index] {
@@ -271,7 +301,7 @@ private struct KeySearch {
                 aliveCount -= 1
             }
         }
-        return seen
+        return (seen, hashed)
     }
 }
 

@@ -115,7 +115,8 @@ extension Comparison {
             let lines = batch.lines
             // (A matched old row travels with a flag in its top bit: 31 bits a row.)
             guard count + batch.count < Int(Int32.max) else {
-                throw InputError(source: source, location: nil, message: "more than 2G records past --memory-limit is more than changeset supports")
+                throw InputError(source: source, location: nil,
+                                 parts: [.text("more than 2G records past "), .setting(.memoryLimit), .text(" is more than changeset supports")])
             }
             // The ids share one arena of 4 GiB, as a table's in memory do (so do those read back, a part of them).
             guard keys.size + batch.keys.byteCount <= Int(UInt32.max) else {

@@ -143,9 +143,7 @@ public struct Comparison: Sendable {
             var occurrence = options
             occurrence.records.duplicates = .occurrence
             if let keys = try? run(oldInput, newInput, options: occurrence).compositeKeys(), !keys.isEmpty {
-                let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
-                error.message += "; \(arguments[0]) is unique in both files"
-                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
+                error.append(KeyHint.uniqueKeyAdvice(keys, in: "both files"))
             }
             throw error
         }

@@ -243,7 +243,7 @@ struct ElementKeys: Sendable {
 
 extension ElementKeys {
     /// Refuses (an `InputError` at the record's line) a record of `snapshot`
-    /// one of whose arrays does not hold the key an `--array-key` gives it in
+    /// one of whose arrays does not hold the key an array key rule gives it in
     /// every element, once: such elements would be paired by position, silently.
     func check(_ record: Value, row: Int, of snapshot: Snapshot, options: RecordOptions) throws {
         guard let (problem, rule) = violation(in: record, mode: options.mode) else { return }
@@ -252,7 +252,8 @@ extension ElementKeys {
         let id = options.id.isEmpty || row >= keys.endIndex ? "" : " \"" + TerminalText.datum(keys[row]) + "\""
         throw InputError(
             source: snapshot.input.name, location: InputLocation(line: snapshot.records.line(row), column: 1),
-            message: "record\(id): \(problem), but --array-key \(ShellWord.quoted(rule.argument)) matches its elements by that key "
-                + "(each element must hold it once; PATH= pairs them by content and position)")
+            parts: [.text("record\(id): \(problem), but "),
+                    .assignment(.arrayKey, library: "\"\(rule.argument)\"", argument: ShellWord.quoted(rule.argument)),
+                    .text(" matches its elements by that key (each element must hold it once; PATH= pairs them by content and position)")])
     }
 }

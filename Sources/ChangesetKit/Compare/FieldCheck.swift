@@ -34,8 +34,14 @@ public struct FieldCheckError: Error, Equatable, Sendable, CustomStringConvertib
     public var description: String { message(naming: \.description) }
 
     /// The message with each setting named by `name` (the command passes its flags).
-    package func message(naming name: (LibrarySetting) -> String) -> String {
-        "\(name(setting)) \(field): " + problemParts.rendered(naming: name)
+    package func message(naming name: (LibrarySetting) -> String, asArguments: Bool = false) -> String {
+        "\(name(setting)) \(field): " + problemParts.rendered(naming: name, asArguments: asArguments)
+    }
+}
+
+extension FieldCheckError: SettingNamingError {
+    package func description(naming name: (LibrarySetting) -> String, asArguments: Bool) -> String {
+        message(naming: name, asArguments: asArguments)
     }
 }
 

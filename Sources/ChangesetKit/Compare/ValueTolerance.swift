@@ -53,7 +53,7 @@ public struct ValueTolerance: Sendable, Equatable {
     /// for one field (the last of several wins).
     public init(absolute: [String], relative: [String], ignoreCase: Bool = false, ignoreWhitespace: Bool = false) throws {
         self.init(ignoreCase: ignoreCase, ignoreWhitespace: ignoreWhitespace)
-        for (option, texts, isRelative) in [("--tolerance", absolute, false), ("--relative-tolerance", relative, true)] {
+        for (setting, texts, isRelative) in [(LibrarySetting.absoluteTolerances, absolute, false), (.relativeTolerances, relative, true)] {
             for text in texts {
                 var field: FieldPath?
                 var number = Substring(text)
@@ -64,7 +64,7 @@ public struct ValueTolerance: Sendable, Equatable {
                 guard CanonicalNumber.isNumberLiteral(String(number)), !number.hasPrefix("-"),
                     let value = Decimal(string: String(number), locale: Locale(identifier: "en_US_POSIX"))
                 else {
-                    throw OptionError("invalid \(option) \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")
+                    throw OptionError([.text("invalid "), .setting(setting), .text(" \"\(text)\": write a number of 0 or more, or FIELD=NUMBER")])
                 }
                 var bounds = field.map { fields[$0] ?? Bounds() } ?? all
                 if isRelative { bounds.relative = value } else { bounds.absolute = value }

@@ -465,8 +465,10 @@ package final class CSVRecordReader {
             guard options.csvRows == .lenient else {
                 let location = cellEnds.count > columns.count ? extraFieldLocation : position.location
                 throw error(
-                    "this row has \(cellEnds.count) fields but the header has \(columns.count)"
-                        + " (--csv-rows lenient reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as \(RecordOptions.positionalFieldName(column: columns.count + 1, header: header ?? [])))",
+                    [.text("this row has \(cellEnds.count) fields but the header has \(columns.count) ("),
+                     .assignment(.csvRows, library: ".lenient", argument: "lenient"),
+                     .text(" reads such rows: a missing cell as empty, an extra one as a field named by its column number, such as "
+                           + "\(RecordOptions.positionalFieldName(column: columns.count + 1, header: header ?? [])))")],
                     at: location)
             }
             // The cells are back to back: a missing one is an empty one at the end.
@@ -519,15 +521,15 @@ package final class CSVRecordReader {
         }
         fieldLocations = []
         let headerLocation = rowLocation
-        func hint(_ path: FieldPath) -> String {
-            NameHint.separatorHint(header: names, delimiter: delimiter) ?? NameHint.hint(path, names, kind: "columns", ordered: true)
+        func hint(_ path: FieldPath) -> [MessagePart] {
+            NameHint.separatorHint(header: names, delimiter: delimiter) ?? [.text(NameHint.hint(path, names, kind: "columns", ordered: true))]
         }
         for path in options.id where !names.contains(where: { ExactText.same($0, path.flatName) }) {
-            throw error([.text("no \"\(TerminalText.datum(path.description))\" column for "), .setting(.id), .text("; \(hint(path))")],
+            throw error([.text("no \"\(TerminalText.datum(path.description))\" column for "), .setting(.id), .text("; ")] + hint(path),
                         at: headerLocation)
         }
         if let section = options.section, !names.contains(where: { ExactText.same($0, section.flatName) }) {
-            throw error([.text("no \"\(TerminalText.datum(section.description))\" column for "), .setting(.section), .text("; \(hint(section))")],
+            throw error([.text("no \"\(TerminalText.datum(section.description))\" column for "), .setting(.section), .text("; ")] + hint(section),
                         at: headerLocation)
         }
         for name in names {

@@ -51,6 +51,14 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
         messageParts = parts
     }
 
+    /// `parts` added to the end of the message (the settings they name kept
+    /// as parts, for the command to name its flags).
+    package mutating func append(_ parts: [MessagePart]) {
+        let whole = (messageParts ?? [.text(message)]) + parts
+        message = whole.rendered(naming: \.description)
+        messageParts = whole
+    }
+
     /// The same input, place and message (in the library's words).
     public static func == (a: InputError, b: InputError) -> Bool {
         a.source == b.source && a.location == b.location && a.message == b.message && a.repeatsID == b.repeatsID
@@ -60,9 +68,11 @@ public struct InputError: Error, Equatable, Sendable, CustomStringConvertible {
     public var description: String { description(naming: \.description) }
 
     /// The description with each setting the message names named by `name` (the command passes its flags).
-    package func description(naming name: (LibrarySetting) -> String) -> String {
-        let text = messageParts?.rendered(naming: name) ?? message
+    package func description(naming name: (LibrarySetting) -> String, asArguments: Bool = false) -> String {
+        let text = messageParts?.rendered(naming: name, asArguments: asArguments) ?? message
         if let location { return "\(source):\(location): \(text)" }
         return "\(source): \(text)"
     }
 }
+
+extension InputError: SettingNamingError {}

@@ -158,7 +158,7 @@ package final class JSONRecordReader {
     /// from 1; see `InputFile.readRecordsInParts`).
     /// Without `indexesKeys`, the table's key index is left to `RecordTable.indexKeys`.
     package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil, indexesKeys: Bool = true) {
-        precondition(partStart == nil || layout == .lines || layout == .array, "a document with --records-at is read whole")
+        precondition(partStart == nil || layout == .lines || layout == .array, "a document whose records sit at a path is read whole")
         self.source = source
         self.layout = layout
         self.options = options

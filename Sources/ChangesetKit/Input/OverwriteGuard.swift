@@ -4,9 +4,9 @@ import Foundation
 /// two of its results onto one file. Files are compared as the system sees
 /// them (device and inode), so no spelling, `./` prefix or symbolic link
 /// gets past. Each check throws before anything is read or written.
-public enum OverwriteGuard {
+package enum OverwriteGuard {
     /// A write the guard refuses, and the files it names.
-    public enum Refusal: Error, Equatable, CustomStringConvertible {
+    package enum Refusal: Error, Equatable, CustomStringConvertible {
         /// `output` is the input `input` (`-`: the file standard input reads).
         case outputIsInput(output: String, input: String)
         /// Standard output is a regular file that is the input `input`.
@@ -17,12 +17,12 @@ public enum OverwriteGuard {
         case sameFile(first: String, second: String)
 
         /// The input a refusal names: `the input PATH`, or standard input's file for `-`.
-        public static func describe(input: String) -> String {
+        package static func describe(input: String) -> String {
             input == "-" ? "standard input's file" : "the input \(input)"
         }
 
         /// What is refused, in the library's words (a command names its options instead).
-        public var description: String {
+        package var description: String {
             switch self {
             case .outputIsInput(let output, let input):
                 "\(output) names \(Self.describe(input: input)); refusing to overwrite it (nothing was written)"
@@ -39,7 +39,7 @@ public enum OverwriteGuard {
     /// Refuses `output` when it is one of `inputs`, however spelled, or the
     /// file standard input reads from when an input is `-`. An output that
     /// does not exist yet cannot be an input.
-    public static func checkOutput(_ output: String, against inputs: [String]) throws(Refusal) {
+    package static func checkOutput(_ output: String, against inputs: [String]) throws(Refusal) {
         var target = stat()
         guard stat(FileSystemPath.bytes(output), &target) == 0 else { return }
         if let input = input(sameAs: target, in: inputs) { throw .outputIsInput(output: output, input: input) }
@@ -48,7 +48,7 @@ public enum OverwriteGuard {
     /// Refuses standard output when it is a regular file that is one of
     /// `inputs` (`changeset o.json n.json 1<>o.json`): writing the result
     /// would destroy the data it is about, as `cat` says.
-    public static func checkStandardOutput(against inputs: [String]) throws(Refusal) {
+    package static func checkStandardOutput(against inputs: [String]) throws(Refusal) {
         var target = stat()
         guard fstat(STDOUT_FILENO, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return }
         if let input = input(sameAs: target, in: inputs) { throw .standardOutputIsInput(input: input) }
@@ -56,7 +56,7 @@ public enum OverwriteGuard {
 
     /// Refuses standard output when it is the file `path`, where another
     /// result goes: the result written to standard output would be replaced.
-    public static func checkStandardOutput(isNot path: String) throws(Refusal) {
+    package static func checkStandardOutput(isNot path: String) throws(Refusal) {
         var output = stat(), named = stat()
         guard fstat(STDOUT_FILENO, &output) == 0, (output.st_mode & S_IFMT) == S_IFREG,
               stat(FileSystemPath.bytes(path), &named) == 0, output.st_dev == named.st_dev, output.st_ino == named.st_ino
@@ -66,7 +66,7 @@ public enum OverwriteGuard {
 
     /// Refuses two results that name one file, however spelled, whether or
     /// not it exists yet: the second would replace the first.
-    public static func checkDistinct(_ first: String, _ second: String) throws(Refusal) {
+    package static func checkDistinct(_ first: String, _ second: String) throws(Refusal) {
         guard let a = identity(first), let b = identity(second), a == b else { return }
         throw .sameFile(first: first, second: second)
     }

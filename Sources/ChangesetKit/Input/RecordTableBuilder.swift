@@ -80,9 +80,13 @@ struct RecordTableBuilder {
         error.message += ids == 1 && duplicateRecords == 1
             ? "; it is the only repeated id"
             : "; \(ids) \(ids == 1 ? "id repeats" : "ids repeat"), in \(ids + duplicateRecords) of the \(records) records"
-        error.message += offeringOccurrence
-            ? ". An --id that is unique (several fields: --id a,b) or --duplicates occurrence (the k-th copy matches the k-th) compares them"
-            : ". A merge matches records by an --id unique in each file: give one (several fields: --id a,b), or remove the repeated record"
+        let severalFields = MessagePart.assignment(.id, library: #"["a", "b"]"#, argument: "a,b")
+        error.append(offeringOccurrence
+            ? [.text(". An "), .setting(.id), .text(" that is unique (several fields: "), severalFields, .text(") or "),
+               .assignment(.duplicates, library: ".occurrence", argument: "occurrence"),
+               .text(" (the k-th copy matches the k-th) compares them")]
+            : [.text(". A merge matches records by an "), .setting(.id), .text(" unique in each file: give one (several fields: "),
+               severalFields, .text("), or remove the repeated record")])
         error.repeatsID = true
         return error
     }

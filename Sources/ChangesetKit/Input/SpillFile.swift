@@ -168,8 +168,9 @@ package struct SpillFile: Sendable {
     }
 
     private static func failure(_ directory: String, _ what: String, _ code: Int32) -> InputError {
-        InputError(source: directory, location: nil, message: "\(what) for a comparison larger than memory: \(String(cString: strerror(code)))"
-                   + (code == ENOSPC ? " (TMPDIR names another directory; --memory-limit sets when files are used)" : ""))
+        InputError(source: directory, location: nil,
+                   parts: [.text("\(what) for a comparison larger than memory: \(String(cString: strerror(code)))")]
+                       + (code == ENOSPC ? [.text(" (TMPDIR names another directory; "), .setting(.memoryLimit), .text(" sets when files are used)")] : []))
     }
 }
 

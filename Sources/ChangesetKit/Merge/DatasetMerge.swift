@@ -92,9 +92,7 @@ public struct DatasetMerge: Sendable {
             datasets = try read(inputs, options: options)
         } catch var error as InputError where error.repeatsID && options.records.duplicates == .error {
             if let keys = try? compositeKeys(inputs, options: options), !keys.isEmpty {
-                let arguments = keys.map { "--id " + ShellWord.quoted(KeyHint.argument($0)) }
-                error.message += "; \(arguments[0]) is unique in every file"
-                    + (arguments.count > 1 ? " (and \(TerminalText.sentence(Array(arguments.dropFirst()))))" : "")
+                error.append(KeyHint.uniqueKeyAdvice(keys, in: "every file"))
             }
             throw error
         }
@@ -102,9 +100,9 @@ public struct DatasetMerge: Sendable {
             // By content, a record edited on both sides is two records: both edits would be kept, silently.
             throw InputError(
                 source: inputs[1].name, location: nil,
-                message: "without --id a merge matches records by their whole content, so a record edited on both "
-                    + "sides would be kept twice; \"\(TerminalText.datum(field))\" is unique in each file: "
-                    + "merge with --id \(ShellWord.quoted(FieldPath([field]).argument()))")
+                parts: [.text("without "), .setting(.id), .text(" a merge matches records by their whole content, so a record edited on both "
+                            + "sides would be kept twice; \"\(TerminalText.datum(field))\" is unique in each file: merge with "),
+                        .assignment(.id, library: "\([field])", argument: ShellWord.quoted(FieldPath([field]).argument()))])
         }
         return try DatasetMerge(base: datasets[0], ours: datasets[1], theirs: datasets[2], options: options)
     }

@@ -28,7 +28,7 @@ public struct ArrayKeyRule: Equatable, Sendable {
     public init(parsing text: String) throws {
         let separator = FieldPath.unescapedEquals(in: text)
         guard let equals = separator, equals != text.startIndex else {
-            throw OptionError("invalid --array-key \"\(text)\": write PATH=FIELD, the array's path in a record (states, or states.cities for an array inside its elements) and the member that identifies its elements (PATH= for none)")
+            throw OptionError([.text("invalid "), .setting(.arrayKey), .text(" \"\(text)\": write PATH=FIELD, the array's path in a record (states, or states.cities for an array inside its elements) and the member that identifies its elements (PATH= for none)")])
         }
         let path = try FieldPath(parsing: String(text[..<equals])).components.map { name in
             // `states[]` as the summaries write an array is `states`.

@@ -196,12 +196,12 @@ public struct Rename: Equatable, Sendable {
     public init(parsing text: String) throws {
         let separator = FieldPath.unescapedEquals(in: text)
         guard let equals = separator, equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-            throw OptionError("invalid --rename \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's (an = in a name is written \\=)")
+            throw OptionError([.text("invalid "), .setting(.rename), .text(" \"\(text)\": write OLD=NEW, the old snapshot's field name, then the new one's (an = in a name is written \\=)")])
         }
         let old = try FieldPath(parsing: String(text[..<equals]))
         let new = try FieldPath(parsing: String(text[text.index(after: equals)...]))
         guard old.components.dropLast() == new.components.dropLast() else {
-            throw OptionError("invalid --rename \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")
+            throw OptionError([.text("invalid "), .setting(.rename), .text(" \"\(text)\": a renamed field stays in the same object (\(old) and \(new) are not)")])
         }
         self.init(old: old, new: new)
     }
@@ -214,12 +214,29 @@ public struct Rename: Equatable, Sendable {
 
 /// An option's value that does not say what it must (`--rename`, `--tolerance`, ...).
 public struct OptionError: Error, Equatable, CustomStringConvertible {
-    /// What is wrong with the value, and how to write it.
-    public var description: String
+    /// What is wrong with the value, and how to write it, in the library's words.
+    public var description: String {
+        // A message written over no longer holds the parts it was made of.
+        didSet { messageParts = nil }
+    }
+    /// The message's parts, when it names a setting, so the command can name its flag instead.
+    package var messageParts: [MessagePart]?
 
     /// An error saying `description`.
     public init(_ description: String) {
         self.description = description
+    }
+
+    /// An error whose message names settings (`parts`): `description` names them as the library spells them.
+    package init(_ parts: [MessagePart]) {
+        self.init(parts.rendered(naming: \.description))
+        messageParts = parts
+    }
+}
+
+extension OptionError: SettingNamingError {
+    package func description(naming name: (LibrarySetting) -> String, asArguments: Bool) -> String {
+        messageParts?.rendered(naming: name, asArguments: asArguments) ?? description
     }
 }
 

@@ -47,14 +47,19 @@ package enum NameHint {
     }
 
     /// For a CSV header read as one column that holds another separator: the
-    /// option that would split it (`--delimiter ';'`, `--input-format tsv`).
-    package static func separatorHint(header names: [String], delimiter: UInt8) -> String? {
+    /// setting that would split it (the delimiter `;`, the input format tsv).
+    package static func separatorHint(header names: [String], delimiter: UInt8) -> [MessagePart]? {
         guard names.count == 1, let header = names.first else { return nil }
-        let candidates: [(separator: Character, said: String, advice: String)] = [
-            ("\t", "tabs", "--input-format tsv"), (";", "';'", "--delimiter ';'"), ("|", "'|'", "--delimiter '|'"), (",", "','", "--delimiter ','"),
+        func delimiterAdvice(_ separator: Character) -> MessagePart {
+            .assignment(.delimiter, library: "UInt8(ascii: \"\(separator)\")", argument: "'\(separator)'")
+        }
+        let candidates: [(separator: Character, said: String, advice: MessagePart)] = [
+            ("\t", "tabs", .assignment(.inputFormat, library: ".tsv", argument: "tsv")),
+            (";", "';'", delimiterAdvice(";")), ("|", "'|'", delimiterAdvice("|")), (",", "','", delimiterAdvice(",")),
         ]
         for candidate in candidates where header.contains(candidate.separator) && candidate.separator.asciiValue != delimiter {
-            return "the header is one column, \"\(TerminalText.datum(header))\": if the fields are separated by \(candidate.said), give \(candidate.advice)"
+            return [.text("the header is one column, \"\(TerminalText.datum(header))\": if the fields are separated by \(candidate.said), give "),
+                    candidate.advice]
         }
         return nil
     }

@@ -169,24 +169,23 @@ extension Report {
 }
 
 extension Comparison {
-    /// The options that count some real changes as none (values within a
-    /// tolerance, letter case, white space, a value's type, an order), as the
-    /// command names them.
-    package var optionsCountingChangesAsNone: [String] {
-        var names: [String] = []
+    /// The settings that count some real changes as none (values within a
+    /// tolerance, letter case, white space, a value's type, an order).
+    package var settingsCountingChangesAsNone: [MessagePart] {
+        var settings: [MessagePart] = []
         let tolerance = options.tolerance
         let bounds = [tolerance.all] + tolerance.fields.values
-        if bounds.contains(where: { $0.absolute != nil }) { names.append("--tolerance") }
-        if bounds.contains(where: { $0.relative != nil }) { names.append("--relative-tolerance") }
-        if tolerance.ignoreCase { names.append("--ignore-case") }
-        if tolerance.ignoreWhitespace { names.append("--ignore-whitespace") }
+        if bounds.contains(where: { $0.absolute != nil }) { settings.append(.setting(.absoluteTolerances)) }
+        if bounds.contains(where: { $0.relative != nil }) { settings.append(.setting(.relativeTolerances)) }
+        if tolerance.ignoreCase { settings.append(.setting(.ignoreCase)) }
+        if tolerance.ignoreWhitespace { settings.append(.setting(.ignoreWhitespace)) }
         // Where a side is CSV every value compares by its text anyway: the option changes nothing.
-        if options.looseTypes && old.input.format.isJSON && new.input.format.isJSON { names.append("--loose-types") }
+        if options.looseTypes && old.input.format.isJSON && new.input.format.isJSON { settings.append(.setting(.looseTypes)) }
         // A CSV cell against a JSON number compares by value whatever the option says.
-        if options.numbersByValue && !old.input.format.isJSON && !new.input.format.isJSON { names.append("--numbers-by-value") }
-        if options.ignoreOrder { names.append("--ignore-order") }
-        if options.arrays == .set { names.append("--arrays set") }
-        return names
+        if options.numbersByValue && !old.input.format.isJSON && !new.input.format.isJSON { settings.append(.setting(.numbersByValue)) }
+        if options.ignoreOrder { settings.append(.setting(.ignoreOrder)) }
+        if options.arrays == .set { settings.append(.assignment(.arrays, library: ".set", argument: "set")) }
+        return settings
     }
 
     /// A replay (`patch`, `jsonpatch`, `batch`) must carry every change, or
@@ -196,14 +195,20 @@ extension Comparison {
     /// only when nothing counts a change as none, so such options are
     /// refused here, the one place every replay is written from (report formats pass).
     func checkReplayCarriesWhatIsCounted(_ format: OutputFormat) throws {
-        let hiding = optionsCountingChangesAsNone
+        let hiding = settingsCountingChangesAsNone
         guard format.isReplay, !hiding.isEmpty else { return }
         let what = format == .batch
             ? "turns a table of OLD into NEW, so it reloads and moves every record that changed"
             : "rebuilds NEW exactly, so it carries every change"
         let noun = format == .batch ? "batch" : "patch"
         let one = hiding.count == 1
-        throw OptionError("--format \(format.rawValue) \(what), but \(TerminalText.sentence(hiding)) \(one ? "counts" : "count") some changes as none, "
-            + "and a \(noun) cannot: make the \(noun) without \(one ? "it" : "them") (a report format shows what \(one ? "it hides" : "they hide"))")
+        var sentence: [MessagePart] = []
+        for (index, setting) in hiding.enumerated() {
+            if index > 0 { sentence.append(.text(index == hiding.count - 1 ? " and " : ", ")) }
+            sentence.append(setting)
+        }
+        throw OptionError([.assignment(.format, library: ".\(format.rawValue)", argument: format.rawValue), .text(" \(what), but ")] + sentence
+            + [.text(" \(one ? "counts" : "count") some changes as none, "
+                     + "and a \(noun) cannot: make the \(noun) without \(one ? "it" : "them") (a report format shows what \(one ? "it hides" : "they hide"))")])
     }
 }

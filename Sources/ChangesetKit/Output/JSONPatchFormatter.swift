@@ -25,14 +25,10 @@ package struct JSONPatchFormatter {
 
     private enum Arrival { case insert, move(from: Int) }
 
-    package struct Unsupported: Error, CustomStringConvertible {
-        package var description: String
-    }
-
     /// Checks that a replay's two sides are JSON documents, before it is resolved.
-    package static func check(old: InputSummary, new: InputSummary) throws {
+    package static func check(old: InputSummary, new: InputSummary) throws(OutputSettingsError) {
         for side in [old, new] where side.format != .json {
-            throw Unsupported(description: "--format jsonpatch needs two JSON documents, but \(side.name) is \(side.format.rawValue)")
+            throw .jsonPatchOfNonJSON(snapshot: side.name, format: side.format.rawValue)
         }
     }
 

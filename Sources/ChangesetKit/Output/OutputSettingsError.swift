@@ -29,6 +29,9 @@ public enum OutputSettingsError: Error, Equatable, CustomStringConvertible {
     /// A patch for a CSV snapshot (`base`) whose new record at `line` of
     /// `snapshot` has a `field` the base has no column for.
     case patchFieldWithoutColumn(field: String, line: Int, snapshot: String, base: String)
+    /// A `jsonpatch` of a side (`snapshot`) that is not one JSON document
+    /// but read as `format` (csv, ndjson, ...): a JSON Patch addresses places in a document.
+    case jsonPatchOfNonJSON(snapshot: String, format: String)
 
     /// What is refused, and why.
     public var description: String {
@@ -58,6 +61,8 @@ public enum OutputSettingsError: Error, Equatable, CustomStringConvertible {
         case .patchFieldWithoutColumn(let field, let line, let snapshot, let base):
             "the record at line \(line) of \(snapshot) has a field \"\(TerminalText.datum(field))\" that \(base) has no column for; "
                 + "a patch for a CSV snapshot can only fill its columns"
+        case .jsonPatchOfNonJSON(let snapshot, let format):
+            "the jsonpatch format needs two JSON documents, but \(snapshot) is \(format)"
         }
     }
 }

@@ -17,7 +17,8 @@ extension PatchScript {
                 // The parser says what is wrong, as it would of the whole file.
                 _ = try parse(whole, source: source)
                 throw InputError(source: source, location: InputLocation(line: line, column: 1),
-                                 message: "not a changeset patch: a patch starts with a \"changeset-patch\" line (made by --format patch)")
+                                 parts: [.text("not a changeset patch: a patch starts with a \"changeset-patch\" line (made by "),
+                                         .assignment(.format, library: ".patch", argument: "patch"), .text(")")])
             }
         }
         return try parse(whole, source: source)

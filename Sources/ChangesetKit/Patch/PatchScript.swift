@@ -205,9 +205,12 @@ package struct PatchScript: Equatable, Sendable {
             if let first = lines.first, first.text.hasPrefix("changeset-patch "),
                 let version = Int(first.text.dropFirst("changeset-patch ".count)), version >= 1 {
                 if version < PatchScript.oldestVersion {
-                    throw fail(line, 1, "this patch was made by an older changeset (patch format \(version)): it has no fingerprint "
-                        + "of its result, so a cut or edited copy could not be told from a whole one; make the patch again "
-                        + "with this changeset (changeset OLD NEW --format patch)")
+                    throw InputError(source: source, location: InputLocation(line: line, column: 1), parts: [
+                        .text("this patch was made by an older changeset (patch format \(version)): it has no fingerprint "
+                              + "of its result, so a cut or edited copy could not be told from a whole one; make the patch again "
+                              + "with this changeset ("),
+                        .alternative(library: "the output format .patch", command: "changeset OLD NEW --format patch"), .text(")"),
+                    ])
                 }
                 throw fail(line, 1, "this patch was made by a newer changeset (patch format \(version)); this one reads formats "
                     + "\(PatchScript.oldestVersion) to \(PatchScript.version)")

@@ -17,7 +17,7 @@ public enum ProcessFacts {
     /// The memory this process may have: the machine's, or its container's
     /// cgroup limit (v2 `memory.max`, else v1 `memory.limit_in_bytes`) when
     /// that is lower. A cgroup without a limit (`max`) leaves the machine's.
-    public static var availableMemory: UInt64 {
+    package static var availableMemory: UInt64 {
         var memory = ProcessInfo.processInfo.physicalMemory
         for path in ["/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"] {
             if let text = FileManager.default.contents(atPath: path).map({ String(decoding: $0, as: UTF8.self) }),
