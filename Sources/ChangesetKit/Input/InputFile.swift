@@ -26,8 +26,12 @@ package struct InputFile: Sendable {
         if SQLiteTable.isDatabase(path) {
             // A comparison reads a database's tables itself (`Comparison.run`); merge and apply
             // come here, and they write their result in the input's own format.
-            throw InputError(source: name, location: nil, message: "changeset cannot write SQLite yet: merge and apply refuse a database; "
-                + "compare its tables with `changeset OLD.db NEW.db --table TABLE`")
+            throw InputError(source: name, location: nil, parts: [
+                .text("changeset cannot write SQLite yet: merge and apply refuse a database; compare its tables with "),
+                .alternative(library: "a comparison that names them (", command: "`changeset OLD.db NEW.db "),
+                .assignment(.tables, library: "[\"TABLE\"]", argument: "TABLE"),
+                .alternative(library: ")", command: "`"),
+            ])
         }
         let bytes = try InputBytes.contents(of: path, name: name)
         return try settled(bytes, name: name, format: format ?? (path == "-" ? nil : formatOfName(path)), recordsAt: recordsAt)
