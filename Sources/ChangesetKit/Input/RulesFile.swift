@@ -47,10 +47,11 @@ package struct RulesFile: Sendable {
     /// Reads the rules file at `path` (relative to `workingDirectory`),
     /// checking each option against `options`.
     package static func read(_ path: String, workingDirectory: String, options: [RuleOption]) throws(InputError) -> RulesFile {
-        guard let data = FileManager.default.contents(atPath: path) else {
+        let absolute = FileSystemPath.absolute(path, in: workingDirectory)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
             throw InputError(source: path, location: nil, message: "cannot read the rules file")
         }
-        let folder = FileSystemPath.parent(of: FileSystemPath.absolute(path, in: workingDirectory))
+        let folder = FileSystemPath.parent(of: absolute)
         return try parse([UInt8](data), source: path, folder: folder, options: options)
     }
 
