@@ -4,7 +4,7 @@ import Foundation
 
 /// `changeset OLD NEW` (also `changeset diff OLD NEW`): reads both inputs,
 /// compares them, prints the delta, and exits 0 (same), 1 (different) or 2.
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: RuledCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
@@ -30,6 +30,10 @@ struct DiffCommand: ParsableCommand {
     var new: String
 
     @OptionGroup var comparing: ComparingOptions
+
+    @OptionGroup var rulesOptions: RulesOptions
+
+    var ruledPaths: [String?] { [new, old] }
 
     @Option(help: ArgumentHelp("The output format: text, json, ndjson, markdown, html, patch, jsonpatch or batch.", valueName: "format"))
     var format: OutputFormat = .text
