@@ -18,6 +18,7 @@ struct DiffCommand: RuledCommand {
             Records are matched by --id and reported as inserted, deleted, updated (field by field) \
             and moved, optionally grouped into sections. Changes of the file itself (line endings, \
             byte-order mark, final newline, CSV column order) are reported too but are no differences. \
+            Options for each file can come from a rules file, .changeset.json (see --rules); the command line wins. \
             Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
             """
