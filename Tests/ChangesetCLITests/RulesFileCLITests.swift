@@ -96,6 +96,24 @@ import Testing
         #expect(try changeset(["old.csv", "new.csv", "--no-rules", "-q"], in: root).status == 1)
     }
 
+    /// An entry's keys are the comparison's options and `assert`; flags
+    /// take true or false; options about the output are not a file's.
+    @Test func anEntrySetsTheComparisonsOptionsFlagsAndAssertions() throws {
+        let root = try Self.repository(rules: """
+            {"files": {"*.csv": {"id": "sku", "ignore-order": true, "ignore": "updated_at", "tolerance": "price=0.01",
+                                 "assert": ["updated <= 0"]}}}
+            """)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let failing = try changeset(["old.csv", "new.csv", "--stat"], in: root)
+        #expect(failing.status == 1 && failing.stderr == "changeset: assertion failed: updated <= 0 (updated is 1)\n", "\(failing)")
+        // The command line's --assert is checked too, beside the file's (a failing one is reported).
+        let both = try changeset(["old.csv", "new.csv", "--stat", "--assert", "inserted > 0"], in: root)
+        #expect(both.status == 1 && both.stderr.contains("updated <= 0") && both.stderr.contains("inserted > 0"), "\(both)")
+        try writeFile(#"{"files": {"*.csv": {"id": "sku", "format": "json"}}}"#, ".changeset.json", in: root)
+        let output = try changeset(["old.csv", "new.csv"], in: root)
+        #expect(output.status == 2 && output.stderr.contains(":1:35: unknown option \"format\""), "\(output)")
+    }
+
     @Test func mergeTakesTheEntryForOurs() throws {
         let root = try Self.repository()
         defer { try? FileManager.default.removeItem(at: root) }
