@@ -37,7 +37,11 @@ enum CommandRules {
         let parsed = try ChangesetCommand.parseAsRoot(given)
         guard let ruled = parsed as? RuledCommand, !ruled.rulesOptions.noRules else { return parsed }
         let workingDirectory = FileManager.default.currentDirectoryPath
-        guard let file = ruled.rulesOptions.rules ?? RulesFile.find(from: workingDirectory) else { return parsed }
+        // One found in the working directory is named as a user would name it there.
+        let found = RulesFile.find(from: workingDirectory).map {
+            $0 == FileSystemPath.normalized(workingDirectory + "/" + RulesFile.fileName) ? RulesFile.fileName : $0
+        }
+        guard let file = ruled.rulesOptions.rules ?? found else { return parsed }
         let rules: RulesFile
         do {
             rules = try RulesFile.read(file, workingDirectory: workingDirectory, options: ruleOptions)

@@ -6,7 +6,7 @@ import ArgumentParser
 struct RulesOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "Take per-path options from this rules file instead of the .changeset.json found from the working directory up to the repository's root (see FILES in man changeset); options given here win.",
-        valueName: "file"))
+        valueName: "file"), completion: .file(extensions: ["json"]))
     var rules: String?
 
     @Flag(help: "Read no rules file.")

@@ -83,7 +83,8 @@ import Testing
     @Test func aBadRulesFileIsTroubleAtItsLineAndColumn() throws {
         let root = try Self.repository(rules: "{\n  \"files\": {\n    \"*.csv\": { \"idd\": \"sku\" },\n  },\n}\n")
         defer { try? FileManager.default.removeItem(at: root) }
-        let rulesPath = root.appendingPathComponent(".changeset.json").path
+        // Found in the working directory, the file is named as the user would name it there.
+        let rulesPath = ".changeset.json"
         let unknown = try changeset(["old.csv", "new.csv"], in: root)
         #expect(unknown.status == 2 && unknown.stdout.isEmpty, "\(unknown)")
         #expect(unknown.stderr == "changeset: \(rulesPath):3:16: unknown option \"idd\"; did you mean \"id\"?\n", "\(unknown)")
@@ -92,6 +93,9 @@ import Testing
         let refused = try changeset(["old.csv", "new.csv"], in: root)
         #expect(refused.status == 2, "\(refused)")
         #expect(refused.stderr.hasPrefix("changeset: \(rulesPath):3:5: the entry \"*.csv\": The value 'bogus' is invalid for '--arrays"), "\(refused)")
+        // Found above the working directory: named by its whole path.
+        let above = try changeset(["../old.csv", "../new.csv"], in: root.appendingPathComponent("data"))
+        #expect(above.stderr.hasPrefix("changeset: \(root.appendingPathComponent(".changeset.json").path):3:5: "), "\(above)")
         // --no-rules reads none, so a broken one does not stop the diff.
         #expect(try changeset(["old.csv", "new.csv", "--no-rules", "-q"], in: root).status == 1)
     }
