@@ -60,6 +60,10 @@ import Testing
         let text = #"[1, "a,]", /* ,] */ 2, // ,}"# + "\n]"
         let blanked = String(decoding: RulesFile.blankingTrailingCommas(Array(text.utf8)), as: UTF8.self)
         #expect(blanked == #"[1, "a,]", /* ,] */ 2  // ,}"# + "\n]")
+        // Only a comma after a value is trailing: these stay for yajl to refuse.
+        for kept in ["[,]", "{,}", "[1,,]"] {
+            #expect(RulesFile.blankingTrailingCommas(Array(kept.utf8)) == Array(kept.utf8), "\(kept)")
+        }
     }
 
     // MARK: Errors
@@ -80,6 +84,10 @@ import Testing
                 == ".changeset.json:1:12: the entry \"*.csv\" holds an object of options, such as {\"id\": \"sku\"}, not a string")
         #expect(Self.failure("{\"files\": {\"data/\": {}}}").hasPrefix(".changeset.json:1:12: the glob \"data/\" names no file"))
         #expect(Self.failure("[]") == ".changeset.json:1:1: a rules file holds an object, {\"files\": {...}}")
+    }
+
+    @Test func aCommaWithNoValueBeforeItIsRefused() {
+        #expect(Self.failure("{\"files\": {\"*.csv\": {\"ignore\": [,]}}}").hasPrefix(".changeset.json:1:"))
     }
 
     @Test func aSyntaxErrorIsPlacedWhereYajlStopped() {

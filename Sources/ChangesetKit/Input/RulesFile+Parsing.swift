@@ -112,16 +112,19 @@ extension RulesFile {
 
     /// `bytes` with each comma that only whitespace or comments separate
     /// from a closing `]` or `}` turned into a space: the same length, so
-    /// yajl's offsets are the file's.
+    /// yajl's offsets are the file's. A comma after `[`, `{` or another
+    /// comma stays, for yajl to refuse (`[,]` is no list).
     static func blankingTrailingCommas(_ bytes: [UInt8]) -> [UInt8] {
         var text = bytes
         var pendingComma: Int?
+        var previous: UInt8 = 0
         var index = 0
         while index < text.count {
             let byte = text[index]
             switch byte {
             case UInt8(ascii: "\""):
                 pendingComma = nil
+                previous = byte
                 index += 1
                 while index < text.count, text[index] != UInt8(ascii: "\"") {
                     index += text[index] == UInt8(ascii: "\\") ? 2 : 1
@@ -134,14 +137,17 @@ extension RulesFile {
                 while index + 1 < text.count, !(text[index] == UInt8(ascii: "*") && text[index + 1] == UInt8(ascii: "/")) { index += 1 }
                 index += 1
             case UInt8(ascii: ","):
-                pendingComma = index
+                pendingComma = [UInt8(ascii: "["), UInt8(ascii: "{"), UInt8(ascii: ",")].contains(previous) ? nil : index
+                previous = byte
             case UInt8(ascii: "]"), UInt8(ascii: "}"):
                 if let comma = pendingComma { text[comma] = 0x20 }
                 pendingComma = nil
+                previous = byte
             case 0x20, 0x09, 0x0A, 0x0D:
                 break
             default:
                 pendingComma = nil
+                previous = byte
             }
             index += 1
         }
