@@ -121,7 +121,7 @@ enum ChangesetMain {
     /// they name; every outcome becomes an exit status (0, 1 or 2).
     static func execute(_ arguments: [String]) -> Never {
         do {
-            var parsed = try ChangesetCommand.parseAsRoot(arguments)
+            var parsed = try CommandRules.parse([], arguments)
             try parsed.run()
             exit(ExitStatus.same)
         } catch let status as ExitCode {

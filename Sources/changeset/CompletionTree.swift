@@ -17,6 +17,8 @@ struct CompletionTree: ParsableCommand {
 
     @OptionGroup var comparing: ComparingOptions
 
+    @OptionGroup var rules: RulesOptions
+
     @OptionGroup var report: ReportOptions
 
     /// What `changeset --generate-completion-script SHELL` prints (the

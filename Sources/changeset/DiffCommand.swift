@@ -4,7 +4,7 @@ import Foundation
 
 /// `changeset OLD NEW` (also `changeset diff OLD NEW`): reads both inputs,
 /// compares them, prints the delta, and exits 0 (same), 1 (different) or 2.
-struct DiffCommand: ParsableCommand {
+struct DiffCommand: RuledCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
@@ -18,6 +18,7 @@ struct DiffCommand: ParsableCommand {
             Records are matched by --id and reported as inserted, deleted, updated (field by field) \
             and moved, optionally grouped into sections. Changes of the file itself (line endings, \
             byte-order mark, final newline, CSV column order) are reported too but are no differences. \
+            Options for each file can come from a rules file, .changeset.json (see --rules); the command line wins. \
             Exit status: 0 no differences, 1 differences, \
             2 trouble (bad usage, unreadable or invalid input). See man changeset for the formats.
             """
@@ -30,6 +31,10 @@ struct DiffCommand: ParsableCommand {
     var new: String
 
     @OptionGroup var comparing: ComparingOptions
+
+    @OptionGroup var rulesOptions: RulesOptions
+
+    var ruledPaths: [String?] { [new, old] }
 
     @OptionGroup var report: ReportOptions
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// `changeset git-diff`: git's external diff (`diff.changeset.command`).
 /// Always exits 0, so `git diff` goes on to the next file.
-struct GitDiffCommand: ParsableCommand {
+struct GitDiffCommand: RuledCommand {
     static let configuration = CommandConfiguration(
         commandName: "diff",
         abstract: "git's diff driver: prints a record-level diff of one path (run as changeset git-diff).",
@@ -20,13 +20,18 @@ struct GitDiffCommand: ParsableCommand {
     /// git config's `diff.changeset.command` passes them.
     @OptionGroup var comparing: ComparingOptions
 
+    @OptionGroup var rulesOptions: RulesOptions
+
+    /// The repository path (NEW-PATH for a rename) picks the rules entry, not git's temporary files.
+    var ruledPaths: [String?] { [gitArguments.count >= 9 ? gitArguments[7] : gitArguments.first] }
+
     @Argument(parsing: .remaining, help: "What git passes to an external diff command.")
     var gitArguments: [String] = []
 
     /// Runs the diff driver as git does: whatever happens, exit 0, so `git diff` goes on.
     static func executeForGit(_ arguments: [String]) -> Never {
         do {
-            var command = try ChangesetCommand.parseAsRoot(["git", "diff"] + arguments)
+            var command = try CommandRules.parse(["git", "diff"], arguments)
             try command.run()
         } catch is ExitCode {
             // The diff is written; its status is not git's business.

@@ -3,7 +3,7 @@ import ChangesetKit
 import Foundation
 
 /// `changeset git merge-driver %O %A %B %P [%L]`: git's merge driver.
-struct GitMergeDriverCommand: ParsableCommand {
+struct GitMergeDriverCommand: RuledCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge-driver",
         abstract: "git's merge driver: merges %O (base), %A (ours) and %B (theirs) into %A.",
@@ -15,6 +15,11 @@ struct GitMergeDriverCommand: ParsableCommand {
     )
 
     @OptionGroup var merging: MergingOptions
+
+    @OptionGroup var rulesOptions: RulesOptions
+
+    /// %P: the repository path picks the rules entry, not git's temporary file.
+    var ruledPaths: [String?] { [path] }
 
     @Argument(help: "%O: the common ancestor's version (a temporary file).")
     var base: String
@@ -35,7 +40,7 @@ struct GitMergeDriverCommand: ParsableCommand {
     /// git's text merge of the files after `--`, so the merge goes on.
     static func executeForGit(_ arguments: [String]) -> Never {
         do {
-            var command = try ChangesetCommand.parseAsRoot(["git", "merge-driver"] + arguments)
+            var command = try CommandRules.parse(["git", "merge-driver"], arguments)
             try command.run()
             Foundation.exit(ExitStatus.same)
         } catch let status as ExitCode {
@@ -124,7 +129,7 @@ struct GitMergeDriverCommand: ParsableCommand {
         guard merging.matching.id != nil else {
             // Records matched by content cannot tell an edit from a replacement.
             throw ExitCode(Self.textMerge(base: base, ours: ours, theirs: theirs, path: label, markerSize: markerSize,
-                                          reason: "no changeset-id attribute names its id"))
+                                          reason: "no changeset-id attribute or rules file entry names its id"))
         }
         var options: MergeOptions
         do {

@@ -62,15 +62,17 @@ struct GitSetupCommand: ParsableCommand {
         }
         let existing = readable.map { [UInt8]($0) } ?? []
         var attributes = GitAttributesFile(existing)
+        let rulesIDs = remove ? nil : rulesWithID(attributesPath)
         var removed = 0
         if remove {
             removed = attributes.remove(patterns: patterns.isEmpty ? nil : Set(patterns))
         } else {
-            // Without an id only the diff is changeset's: records matched by
-            // content cannot tell an edited record from a replaced one, so
-            // merges stay git's own.
+            // Without an id (here or in the rules file) only the diff is
+            // changeset's: records matched by content cannot tell an edited
+            // record from a replaced one, so merges stay git's own.
+            let merge = id != nil || rulesIDs != nil
             let ours = id.map { ["diff=\(GitAttributes.driver)", "merge=\(GitAttributes.driver)", "\(GitAttributes.id)=\($0)"] }
-                ?? ["diff=\(GitAttributes.driver)"]
+                ?? ["diff=\(GitAttributes.driver)"] + (merge ? ["merge=\(GitAttributes.driver)"] : [])
             attributes.set(ours, for: patterns)
         }
         try FileManager.default.createDirectory(
@@ -101,7 +103,10 @@ struct GitSetupCommand: ParsableCommand {
         for line in attributes.lines where GitAttributesFile.setsDriver(line) && GitAttributesFile.pattern(line).map(targets.contains) == true {
             print("\(attributesPath): \(String(decoding: line.text, as: UTF8.self))")
         }
-        if id == nil {
+        if id == nil, let rules = rulesIDs {
+            print("no --id: git diff and git merge take the id from \(rules.source) for the paths its entries give one "
+                  + "(\(rules.patterns.joined(separator: ", "))); other paths are compared by content and merged line by line")
+        } else if id == nil {
             print("no --id: git diff compares these files record by record (matched by content); git merge stays line by line")
         }
         for (name, value) in settings { print("git config\(global ? " --global" : "") \(name) '\(value)'") }
@@ -110,6 +115,23 @@ struct GitSetupCommand: ParsableCommand {
               + "to share this config across machines where changeset is on PATH, name it bare:")
         for (name, value) in Self.settings("changeset") where name != "merge.\(GitAttributes.driver).name" {
             print("  git config\(global ? " --global" : "") \(name) '\(value)'")
+        }
+    }
+
+    /// The repository's rules file and the globs of its entries that give
+    /// an `id`, when there are some: git's drivers run at the repository's
+    /// top, so they find the rules file found from there. Not for --global
+    /// (it sets up every repository, whatever rules each holds) nor with an
+    /// --id; a rules file that cannot be read gives a note and no rules.
+    private func rulesWithID(_ attributesPath: String) -> (source: String, patterns: [String])? {
+        guard !global, id == nil, let file = RulesFile.find(from: FileSystemPath.parent(of: attributesPath)) else { return nil }
+        do {
+            let rules = try RulesFile.read(file, workingDirectory: FileManager.default.currentDirectoryPath, options: CommandRules.ruleOptions)
+            let patterns = rules.entries.filter { $0.settings.contains { $0.name == "id" } }.map(\.pattern.text)
+            return patterns.isEmpty ? nil : (file, patterns)
+        } catch {
+            Diagnostics.report("note: \(error); its ids are not used")
+            return nil
         }
     }
 

@@ -4,7 +4,7 @@ import Foundation
 
 /// `changeset merge BASE OURS THEIRS [-o OUT]`: a record- and field-level
 /// three-way merge, written in OURS's format.
-struct MergeCommand: ParsableCommand {
+struct MergeCommand: RuledCommand {
     static let configuration = CommandConfiguration(
         commandName: "merge",
         abstract: "Merge two edits (OURS and THEIRS) of one dataset (BASE), record by record and field by field.",
@@ -31,6 +31,10 @@ struct MergeCommand: ParsableCommand {
     var theirs: String
 
     @OptionGroup var merging: MergingOptions
+
+    @OptionGroup var rulesOptions: RulesOptions
+
+    var ruledPaths: [String?] { [ours, theirs, base] }
 
     @Option(help: ArgumentHelp("Also write the conflicts to this file as JSON (an empty list when there are none).", valueName: "file"), completion: .file())
     var conflicts: String?

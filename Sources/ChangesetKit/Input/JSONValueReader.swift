@@ -18,6 +18,10 @@ package enum JSONValueReader {
         /// Set when arrays and objects nest past `JSONRecordReader.maximumDepth`:
         /// a `Value` that deep would overflow the stack when compared or freed.
         var tooDeep = false
+        /// Set for `readCommented`: the parse whose offsets `keyEnds` records.
+        var handle: yajl_handle?
+        /// With `handle`: the byte offset just past each object key, in the order yajl met them.
+        var keyEnds: [Int] = []
 
         /// Opens an array or object, or stops the parse when that goes too deep.
         func open(isObject: Bool) -> Int32 {
@@ -67,6 +71,7 @@ package enum JSONValueReader {
         c.yajl_map_key = { context, bytes, length in
             let b = builder(context)
             b.stack[b.stack.count - 1].pendingName = text(bytes, length)
+            if let handle = b.handle { b.keyEnds.append(Int(yajl_get_bytes_consumed(handle))) }
             return 1
         }
         c.yajl_end_map = { context in builder(context).close(); return 1 }
@@ -125,6 +130,57 @@ package enum JSONValueReader {
             throw Failure(description: detail)
         }
         return result
+    }
+
+    /// A document as a person writes a settings file: one JSON value that
+    /// may hold `//` and `/* */` comments (yajl's `yajl_allow_comments`).
+    /// Besides the value, the byte offset just past each object key, in
+    /// document order (a depth-first walk of the value meets the keys in
+    /// that order), so a caller can say where a member stands.
+    package struct CommentedDocument: Sendable {
+        /// The value the text holds.
+        package var value: Value
+        /// The offset just past each object key's closing quote, in document order.
+        package var keyEnds: [Int]
+    }
+
+    /// Why a commented document could not be read: yajl's words, on one
+    /// line, and the byte offset where yajl stopped.
+    package struct CommentedDocumentFailure: Error, Sendable {
+        /// What yajl found wrong.
+        package var message: String
+        /// The byte offset where yajl stopped.
+        package var offset: Int
+    }
+
+    /// Reads `text` as one JSON value that may hold comments (see `CommentedDocument`).
+    package static func readCommented(text: [UInt8]) throws(CommentedDocumentFailure) -> CommentedDocument {
+        let builder = Builder()
+        let handle = yajl_alloc(callbacks, nil, Unmanaged.passUnretained(builder).toOpaque())
+        defer { yajl_free(handle) }
+        _ = changeset_yajl_set_option(handle, yajl_allow_comments, 1)
+        builder.handle = handle
+        var status = yajl_status_ok
+        var failure: CommentedDocumentFailure?
+        text.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress, bytes.count > 0 { status = yajl_parse(handle, base, bytes.count) }
+            if status == yajl_status_ok { status = yajl_complete_parse(handle) }
+            guard status != yajl_status_ok else { return }
+            var detail = "not one JSON value"
+            if let message = yajl_get_error(handle, 0, bytes.baseAddress, bytes.count) {
+                detail = String(cString: message).split(whereSeparator: \.isNewline).first
+                    .map { $0.drop { $0 == " " } }.map(String.init) ?? detail
+                yajl_free_error(handle, message)
+            }
+            failure = CommentedDocumentFailure(message: detail, offset: min(Int(yajl_get_bytes_consumed(handle)), bytes.count))
+        }
+        if builder.tooDeep {
+            throw CommentedDocumentFailure(
+                message: "arrays and objects nest deeper than \(JSONRecordReader.maximumDepth) levels, more than changeset supports", offset: 0)
+        }
+        if let failure { throw failure }
+        guard let value = builder.result else { throw CommentedDocumentFailure(message: "no JSON value", offset: text.count) }
+        return CommentedDocument(value: value, keyEnds: builder.keyEnds)
     }
 
     /// A top-level member of an object as it stands in the text: its name

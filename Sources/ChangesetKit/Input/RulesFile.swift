@@ -1,0 +1,73 @@
+import Foundation
+
+/// A rules file, `.changeset.json`: per-path options, so that every entry
+/// point (the diff, the merge, git's drivers) reads a repository's files
+/// alike without repeating them on each command line.
+///
+/// ```
+/// {
+///   // keys are globs matched against a file's path from this file's folder
+///   "files": {
+///     "data/*.csv": { "id": "sku", "ignore": ["updated_at"], "tolerance": "price=0.01" },
+///     "countries.json": { "id": "cca3", "array-key": ["states=id"], },
+///   }
+/// }
+/// ```
+///
+/// JSON with `//` and `/* */` comments and trailing commas, as
+/// tsconfig.json. The first entry in file order whose glob matches a path
+/// is the one for it (write specific globs before general ones).
+package struct RulesFile: Sendable {
+    /// The name discovery looks for.
+    package static let fileName = ".changeset.json"
+
+    /// The file as it was named (for messages).
+    package var source: String
+    /// The absolute folder the globs are relative to: the file's own.
+    package var folder: String
+    /// The entries, in file order.
+    package var entries: [RulesEntry]
+
+    /// The rules file that applies in `directory` (absolute): the first
+    /// `.changeset.json` from there up to the repository's root (the first
+    /// folder holding `.git`, a folder or a file, as in a worktree), or up to
+    /// `/` outside a repository. Nil when there is none.
+    package static func find(from directory: String) -> String? {
+        var folder = FileSystemPath.normalized(directory)
+        while true {
+            let candidate = folder == "/" ? "/" + fileName : folder + "/" + fileName
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue { return candidate }
+            let atRoot = FileManager.default.fileExists(atPath: folder == "/" ? "/.git" : folder + "/.git")
+            if atRoot || folder == "/" { return nil }
+            folder = FileSystemPath.parent(of: folder)
+        }
+    }
+
+    /// Reads the rules file at `path` (relative to `workingDirectory`),
+    /// checking each option against `options`.
+    package static func read(_ path: String, workingDirectory: String, options: [RuleOption]) throws(InputError) -> RulesFile {
+        let absolute = FileSystemPath.absolute(path, in: workingDirectory)
+        guard let data = FileManager.default.contents(atPath: absolute) else {
+            throw InputError(source: path, location: nil, message: "cannot read the rules file")
+        }
+        let folder = FileSystemPath.parent(of: absolute)
+        return try parse([UInt8](data), source: path, folder: folder, options: options)
+    }
+
+    /// The entry for the file at `path` (as the user named it, relative to
+    /// `workingDirectory`): the first whose glob matches its path from
+    /// `folder`; nil when none does or the file is outside `folder`.
+    package func entry(for path: String, workingDirectory: String) -> RulesEntry? {
+        let absolute = FileSystemPath.absolute(path, in: workingDirectory)
+        let prefix = folder == "/" ? "/" : folder + "/"
+        guard absolute.hasPrefix(prefix) else { return nil }
+        let relative = String(absolute.dropFirst(prefix.count))
+        return entries.first { $0.pattern.matches(relative) }
+    }
+
+    /// The first path of `paths` a rules file can place (standard input, `-`, cannot).
+    package static func placedPath(_ paths: [String?]) -> String? {
+        paths.lazy.compactMap { $0 }.first { $0 != "-" && !$0.isEmpty }
+    }
+}
