@@ -65,14 +65,12 @@ extension Snapshot {
     /// such. False for a row whose cells do not match the header (a ragged
     /// row, or an error `value(parsing:)` tells).
     private func appendCSVRecordJSON(_ bytes: Span<UInt8>, to json: inout [UInt8]) throws -> Bool {
-        let names = records.fieldNames ?? []
-        let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: names.count)
-        guard cells.count == names.count else { return false }
+        let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: memberNamesJSON.count)
+        guard cells.count == memberNamesJSON.count else { return false }
         json.append(UInt8(ascii: "{"))
         for (index, cell) in cells.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            Value.writeJSONString(names[index], into: &json)
-            json.append(UInt8(ascii: ":"))
+            json.append(contentsOf: memberNamesJSON[index])
             let raw = bytes.extracting(cell)
             guard Snapshot.isPlainCell(raw) else {
                 Snapshot.cellValue(raw).writeJSON(into: &json)
