@@ -46,7 +46,25 @@ public struct Change: Equatable, Sendable {
     public var new: RecordPlace?
     /// The whole record: the old one for deleted, the new one for inserted,
     /// and for moved records matched by content (so they can be shown).
-    public var record: Value?
+    /// A report's change may hold only the record's JSON text (`recordJSON`),
+    /// read into a `Value` here each time it is asked for.
+    public var record: Value? {
+        get {
+            if let storedRecord { return storedRecord }
+            // The text is what `Value.writeJSON` writes of the record, which reads back as the same value.
+            return recordJSON.flatMap { json in try? JSONValueReader.readRecord(json.span) }
+        }
+        set {
+            storedRecord = newValue
+            recordJSON = nil
+        }
+    }
+    private var storedRecord: Value?
+    /// The whole record's JSON text, as `Value.writeJSON` writes `record`:
+    /// a report makes it from the record's bytes (`Snapshot.appendRecordJSON`)
+    /// and the formatters that show the record as JSON copy it, so no
+    /// `Value` is built for it.
+    package private(set) var recordJSON: [UInt8]?
     /// Updated records: the fields that changed, under the comparison's rules.
     public var fields: [FieldChange]
     /// The fields `--show` asked for, beside the id: their values in the
@@ -64,9 +82,29 @@ public struct Change: Equatable, Sendable {
         self.section = section
         self.old = old
         self.new = new
-        self.record = record
+        self.storedRecord = record
         self.fields = fields
         self.context = context
+    }
+
+    /// A change of `kind` whose whole record is given as its JSON text, as
+    /// `Value.writeJSON` writes it (see `recordJSON`).
+    package init(kind: Kind, id: [String]?, old: RecordPlace? = nil, new: RecordPlace? = nil, recordJSON: [UInt8]) {
+        self.init(kind: kind, id: id, old: old, new: new)
+        self.recordJSON = recordJSON
+    }
+
+    /// Whether the change holds a whole record (`record` is not nil).
+    package var hasRecord: Bool { storedRecord != nil || recordJSON != nil }
+
+    /// The whole record's JSON text, as `Value.writeJSON` writes it, appended
+    /// to `json`; nothing without a record.
+    package func appendRecordJSON(to json: inout [UInt8]) {
+        if let recordJSON {
+            json.append(contentsOf: recordJSON)
+        } else {
+            storedRecord?.writeJSON(into: &json)
+        }
     }
 
     /// Equal in every member, `context` compared pair by pair (a tuple is not

@@ -268,10 +268,21 @@ extension Comparison {
                     guard position < recordsPerKind else {
                         return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old))
                     }
-                    let record = try old.value(ofRecord: ref.row)
+                    guard context.isEmpty else {
+                        let record = try old.value(ofRecord: ref.row)
+                        return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
+                                      record: record, context: shown(record, new: false))
+                    }
                     return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old),
-                                  record: record, context: shown(record, new: false))
+                                  recordJSON: try recordJSON(old, ref.row))
                 })
+            }
+            // A record shown whole and nothing read from it (no `--show`): its
+            // JSON text made from its bytes, no `Value` built for it.
+            @Sendable func recordJSON(_ side: Snapshot, _ row: Int) throws -> [UInt8] {
+                var json: [UInt8] = []
+                try side.appendRecordJSON(ofRecord: row, to: &json)
+                return json
             }
             // NEW's records are read under OLD's names (the renames make them comparable):
             // shown whole, they take NEW's names back, the names NEW's file has.
@@ -288,6 +299,10 @@ extension Comparison {
                     guard position < recordsPerKind else {
                         return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new))
                     }
+                    guard !context.isEmpty || !renames.isEmpty else {
+                        return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
+                                      recordJSON: try recordJSON(new, insertion.element.row))
+                    }
                     let record = try newRecord(insertion.element.row)
                     return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new),
                                   record: record, context: shown(record))
@@ -297,6 +312,11 @@ extension Comparison {
             let byContent = new.records.keys.isEmpty
             try numbered(shows(.moved) ? comparison.reportedMoves : []) { batch in
                 try body(OrderedConcurrentMap.map(batch) { position, move in
+                    if byContent && context.isEmpty && renames.isEmpty && position < recordsPerKind {
+                        return Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
+                                      new: comparison.place(move.to, .new),
+                                      recordJSON: try recordJSON(new, move.element.row))
+                    }
                     let record = position < recordsPerKind && (byContent || !context.isEmpty) ? try newRecord(move.element.row) : nil
                     return Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
                                   new: comparison.place(move.to, .new), record: byContent ? record : nil, context: shown(record))

@@ -14,6 +14,10 @@ package struct Snapshot: Sendable {
     /// How many records the input holds: `records.count`, but for a
     /// comparison in partitions, whose table holds only the records it shows.
     package let recordCount: Int
+    /// Each column's name as a JSON member name, `"name":`, written once for
+    /// the rows a report writes as JSON (`appendRecordJSON`): written again
+    /// for every row, they took a third of that.
+    let memberNamesJSON: [[UInt8]]
 
     package init(input: InputFile, records: RecordTable, delimiter: UInt8, renames: [Rename] = [], flattensObjects: Bool = false,
                  recordCount: Int? = nil) {
@@ -23,6 +27,12 @@ package struct Snapshot: Sendable {
         self.delimiter = delimiter
         self.renames = renames
         self.flattensObjects = flattensObjects
+        memberNamesJSON = (records.fieldNames ?? []).map { name in
+            var json: [UInt8] = []
+            Value.writeJSONString(name, into: &json)
+            json.append(UInt8(ascii: ":"))
+            return json
+        }
     }
 
     /// Frees the key index's hash table (see `KeyIndex.removeLookups`).

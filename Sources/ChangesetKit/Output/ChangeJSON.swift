@@ -47,7 +47,7 @@ package enum ChangeJSON {
         object.add("id", raw: idJSON(change.id))
         if let old = change.old { object.add("old", object: { place(old, sectioned: sectioned, into: &$0) }) }
         if let new = change.new { object.add("new", object: { place(new, sectioned: sectioned, into: &$0) }) }
-        if let record = change.record { object.add("record", value: record) }
+        if change.hasRecord { object.add("record", json: change.appendRecordJSON) }
         if !change.context.isEmpty {
             // `--show`: each field's value, null where the record has no such field.
             object.add("show", object: { shown in
@@ -144,6 +144,12 @@ struct JSONObjectWriter {
     mutating func add(_ name: String, value: Value) {
         self.name(name)
         value.writeJSON(into: &bytes)
+    }
+
+    /// A member whose value is JSON text that `write` appends.
+    mutating func add(_ name: String, json write: (inout [UInt8]) -> Void) {
+        self.name(name)
+        write(&bytes)
     }
 
     /// A member whose value is an object, its members added by `build`.

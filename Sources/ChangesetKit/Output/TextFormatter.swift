@@ -346,9 +346,9 @@ package struct TextFormatter: ReportFormatter {
         line.add("\n")
         switch change.kind {
         case .deleted, .inserted, .moved:
-            guard let record = change.record else { break }
+            guard change.hasRecord else { break }
             line.add("  ")
-            line.addValue(record, width: width)
+            line.addRecord(of: change, width: width)
             line.add("\n")
         case .updated:
             addFields(change.fields, to: &line)

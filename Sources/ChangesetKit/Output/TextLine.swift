@@ -54,6 +54,21 @@ struct TextLine {
     mutating func addValue(_ value: Value, width: Int) {
         let start = bytes.count
         value.writeJSON(into: &bytes)
+        cutValue(from: start, width: width)
+    }
+
+    /// A change's whole record, as `addValue` shows it, from the record's
+    /// JSON text (`Change.recordJSON`) where the change holds that.
+    mutating func addRecord(of change: Change, width: Int) {
+        let start = bytes.count
+        change.appendRecordJSON(to: &bytes)
+        cutValue(from: start, width: width)
+    }
+
+    /// The JSON text from `start` to the end, shown by `ReportValueText`'s
+    /// rules for a whole value: escaped where it is not printable ASCII, cut
+    /// to `width`.
+    private mutating func cutValue(from start: Int, width: Int) {
         let shown = bytes.count - start
         let limit = width > 0 ? max(width, ReportValueText.minimumWidth) : 0
         if isPrintableASCII(from: start, count: shown) {
