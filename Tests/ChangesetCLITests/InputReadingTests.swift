@@ -88,7 +88,11 @@ import Testing
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        Thread.sleep(forTimeInterval: 2)
+        // The first bytes of the report: both files are read, and the report
+        // goes on reading NEW's records again as it writes them, a batch at a
+        // time, until the pipe (far smaller than the report) is full.
+        let first = output.fileHandleForReading.availableData
+        #expect(!first.isEmpty, "the report wrote nothing")
         let handle = try FileHandle(forWritingTo: scratch.appendingPathComponent("new.ndjson"))
         try handle.write(contentsOf: Data(new.replacingOccurrences(of: "bbbb", with: "cccc").utf8))
         try handle.close()
