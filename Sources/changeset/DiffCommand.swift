@@ -48,7 +48,9 @@ struct DiffCommand: RuledCommand {
     func run() throws {
         // A replay needs every record in memory: under the default limit it is
         // made there; a limit given is kept, and the replay refused past it.
-        let options = try comparing.comparisonOptions(replaying: report.format == .patch || report.format == .jsonpatch)
+        var options = try comparing.comparisonOptions(replaying: report.format == .patch || report.format == .jsonpatch)
+        options.oldName = report.label.first
+        options.newName = report.label.dropFirst().first
         try OutputTargets.check { () throws(OverwriteGuard.Refusal) in
             if let output = report.output {
                 try OverwriteGuard.checkOutput(output, against: [old, new])

@@ -14,6 +14,11 @@ struct ReportOptions: ParsableArguments {
     @Option(name: [.short, .long], help: ArgumentHelp("Write the output to this file (whole or not at all; gzip or zstd when named .gz or .zst) instead of standard output.", valueName: "file"), completion: .file())
     var output: String?
 
+    @Option(name: [.customShort("L"), .long], help: ArgumentHelp(
+        "Name OLD by this label instead of its path, in the report and in errors; given a second time, NEW (as diff -L). For copies that stand for other files.",
+        valueName: "label"))
+    var label: [String] = []
+
     @Option(name: .customLong("assert"), help: ArgumentHelp(
         "Check a count, for CI: 'KIND OP N' or 'KIND OP N%' (of the old records); KIND is inserted, deleted, updated, moved, changed, unchanged or schema, OP one of == != < <= > >= (repeatable). Exit 0 when all hold, else 1.",
         valueName: "expr"))
@@ -45,6 +50,7 @@ struct ReportOptions: ParsableArguments {
     var color: ColorChoice = .auto
 
     func validate() throws {
+        if label.count > 2 { throw ValidationError("--label names OLD, then NEW: give it at most twice") }
         for text in assertions {
             do { _ = try Assertion(parsing: text) } catch { throw ValidationError(LibraryErrorWording.text(of: error)) }
         }
