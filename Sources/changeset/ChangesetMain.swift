@@ -37,7 +37,12 @@ enum ChangesetMain {
         case "help":
             // `help git-diff`: the driver git runs, by the name git runs it with.
             let path = arguments.dropFirst().map { $0 == "git-diff" ? ["git", "diff"] : [$0] }.joined()
-            let named = ChangesetCommand.subcommand(at: path).flatMap { $0 == ChangesetCommand.self ? nil : $0 }
+            let found = ChangesetCommand.subcommand(at: path)
+            guard found != nil || path.isEmpty else {
+                Diagnostics.report("help: no subcommand \"\(path.joined(separator: " "))\"; the subcommands are diff, apply, merge and git (setup, merge-driver, diff)")
+                exit(ExitStatus.trouble)
+            }
+            let named = found.flatMap { $0 == ChangesetCommand.self ? nil : $0 }
             print(ChangesetCommand.helpMessage(for: named ?? DiffCommand.self))
             exit(ExitStatus.same)
         case let first? where first == "--generate-completion-script" || first.hasPrefix("--generate-completion-script="):
@@ -132,7 +137,7 @@ enum ChangesetMain {
                 exit(ExitStatus.same)
             }
             // One `changeset: message` line, then the usage, on standard error.
-            Diagnostics.report(ChangesetCommand.message(for: error))
+            Diagnostics.reportLines(ChangesetCommand.message(for: error))
             let usage = ChangesetCommand.fullMessage(for: error).components(separatedBy: "\n").drop { !$0.hasPrefix("Usage:") }
             if !usage.isEmpty { Diagnostics.writeStandardError(usage.joined(separator: "\n") + "\n") }
             exit(ExitStatus.trouble)

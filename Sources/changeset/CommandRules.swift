@@ -21,7 +21,11 @@ enum CommandRules {
 
     /// The long options of `type`, as swift-argument-parser describes them.
     static func options(of type: ParsableArguments.Type) -> [RuleOption] {
-        guard let description = try? JSONDecoder().decode(ParserDescription.self, from: Data(type._dumpHelp().utf8)) else { return [] }
+        // The parser's own description (what `--experimental-dump-help` prints), so no list is kept by hand;
+        // one that no longer decodes is a change of swift-argument-parser to follow, not a rules file to ignore.
+        guard let description = try? JSONDecoder().decode(ParserDescription.self, from: Data(type._dumpHelp().utf8)) else {
+            preconditionFailure("swift-argument-parser's description of \(type) no longer decodes: follow its format in CommandRules")
+        }
         return (description.command.arguments ?? []).compactMap { argument in
             guard argument.kind != "positional", let name = argument.names?.first(where: { $0.kind == "long" })?.name,
                   !["help", "version"].contains(name) else { return nil }

@@ -17,6 +17,18 @@ enum Diagnostics {
         writeStandardError("changeset: " + line + "\n")
     }
 
+    /// A message laid out on several lines by swift-argument-parser (a
+    /// list of the values an option takes): each line escaped as `report`
+    /// escapes one, the line breaks kept.
+    static func reportLines(_ message: String) {
+        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+        var text = lines.joined(separator: "\n")
+        if text.utf8.count > messageLimit {
+            text = String(text.prefix(messageLimit)) + "…"
+        }
+        writeStandardError("changeset: " + text + "\n")
+    }
+
     /// Writes `text` to standard error. One that cannot be written loses
     /// the message; the exit status still says what happened.
     static func writeStandardError(_ text: String) {

@@ -34,7 +34,8 @@ struct DiffCommand: RuledCommand {
 
     @OptionGroup var rulesOptions: RulesOptions
 
-    var ruledPaths: [String?] { [new, old] }
+    /// A label stands for the file a copy was made from: it picks the entry.
+    var ruledPaths: [String?] { [report.label.dropFirst().first ?? new, report.label.first ?? old] }
 
     @OptionGroup var report: ReportOptions
 

@@ -39,7 +39,14 @@ struct GitDiffCommand: RuledCommand {
             if ChangesetCommand.exitCode(for: error) == .success {
                 print(ChangesetCommand.fullMessage(for: error))
             } else {
-                print("changeset: not compared record by record: \(ChangesetCommand.message(for: error))")
+                // A bad option or rules file is said, and the files are still shown: compared
+                // without either, as git's own diff would show them, never hidden.
+                let reason = error is CommandRules.Failure ? "\(error)" : ChangesetCommand.message(for: error)
+                print("changeset: options not used: \(TerminalText.escaped(String(reason.prefix(Diagnostics.messageLimit))))")
+                let files = Array(arguments.drop { $0 != "--" }.dropFirst())
+                if !files.isEmpty, var plain = try? ChangesetCommand.parseAsRoot(["git", "diff", "--no-rules", "--"] + files) {
+                    try? plain.run()
+                }
             }
         }
         Foundation.exit(ExitStatus.same)

@@ -116,6 +116,27 @@ import Testing
         #expect(!summary.contains("changeset."), "a temporary path in \(summary)")
     }
 
+    @Test func aFileTheChangeAddsIsAllInsertedAndABadPathIsTroubleInTheSummary() throws {
+        let runner = try Runner()
+        defer { try? FileManager.default.removeItem(at: runner.scratch) }
+        try writeFile("sku,name\n1,a\n2,b\n", "data/added.csv", in: runner.repository)
+        try runner.git(["add", "-A"])
+        try runner.git(["commit", "-q", "-m", "add a file"])
+        let added = try runner.run("compare", ["CHANGESET_PATH": "data/added.csv", "CHANGESET_ID": "sku"])
+        #expect(added.status == 0 && added.stderr.contains("data/added.csv is not in HEAD^: compared with an empty snapshot"), "\(added)")
+        let outputs = try runner.outputs()
+        #expect(outputs["inserted"] == "2" && outputs["deleted"] == "0" && outputs["exit-status"] == "1", "\(outputs)")
+        // A path out of the checkout writes nothing outside the scratch folder and says why, in the summary too.
+        let outside = try Runner()
+        defer { try? FileManager.default.removeItem(at: outside.scratch) }
+        let escaping = try outside.run("compare", ["CHANGESET_PATH": "../escape.csv"])
+        #expect(escaping.status == 2, "\(escaping)")
+        #expect(try outside.outputs()["exit-status"] == "2")
+        let summary = try outside.summary()
+        #expect(summary.hasPrefix("### changeset: not compared\n\n    path must be a file of the checkout"), "\(summary)")
+        #expect(!FileManager.default.fileExists(atPath: outside.scratch.appendingPathComponent("escape.csv").path))
+    }
+
     @Test func anExplicitRefIsComparedAgainst() throws {
         // Three commits: the first against the last deletes one record and updates none.
         let runner = try Runner(commits: [Self.base, Self.change, "sku,name,price\n1,kettle,10\n3,lamp,30\n"])
@@ -140,6 +161,10 @@ import Testing
         // The last word is a third snapshot to changeset, which refuses it: trouble, and nothing ran.
         #expect(result.status == 2, "\(result)")
         #expect(!FileManager.default.fileExists(atPath: marker.path))
+        let refusal = try runner.summary()
+        #expect(refusal.hasPrefix("### changeset: not compared\n\n    "), "\(refusal)")
+        // Each step has a summary file of its own.
+        try Data().write(to: runner.summaryFile)
         let quoted = try runner.run("compare", [
             "CHANGESET_PATH": "data/products.csv", "CHANGESET_ID": "sku",
             "CHANGESET_ARGS": "--ignore 'price' --show \"name\"", "CHANGESET_FORMAT": "text",

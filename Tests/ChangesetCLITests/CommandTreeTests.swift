@@ -66,6 +66,20 @@ import Testing
         #expect(try changeset(["help", "git-diff"]).stdout == changeset(["git", "diff", "--help"]).stdout)
     }
 
+    @Test func helpOfAnUnknownSubcommandIsAUsageError() throws {
+        let unknown = try changeset(["help", "nope"])
+        #expect(unknown.status == 2 && unknown.stdout.isEmpty, "\(unknown)")
+        #expect(unknown.stderr.hasPrefix("changeset: help: no subcommand \"nope\"; the subcommands are diff, apply, merge and git"), "\(unknown)")
+    }
+
+    /// The parser lays a list of values out on lines of their own: they stay lines.
+    @Test func aValueNotAmongTheChoicesListsThemOnLines() throws {
+        let wrong = try changeset(["a.csv", "b.csv", "--format", "nope"])
+        #expect(wrong.status == 2, "\(wrong)")
+        #expect(wrong.stderr.hasPrefix("changeset: The value 'nope' is invalid for '--format <format>'. Please provide one of the following:\n  - text\n  - json\n"), "\(wrong)")
+        #expect(!wrong.stderr.contains("\\u000A"), "\(wrong)")
+    }
+
     @Test(arguments: ["bash", "zsh", "fish"])
     func completionScriptNamesEverySubcommandAndOption(shell: String) throws {
         let script = try changeset(["--generate-completion-script", shell])

@@ -18,6 +18,19 @@ import Testing
         #expect(!markdown.stdout.contains("old.csv"), "\(markdown.stdout)")
     }
 
+    /// Copies named by labels (the pre-commit hook's, the Action's) take the
+    /// rules file's entry of the file they stand for.
+    @Test func aLabelPicksTheRulesEntry() throws {
+        var files = Self.files
+        files[".changeset.json"] = #"{"files": {"data/prices.csv": {"id": "id"}}}"#
+        let scratch = try scratchDirectory(holding: files)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let keyed = try changeset(["-L", "HEAD:data/prices.csv", "-L", "data/prices.csv", "--", "old.csv", "new.csv"], in: scratch)
+        #expect(keyed.status == 1 && keyed.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated"), "\(keyed)")
+        let unlabelled = try changeset(["old.csv", "new.csv"], in: scratch)
+        #expect(unlabelled.stdout.hasPrefix("1 inserted, 1 deleted, 0 updated"), "\(unlabelled)")
+    }
+
     @Test func anErrorNamesTheLabelAndAThirdLabelIsRefused() throws {
         let scratch = try scratchDirectory(holding: ["bad.csv": "id,price\n1,\"10\n", "new.csv": Self.files["new.csv"]!])
         defer { try? FileManager.default.removeItem(at: scratch) }

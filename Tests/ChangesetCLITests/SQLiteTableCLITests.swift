@@ -32,6 +32,18 @@ import Testing
         INSERT INTO log VALUES ('start'), ('stop');
         """
 
+    /// SQLite allows *, ? and [ in a table's name: a table so named is that
+    /// table, not a glob that would also take `a1`.
+    @Test func aTableNamedLikeAGlobIsItself() throws {
+        let sql = #"CREATE TABLE "a[1]"(k INTEGER PRIMARY KEY, v TEXT); CREATE TABLE a1(k INTEGER PRIMARY KEY, v TEXT); INSERT INTO a1 VALUES (1, 'x');"#
+        let directory = try Self.databases(old: sql, new: sql + #" INSERT INTO "a[1]" VALUES (1, 'y');"#)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let named = try changeset(["old.db", "new.db", "--table", "a[1]", "--format", "json"], in: directory)
+        #expect(named.status == 1 && named.stdout.contains(#"{"kind":"inserted","id":"1""#) && !named.stdout.contains("\"table\""), "\(named)")
+        let glob = try changeset(["old.db", "new.db", "--table", "a?", "--stat"], in: directory)
+        #expect(glob.status == 0 && glob.stdout.hasPrefix("0 inserted, 0 deleted"), "\(glob)")
+    }
+
     @Test func aTableIsComparedByItsPrimaryKeyWithSchemaChanges() throws {
         let directory = try Self.databases(old: Self.oldProducts, new: Self.newProducts)
         defer { try? FileManager.default.removeItem(at: directory) }

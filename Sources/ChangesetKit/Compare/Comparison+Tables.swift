@@ -69,18 +69,20 @@ extension Comparison {
     /// in name order), each once.
     private static func chosenTables(_ patterns: [String], oldNames: [String], newNames: [String], oldName: String, newName: String) throws -> [String] {
         var chosen: [String] = []
+        let allNames = Array(Set(oldNames).union(newNames)).sorted()
         for pattern in patterns {
-            guard GlobPattern.isPattern(pattern) else {
+            // A table's own name is itself, though it holds *, ? or [ (SQLite allows them).
+            guard GlobPattern.isPattern(pattern), !allNames.contains(pattern) else {
                 if !oldNames.contains(pattern) { throw missingTable(pattern, in: oldName, tables: oldNames) }
                 if !newNames.contains(pattern) { throw missingTable(pattern, in: newName, tables: newNames) }
                 if !chosen.contains(pattern) { chosen.append(pattern) }
                 continue
             }
             let glob = GlobPattern(pattern)
-            let matched = Array(Set(oldNames).union(newNames)).sorted().filter { glob.matches($0) }
+            let matched = allNames.filter { glob.matches($0) }
             guard !matched.isEmpty else {
                 throw InputError(source: oldName, location: nil, message: "neither database has a table matching \"\(pattern)\" "
-                    + "(tables: \(Array(Set(oldNames).union(newNames)).sorted().joined(separator: ", ")))")
+                    + "(tables: \(allNames.joined(separator: ", ")))")
             }
             for table in matched where !chosen.contains(table) { chosen.append(table) }
         }

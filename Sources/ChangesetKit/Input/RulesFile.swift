@@ -32,12 +32,19 @@ package struct RulesFile: Sendable {
     /// `.changeset.json` from there up to the repository's root (the first
     /// folder holding `.git`, a folder or a file, as in a worktree), or up to
     /// `/` outside a repository. Nil when there is none.
+    ///
+    /// A file another user owns is passed over, as git passes over a
+    /// repository another user owns (`safe.directory`): a shared folder
+    /// above the working one (`/tmp`) must not give options and assertions
+    /// to whoever runs changeset below it. `--rules FILE` names one anyway.
     package static func find(from directory: String) -> String? {
         var folder = FileSystemPath.normalized(directory)
         while true {
             let candidate = folder == "/" ? "/" + fileName : folder + "/" + fileName
-            var isFolder: ObjCBool = false
-            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue { return candidate }
+            var status = stat()
+            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() || geteuid() == 0 {
+                return candidate
+            }
             let atRoot = FileManager.default.fileExists(atPath: folder == "/" ? "/.git" : folder + "/.git")
             if atRoot || folder == "/" { return nil }
             folder = FileSystemPath.parent(of: folder)

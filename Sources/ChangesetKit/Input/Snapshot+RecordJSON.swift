@@ -1,8 +1,8 @@
 /// A deleted or inserted record's JSON text for a report, made from the
 /// record's bytes in the file: what `value(ofRecord:)` then
 /// `Value.writeJSON(into:)` would write, without the `Value` tree between
-/// them (building and freeing that tree was most of what a report spent on
-/// such a record: see docs/performance.md).
+/// them: building and freeing that tree is most of what such a record costs
+/// a report (docs/performance.md).
 extension Snapshot {
     /// The record at `row` as JSON, byte for byte the text of
     /// `value(ofRecord:)` written by `Value.writeJSON(into:)`, appended to
