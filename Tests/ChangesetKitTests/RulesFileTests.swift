@@ -125,6 +125,22 @@ import Testing
 
     // MARK: Discovery
 
+    /// A `.changeset.json` in a shared folder, planted by another user, gives
+    /// no options to whoever runs changeset below it (as git's safe.directory).
+    /// Giving a file away takes root, which CI is.
+    @Test(.enabled(if: geteuid() == 0, "chown to another user needs root"))
+    func discoveryPassesOverAFileAnotherUserOwns() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let below = scratch.appendingPathComponent("work")
+        try FileManager.default.createDirectory(at: below, withIntermediateDirectories: true)
+        let planted = scratch.appendingPathComponent(RulesFile.fileName)
+        try Data("{}".utf8).write(to: planted)
+        #expect(RulesFile.find(from: below.path) == planted.path)
+        #expect(chown(planted.path, 65534, 65534) == 0)
+        #expect(RulesFile.find(from: below.path) == nil)
+    }
+
     @Test func discoveryStopsAtTheRepositoryRoot() throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: scratch) }

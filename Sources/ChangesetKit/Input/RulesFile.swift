@@ -36,13 +36,14 @@ package struct RulesFile: Sendable {
     /// A file another user owns is passed over, as git passes over a
     /// repository another user owns (`safe.directory`): a shared folder
     /// above the working one (`/tmp`) must not give options and assertions
-    /// to whoever runs changeset below it. `--rules FILE` names one anyway.
+    /// to whoever runs changeset below it. One of root's is the system's
+    /// own; `--rules FILE` names any.
     package static func find(from directory: String) -> String? {
         var folder = FileSystemPath.normalized(directory)
         while true {
             let candidate = folder == "/" ? "/" + fileName : folder + "/" + fileName
             var status = stat()
-            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() || geteuid() == 0 {
+            if stat(candidate, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() || status.st_uid == 0 {
                 return candidate
             }
             let atRoot = FileManager.default.fileExists(atPath: folder == "/" ? "/.git" : folder + "/.git")
