@@ -8,7 +8,7 @@
 /// these, each one a batch UIKit accepts.
 public struct BatchUpdate: Equatable, Sendable {
     /// A section that changes place: index `from` before the batch, `to` after it.
-    public typealias SectionMove = ChangesetEngine.SectionMove
+    public typealias SectionMove = ListSectionMove
 
     /// An item that changes place: path `from` before the batch, `to` after it.
     public struct ItemMove: Equatable, Sendable {

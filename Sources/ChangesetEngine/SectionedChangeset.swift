@@ -52,7 +52,7 @@ extension ListSection: Sendable where ID: Sendable, Element: Sendable {}
 /// rebuild the new list from the old one and the changeset alone.
 public struct SectionedChangeset<SectionID: Hashable, Element> {
     /// A section that changed place: old index `from`, new index `to`.
-    public typealias SectionMove = ChangesetEngine.SectionMove
+    public typealias SectionMove = ListSectionMove
 
     /// An item only in the new list.
     public struct Insertion {

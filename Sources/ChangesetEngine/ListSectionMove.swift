@@ -1,7 +1,7 @@
 /// A section that changes place: index `from` in the old list, `to` in the
 /// new one. A ``SectionedChangeset`` and a ``BatchUpdate`` both list section
 /// moves so (in a batch, the old list is the one before it).
-public struct SectionMove: Equatable, Sendable {
+public struct ListSectionMove: Equatable, Sendable {
     /// The section's old index (before the batch).
     public var from: Int
     /// The section's new index (after the batch).
