@@ -37,9 +37,9 @@ struct CompletionTree: ParsableCommand {
     /// bash: `changeset OLD NEW --fo<TAB>` names no subcommand, and the
     /// generated script would take OLD for an unknown one and offer nothing
     /// after it; so a first word that is not a subcommand's name completes
-    /// the rest as `changeset diff` would. Where the script offers nothing
-    /// (the snapshots' paths at the top, where it offers subcommand names),
-    /// readline's own completion of file names takes over.
+    /// the rest as `changeset diff` would, and the first word itself offers
+    /// file names beside the subcommands' names. Where the script offers
+    /// nothing, readline's own completion of file names takes over.
     static func withFileFallback(_ script: String) -> String {
         let names = (configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]).joined(separator: " ")
         let registration = "\ncomplete -o filenames -F _changeset changeset"
@@ -55,6 +55,15 @@ struct CompletionTree: ParsableCommand {
                     COMP_POINT=$((COMP_POINT + 5))
                 fi
                 _changeset "${@}"
+                # The first word may be OLD as well as a subcommand's name: file names too.
+                if [[ "${COMP_CWORD}" -eq 1 && "${2}" != -* ]]; then
+                    local file
+                    local -A offered=()
+                    for file in "${COMPREPLY[@]}"; do offered["${file}"]=1; done
+                    while IFS='' read -r file; do
+                        [[ -n "${offered["${file}"]:-}" ]] || COMPREPLY+=("${file}")
+                    done < <(compgen -f -- "${2}")
+                fi
             }
             complete -o filenames -o bashdefault -o default -F _changeset_or_diff changeset
             """)

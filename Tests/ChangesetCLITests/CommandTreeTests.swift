@@ -126,6 +126,10 @@ import Testing
         #expect(try Self.bashCompletions(["changeset", "a.csv", "b.csv", "--format", "mark"]) == ["markdown"])
         #expect(try Self.bashCompletions(["changeset", "--id", "sku", "a.csv", "--pr"]) == [])
         #expect(try Self.bashCompletions(["changeset", "a.csv", "catal"]) == ["catalog"])
+        // The first word: OLD's file names beside the subcommands' names.
+        #expect(try Self.bashCompletions(["changeset", "catal"]) == ["catalog"])
+        let first = try Self.bashCompletions(["changeset", ""])
+        #expect(first.contains("merge") && first.contains("catalog") && first.contains("--id"), "\(first)")
         // The snapshots are files: the diff's own arguments complete them, and at
         // the top, where a word may also be a subcommand's name, readline's own
         // file-name completion takes over from an empty answer.
