@@ -44,6 +44,16 @@ import Testing
         #expect(glob.status == 0 && glob.stdout.hasPrefix("0 inserted, 0 deleted"), "\(glob)")
     }
 
+    /// A table found in NEW only is all inserted; its rows, not a file,
+    /// so no layout line ("final newline: added") comes with them.
+    @Test func aTableInOneDatabaseOnlyHasNoFileLayout() throws {
+        let directory = try Self.databases(old: Self.oldProducts, new: Self.newProducts)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let text = try changeset(["old.db", "new.db", "--table", "pri*"], in: directory)
+        #expect(text.status == 1 && text.stdout.hasPrefix("1 inserted, 0 deleted"), "\(text)")
+        #expect(!text.stdout.contains("final newline") && !text.stdout.contains("file:"), "\(text)")
+    }
+
     @Test func aTableIsComparedByItsPrimaryKeyWithSchemaChanges() throws {
         let directory = try Self.databases(old: Self.oldProducts, new: Self.newProducts)
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -118,7 +118,10 @@ extension Comparison {
     /// `FileLayoutChanges`). Inputs of two formats (JSON against CSV, CSV
     /// against TSV) differ in layout by nature, so only their layouts are
     /// given, no differences: a file converted is a new file, not one edited.
+    /// SQLite tables have none.
     public var fileLayout: FileLayoutChanges {
+        // A database's table has no file layout: only the rows are compared.
+        if old.input.holdsDatabaseRows || new.input.holdsDatabaseRows { return FileLayoutChanges() }
         guard old.input.format == new.input.format else {
             var sides = FileLayoutChanges()
             sides.old = old.records.layout

@@ -6,6 +6,10 @@ package struct InputFile: Sendable {
     package let name: String
     package let bytes: InputBytes
     package let format: InputFormat
+    /// Records made from a database's rows (`SQLiteTable.input`): text
+    /// that no file holds, so it has no layout (line ends, final newline) to
+    /// tell.
+    package var holdsDatabaseRows = false
 
     package static let standardInputName = "<stdin>"
 

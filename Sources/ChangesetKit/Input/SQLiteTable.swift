@@ -28,7 +28,9 @@ package struct SQLiteTable: Sendable {
 
     /// `tables` as one NDJSON input named `inputName`, their rows in the order given.
     package static func input(_ tables: [SQLiteTable], name inputName: String) -> InputFile {
-        InputFile(name: inputName, bytes: InputBytes(copying: tables.flatMap(\.rows)), format: .ndjson)
+        var input = InputFile(name: inputName, bytes: InputBytes(copying: tables.flatMap(\.rows)), format: .ndjson)
+        input.holdsDatabaseRows = true
+        return input
     }
 
     /// The first 16 bytes of every SQLite 3 database file.
