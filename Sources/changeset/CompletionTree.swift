@@ -27,7 +27,7 @@ struct CompletionTree: ParsableCommand {
         do {
             _ = try parseAsRoot(arguments)
         } catch where exitCode(for: error) == .success {
-            return .success(withFileFallback(fullMessage(for: error)))
+            return .success(completingTheDiffByDefault(fullMessage(for: error)))
         } catch {
             return .failure(error)
         }
@@ -40,7 +40,7 @@ struct CompletionTree: ParsableCommand {
     /// the rest as `changeset diff` would, and the first word itself offers
     /// file names beside the subcommands' names. Where the script offers
     /// nothing, readline's own completion of file names takes over.
-    static func withFileFallback(_ script: String) -> String {
+    static func completingTheDiffByDefault(_ script: String) -> String {
         let names = (configuration.subcommands.map { $0.configuration.commandName ?? "" } + ["help"]).joined(separator: " ")
         let registration = "\ncomplete -o filenames -F _changeset changeset"
         guard script.contains(registration) else { return script }

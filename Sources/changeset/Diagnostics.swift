@@ -10,23 +10,21 @@ enum Diagnostics {
     /// terminal would act on are escaped (an id holding ESC sequences cannot
     /// set the window title), and an overlong message is cut.
     static func report(_ message: String) {
-        var line = TerminalText.escaped(message)
-        if line.utf8.count > messageLimit {
-            line = String(line.prefix(messageLimit)) + "…"
-        }
-        writeStandardError("changeset: " + line + "\n")
+        writeMessage(TerminalText.escaped(message))
     }
 
     /// A message laid out on several lines by swift-argument-parser (a
     /// list of the values an option takes): each line escaped as `report`
     /// escapes one, the line breaks kept.
     static func reportLines(_ message: String) {
-        let lines = message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
-        var text = lines.joined(separator: "\n")
-        if text.utf8.count > messageLimit {
-            text = String(text.prefix(messageLimit)) + "…"
-        }
-        writeStandardError("changeset: " + text + "\n")
+        writeMessage(message.split(separator: "\n", omittingEmptySubsequences: false).map { TerminalText.escaped(String($0)) }
+            .joined(separator: "\n"))
+    }
+
+    /// `changeset: text`, cut past `messageLimit`, on standard error.
+    private static func writeMessage(_ text: String) {
+        let cut = text.utf8.count > messageLimit ? String(text.prefix(messageLimit)) + "…" : text
+        writeStandardError("changeset: " + cut + "\n")
     }
 
     /// Writes `text` to standard error. One that cannot be written loses
