@@ -77,7 +77,7 @@ import Testing
         let given = try changeset(["data/old.csv", "data/new.csv", "--rules", "data/rules.json", "--stat"], in: root)
         #expect(given.stdout.hasPrefix("0 inserted, 0 deleted, 1 updated, 0 moved, 1 unchanged\n"), "\(given)")
         let missing = try changeset(["data/old.csv", "data/new.csv", "--rules", "nowhere.json"], in: root)
-        #expect(missing.status == 2 && missing.stderr == "changeset: nowhere.json: cannot read the rules file\n", "\(missing)")
+        #expect(missing.status == 2 && missing.stderr == "changeset: nowhere.json: cannot read the rules file: No such file or directory\n", "\(missing)")
     }
 
     @Test func aBadRulesFileIsTroubleAtItsLineAndColumn() throws {

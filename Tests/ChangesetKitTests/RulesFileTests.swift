@@ -86,6 +86,33 @@ import Testing
         #expect(Self.failure("[]") == ".changeset.json:1:1: a rules file holds an object, {\"files\": {...}}")
     }
 
+    @Test func aNameGivenTwiceIsRefusedWithBothPlaces() {
+        #expect(Self.failure("{\"files\": {\n  \"*.csv\": {\"id\": \"sku\"},\n  \"*.csv\": {\"id\": \"name\"}}}")
+                == ".changeset.json:3:3: the glob \"*.csv\" is given twice; the first is at line 2, column 3: keep one")
+        #expect(Self.failure("{\"files\": {\"*.csv\": {\"id\": \"sku\", \"id\": \"name\"}}}")
+                == ".changeset.json:1:35: \"id\" in the entry \"*.csv\" is given twice; the first is at line 1, column 22: keep one")
+        #expect(Self.failure("{\"files\": {}, \"files\": {\"*.csv\": {\"id\": \"sku\"}}}")
+                == ".changeset.json:1:15: \"files\" is given twice; the first is at line 1, column 2: keep one")
+        // The same option in two entries is no repetition.
+        #expect(Self.failure("{\"files\": {\"a.csv\": {\"id\": \"sku\"}, \"b.csv\": {\"id\": \"sku\"}}}") == "parsed")
+    }
+
+    @Test func aRulesFileThatCannotBeReadSaysWhy() throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("rules-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        try FileManager.default.createDirectory(at: scratch.appendingPathComponent("folder"), withIntermediateDirectories: true)
+        func message(_ path: String) -> String {
+            do {
+                _ = try RulesFile.read(path, workingDirectory: scratch.path, options: Self.options)
+                return "read"
+            } catch {
+                return error.description
+            }
+        }
+        #expect(message("missing.json") == "missing.json: cannot read the rules file: No such file or directory")
+        #expect(message("folder") == "folder: cannot read the rules file: it is a directory; name the file in it, as folder/.changeset.json")
+    }
+
     @Test func aCommaWithNoValueBeforeItIsRefused() {
         #expect(Self.failure("{\"files\": {\"*.csv\": {\"ignore\": [,]}}}").hasPrefix(".changeset.json:1:"))
     }

@@ -21,8 +21,18 @@ extension RulesFile {
             throw fail("a rules file holds an object, {\"files\": {...}}", at: InputLocation(line: 1, column: 1))
         }
         var entries: [RulesEntry] = []
+        // A name given twice would leave one of its two values unused without a word: refused, with both places.
+        func once(_ name: String, at place: InputLocation, among seen: inout [String: InputLocation], _ what: String) throws(InputError) {
+            if let first = seen[name] {
+                throw fail("\(what) is given twice; the first is at line \(first.line), column \(first.column): keep one", at: place)
+            }
+            seen[name] = place
+        }
+        var topNames: [String: InputLocation] = [:]
+        var globs: [String: InputLocation] = [:]
         for member in members {
             let place = keys.next()
+            try once(member.name, at: place, among: &topNames, "\"\(member.name)\"")
             guard member.name == "files" else {
                 keys.skip(member.value)
                 throw fail("unknown key \"\(member.name)\"; \(NameHint.hint(FieldPath([member.name]), ["files"], kind: "keys"))", at: place)
@@ -32,6 +42,7 @@ extension RulesFile {
             }
             for file in files {
                 let entryPlace = keys.next()
+                try once(file.name, at: entryPlace, among: &globs, "the glob \"\(file.name)\"")
                 guard let pattern = PathGlob(file.name) else {
                     throw fail("the glob \"\(file.name)\" names no file; write a file's path from the rules file's folder, "
                                + "folder/** for the files under a folder", at: entryPlace)
@@ -40,9 +51,11 @@ extension RulesFile {
                     throw fail("the entry \"\(file.name)\" holds an object of options, such as {\"id\": \"sku\"}, not \(describe(file.value))", at: entryPlace)
                 }
                 var entry = RulesEntry(pattern: pattern, location: entryPlace, settings: [])
+                var settingNames: [String: InputLocation] = [:]
                 for setting in settings {
                     let settingPlace = keys.next()
                     keys.skip(setting.value)
+                    try once(setting.name, at: settingPlace, among: &settingNames, "\"\(setting.name)\" in the entry \"\(file.name)\"")
                     if let checked = try check(setting, options: options, at: settingPlace, fail: fail) { entry.settings.append(checked) }
                 }
                 entries.append(entry)

@@ -56,8 +56,17 @@ package struct RulesFile: Sendable {
     /// checking each option against `options`.
     package static func read(_ path: String, workingDirectory: String, options: [RuleOption]) throws(InputError) -> RulesFile {
         let absolute = FileSystemPath.absolute(path, in: workingDirectory)
+        var status = stat()
+        guard stat(absolute, &status) == 0 else {
+            throw InputError(source: path, location: nil, message: "cannot read the rules file: \(String(cString: strerror(errno)))")
+        }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw InputError(source: path, location: nil, message: "cannot read the rules file: it is a directory; name the file in it, as \(path)/\(fileName)")
+        }
         guard let data = FileManager.default.contents(atPath: absolute) else {
-            throw InputError(source: path, location: nil, message: "cannot read the rules file")
+            // `contents(atPath:)` keeps its reason; opening again gives it (a permission, most often).
+            let reason = access(absolute, R_OK) == 0 ? "it cannot be opened" : String(cString: strerror(errno))
+            throw InputError(source: path, location: nil, message: "cannot read the rules file: \(reason)")
         }
         let folder = FileSystemPath.parent(of: absolute)
         return try parse([UInt8](data), source: path, folder: folder, options: options)
