@@ -132,6 +132,7 @@ import Testing
         ("data/*.csv", "other/data/products.csv", false), ("/data/*.csv", "data/products.csv", true),
         ("data/**/*.csv", "data/products.csv", true), ("data/**/*.csv", "data/a/b/products.csv", true),
         ("**/products.csv", "x/y/products.csv", true), ("data/**", "data/a/b.json", true),
+        ("data/**", "data", false), ("data/**", "data/a.csv", true), ("**", "a.csv", true),
         ("data/p?.csv", "data/p1.csv", true), ("data/p[0-9].csv", "data/px.csv", false),
         ("countries.json", "countries.json", true), ("countries.json", "sub/countries.json", true),
     ])

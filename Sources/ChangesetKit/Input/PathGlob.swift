@@ -1,6 +1,6 @@
 /// A gitattributes-style pattern for a file's path, as the rules file's
 /// keys are written: `*`, `?` and `[...]` match within one path segment,
-/// a segment `**` matches any number of segments (none too), a pattern
+/// a segment `**` matches any number of segments (none too, but at the end one or more: `dir/**` is what `dir` holds), a pattern
 /// with no `/` matches the file's name at any depth, and one with a `/`
 /// matches the whole path from the rules file's folder (a leading `/`
 /// only anchors it). Written here rather than with fnmatch(3): FNM_PATHNAME
@@ -33,6 +33,8 @@ package struct PathGlob: Sendable {
     private static func match(_ pattern: ArraySlice<String>, _ path: ArraySlice<String>) -> Bool {
         guard let first = pattern.first else { return path.isEmpty }
         if first == "**" {
+            // A trailing `**` is everything inside the folder, not the folder itself (as gitattributes reads `dir/**`).
+            if pattern.count == 1 { return !path.isEmpty }
             // Zero segments, or one more and try again.
             var rest = path
             while true {
