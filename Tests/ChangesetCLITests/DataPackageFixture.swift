@@ -67,4 +67,18 @@ struct DataPackage {
 
             """
     }
+
+    /// `text` with its `created` line in conflict markers, as changeset's
+    /// `--markers` and its merge driver write a member both sides changed:
+    /// OURS's value, then THEIRS's.
+    func textWithCreatedConflict(ours: String, theirs: String) -> String {
+        text.replacingOccurrences(of: "  \"created\": \"\(created)\",\n", with: """
+            <<<<<<< ours
+              "created": "\(ours)",
+            =======
+              "created": "\(theirs)",
+            >>>>>>> theirs
+
+            """)
+    }
 }

@@ -188,17 +188,7 @@ import Testing
             + "base \"2024-11-03T12:00:00Z\", ours \"2024-12-01T08:00:00Z\", theirs \"2024-12-02T09:30:00Z\""), "\(merged)")
         var both = ours
         both.scheme = "https"
-        #expect(try repository.read("datapackage.json") == both.text.replacingOccurrences(of: """
-              "created": "2024-12-01T08:00:00Z",
-
-            """, with: """
-            <<<<<<< ours
-              "created": "2024-12-01T08:00:00Z",
-            =======
-              "created": "2024-12-02T09:30:00Z",
-            >>>>>>> theirs
-
-            """))
+        #expect(try repository.read("datapackage.json") == both.textWithCreatedConflict(ours: ours.created, theirs: theirs.created))
         let status = try repository.git("status", "--porcelain")
         #expect(status.stdout.contains("UU datapackage.json"), "\(status)")
     }

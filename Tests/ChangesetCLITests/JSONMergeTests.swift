@@ -18,6 +18,19 @@ import Testing
                        in: URL(fileURLWithPath: paths[0]).deletingLastPathComponent(), environment: ProcessInfo.processInfo.environment)
     }
 
+    /// Checks that git merges the data packages at `paths` cleanly and that
+    /// `changeset merge` (records under `resources` by `name`) writes git's
+    /// result byte for byte; returns that result.
+    @discardableResult
+    func expectMergedAsGitMergesIt(_ paths: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        let git = try gitTextMerge(paths)
+        #expect(git.status == 0, "git merges it cleanly: \(git)", sourceLocation: sourceLocation)
+        let merged = try changeset(["merge"] + paths + ["--id", "name", "--records-at", "resources"])
+        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)", sourceLocation: sourceLocation)
+        #expect(merged.stdout == git.stdout, "\(merged)", sourceLocation: sourceLocation)
+        return merged.stdout
+    }
+
     /// With --records-at, THEIRS's change to the document around the records was dropped.
     @Test func theDocumentAroundTheRecordsIsMergedToo() throws {
         let base = #"{"meta":{"v":1},"items":[{"id":1}]}"#
@@ -57,16 +70,11 @@ import Testing
         ours.named = true
         theirs.scheme = "https"
         theirs.escapesSlashes = true
-        let paths = try dataPackages(base: DataPackage(), ours: ours, theirs: theirs)
-        let git = try gitTextMerge(paths)
-        #expect(git.status == 0, "git merges it cleanly: \(git)")
-        let merged = try changeset(["merge"] + paths + ["--id", "name", "--records-at", "resources"])
-        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
-        #expect(merged.stdout == git.stdout, "\(merged)")
+        let merged = try expectMergedAsGitMergesIt(try dataPackages(base: DataPackage(), ours: ours, theirs: theirs))
         var both = ours
         both.scheme = "https"
         both.escapesSlashes = true
-        #expect(merged.stdout == both.text)
+        #expect(merged == both.text)
     }
 
     /// Both changed one license's path, differently: one conflict, named by
@@ -117,12 +125,7 @@ import Testing
         var ours = DataPackage(), theirs = DataPackage()
         (ours.named, ours.packageNamed) = (true, true)
         (theirs.scheme, theirs.packageScheme) = ("https", "https")
-        let paths = try dataPackages(base: DataPackage(), ours: ours, theirs: theirs)
-        let git = try gitTextMerge(paths)
-        #expect(git.status == 0, "git merges it cleanly: \(git)")
-        let merged = try changeset(["merge"] + paths + ["--id", "name", "--records-at", "resources"])
-        #expect(merged.status == 0 && merged.stderr.isEmpty, "\(merged)")
-        #expect(merged.stdout == git.stdout, "\(merged)")
+        try expectMergedAsGitMergesIt(try dataPackages(base: DataPackage(), ours: ours, theirs: theirs))
     }
 
     /// Both changed `created`: the merge said only that the document changed
@@ -151,17 +154,7 @@ import Testing
             """)
         var both = ours
         (both.scheme, both.packageScheme) = ("https", "https")
-        let marked = both.text.replacingOccurrences(of: """
-              "created": "2024-12-01T08:00:00Z",
-
-            """, with: """
-            <<<<<<< ours
-              "created": "2024-12-01T08:00:00Z",
-            =======
-              "created": "2024-12-02T09:30:00Z",
-            >>>>>>> theirs
-
-            """)
+        let marked = both.textWithCreatedConflict(ours: ours.created, theirs: theirs.created)
         #expect(marked != both.text)
         #expect(merged.stdout == marked, "\(merged)")
         // Without --markers nothing is written; --prefer takes that side's value of the member only.
