@@ -178,7 +178,11 @@ import Testing
         try side.finish(reading)
         #expect(side.count == starts.count)
         for held in [Array(0..<starts.count), [0, 4, 7], [3], [5, 6]] {
-            let table = try side.keptTable(held.map(Int32.init))
+            // The ids and fingerprints from a pass over the partitions (as a moved record's are found).
+            var found = Comparison.CollectedEntries()
+            try side.collectMissing(held.map(Int32.init), into: &found)
+            #expect(Set(found.positions) == Set(held.map(UInt32.init)))
+            let table = try side.keptTable(held.map(Int32.init), found)
             #expect(table.count == held.count)
             for (row, position) in held.enumerated() {
                 #expect(table.byteRange(row) == expected[position].0, "position \(position) of \(held)")
@@ -186,6 +190,10 @@ import Testing
                 #expect(table.keys[row] == expected[position].2)
             }
         }
+        // A kept record whose id was not found is an error, never a table that is off by a row.
+        var some = Comparison.CollectedEntries()
+        try side.collectMissing([0, 4], into: &some)
+        #expect(throws: InputError.self) { try side.keptTable([0, 4, 7], some) }
     }
 
     /// Repeated ids on random pairs (a record or several copied, in OLD, in

@@ -2,11 +2,13 @@
 /// temporary files as they are read, split by a hash of their id into
 /// partitions; each partition pair is matched on its own, into one 4-byte
 /// old position per new record; the engine's flat diff finds the moves with
-/// its predecessor links in a file. Then only the records a report can show
-/// (the changed ones and the first 1000 of each side, which the field checks
-/// sample) are read back from the files into small tables, and the
-/// comparison goes on as in memory: the same changeset (positions are the
-/// files'), the same report, byte for byte.
+/// its predecessor links in a file. Only the records a report can show (the
+/// changed ones and the first 1000 of each side, which the field checks
+/// sample) go into small tables: their ids and fingerprints taken as the
+/// partition pairs are matched (a moved record's in one more pass over the
+/// partitions, when records moved), their places in the input from a file
+/// of 16 bytes a record. The comparison then goes on as in memory: the same
+/// changeset (positions are the files'), the same report, byte for byte.
 ///
 /// What it takes: `--id` (records matched by content need every fingerprint
 /// at once), no `--section`, `--duplicates error`. Memory: the matching (4
@@ -95,19 +97,19 @@ extension Comparison {
         /// length (32), key bytes.
         var partitions: [SpillFile]
         /// Per row, `rowEntrySize` bytes: start (64 bits), length (32), line
-        /// (32), fingerprint (64), key offset in `keys` (64), key length (32).
+        /// (32). A row's id and fingerprint are its partition entry's.
         var rows: SpillFile
-        var keys: SpillFile
+        /// Bytes of all the ids, which share one arena of 4 GiB as a table's in memory do.
+        var keyBytes = 0
         /// What holds for the whole input (names, schema, fields found): a table of no rows.
         var whole = RecordTable()
 
-        static let rowEntrySize = 36
+        static let rowEntrySize = 16
 
         init(source: String, partitions: Int) throws {
             self.source = source
             self.partitions = try (0..<partitions).map { _ in try SpillFile(bufferSize: 1 << 16) }
             rows = try SpillFile()
-            keys = try SpillFile()
         }
 
         /// Writes a batch of records away; their rows follow the ones before.
@@ -118,8 +120,8 @@ extension Comparison {
                 throw InputError(source: source, location: nil,
                                  parts: [.text("more than 2G records past "), .setting(.memoryLimit), .text(" is more than changeset supports")])
             }
-            // The ids share one arena of 4 GiB, as a table's in memory do (so do those read back, a part of them).
-            guard keys.size + batch.keys.byteCount <= Int(UInt32.max) else {
+            // The ids share one arena of 4 GiB, as a table's in memory do (so do the kept ones, a part of them).
+            guard keyBytes + batch.keys.byteCount <= Int(UInt32.max) else {
                 throw InputError(source: source, location: nil, message: "the ids take 4 GiB or more, more than changeset supports")
             }
             for row in 0..<batch.count {
@@ -131,11 +133,10 @@ extension Comparison {
                     // index within a partition places keys by the high half.
                     let partition = Int(((RecordTable.keyHash(key) & 0xFFFF_FFFF) &* UInt64(partitions.count)) >> 32)
                     try partitions[partition].appendEntry(row: position, fingerprint: fingerprint, key: key)
-                    try rows.appendRow(start: UInt64(range.lowerBound), length: UInt32(range.count), line: UInt32(truncatingIfNeeded: lines[row]),
-                                       fingerprint: fingerprint, keyOffset: UInt64(keys.size), keyLength: UInt32(key.count))
-                    try keys.append(key)
+                    try rows.appendRow(start: UInt64(range.lowerBound), length: UInt32(range.count), line: UInt32(truncatingIfNeeded: lines[row]))
                 }
             }
+            keyBytes += batch.keys.byteCount
             count += batch.count
         }
 
@@ -148,7 +149,6 @@ extension Comparison {
             whole = last.withoutRows
             for index in partitions.indices { try partitions[index].finishWriting() }
             try rows.finishWriting()
-            try keys.finishWriting()
         }
 
         /// Whether an id repeats (each partition read back and indexed).
@@ -156,25 +156,68 @@ extension Comparison {
             try partitions.contains { try IndexedPartition($0).repeats }
         }
 
-        /// The table of the records at `kept` (positions, ascending), read
-        /// back: row k of it is the record at `kept[k]`.
-        func keptTable(_ kept: [Int32]) throws -> RecordTable {
+        /// The ids and fingerprints of the records at `positions` (ascending)
+        /// that `collected` lacks, added to it from one pass over the partitions.
+        func collectMissing(_ positions: [Int32], into collected: inout CollectedEntries) throws {
+            var missing = Bitmap(count: count)
+            for position in positions { missing.insert(Int(position)) }
+            for position in collected.positions { missing.remove(Int(position)) }
+            guard !missing.isEmpty else { return }
+            for partition in partitions {
+                let entries = try partition.read(at: 0, count: partition.size)
+                guard entries.count == partition.size else { throw SpillFile.endedEarly }
+                try Comparison.forEachEntry(entries) { row, fingerprint, key in
+                    if missing.contains(Int(row)) { collected.add(row, fingerprint, key) }
+                }
+            }
+        }
+
+        /// The table of the records at `kept` (positions, ascending): row k
+        /// of it is the record at `kept[k]`, its place read back from `rows`,
+        /// its id and fingerprint from `collected`, which holds those of
+        /// every kept record (in any order).
+        func keptTable(_ kept: [Int32], _ collected: CollectedEntries) throws -> RecordTable {
+            let order = collected.positions.indices.sorted { collected.positions[$0] < collected.positions[$1] }
+            guard order.count == kept.count, zip(order, kept).allSatisfy({ collected.positions[$0] == UInt32($1) }) else {
+                throw InputError(source: source, location: nil, message: "the ids of the changed records were not all found again in the temporary files")
+            }
             var table = whole
             table.reserveCapacity(kept.count)
             var rowWindow = Window(file: rows)
-            var keyWindow = Window(file: keys)
-            for position in kept {
+            for (position, entryIndex) in zip(kept, order) {
                 let entry = try rowWindow.load(Int(position) * Self.rowEntrySize, count: Self.rowEntrySize)
                 let row = rowWindow.bytes
                 let start = Int(row.uint64(at: entry))
                 let range = start..<(start + Int(row.uint32(at: entry + 8)))
-                let keyLength = Int(row.uint32(at: entry + 32))
-                let key = try keyWindow.load(Int(row.uint64(at: entry + 24)), count: keyLength)
-                table.keys.append(keyWindow.bytes.span.extracting(key..<(key + keyLength)))
-                table.append(fingerprint: row.uint64(at: entry + 16), range: range, line: Int(row.uint32(at: entry + 12)))
+                collected.keys.withKey(entryIndex) { table.keys.append($0) }
+                table.append(fingerprint: collected.fingerprints[entryIndex], range: range, line: Int(row.uint32(at: entry + 12)))
             }
             return table
         }
+    }
+
+    /// Some records of one side, as the passes over its partitions meet
+    /// them: position, fingerprint and id, in the order met.
+    struct CollectedEntries: Sendable {
+        var positions: [UInt32] = []
+        var fingerprints: [UInt64] = []
+        var keys = RecordKeys()
+
+        init() {}
+
+        /// The entries of `file`, written as a partition's are.
+        init(_ file: SpillFile) throws {
+            let bytes = try file.read(at: 0, count: file.size)
+            guard bytes.count == file.size else { throw SpillFile.endedEarly }
+            try Comparison.forEachEntry(bytes) { row, fingerprint, key in add(row, fingerprint, key) }
+        }
+
+        mutating func add(_ position: UInt32, _ fingerprint: UInt64, _ key: Span<UInt8>) {
+            positions.append(position)
+            fingerprints.append(fingerprint)
+            keys.append(key)
+        }
+
     }
 
     /// Reads a spill file forward through a window of 64 KiB (or one entry,
@@ -232,7 +275,7 @@ extension Comparison {
     /// Compares two inputs in partitions (see above); `partitions` of them.
     static func runPartitioned(_ oldInput: InputFile, _ newInput: InputFile, options: ComparisonOptions, partitions: Int) throws -> Comparison {
         let inputs = [oldInput, newInput]
-        // A file a partition a side, beside each side's rows and keys and the links.
+        // A file a partition a side, beside each side's rows and kept entries, and the links.
         let partitions = max(1, (SpillFile.roomForOpenFiles(2 * partitions + 5) - 5) / 2)
         // One input on both sides is read once (as OLD), and its files stand for both.
         let same = oldInput.isSameInput(as: newInput)
@@ -259,11 +302,10 @@ extension Comparison {
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
         // The changes carry positions for now; their rows in the kept tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
+        var keptEntries: [SpillFile] = []
         var changeset: SectionedChangeset<SectionName, RecordRef> = try {
             let matching = try match(spilled[0], spilled[1], oldInput: oldInput, newInput: newInput, options: options)
-            // The partition files have done their work: their disk (and the
-            // page cache they hold) go before the inputs are read again.
-            for side in spilled.indices { spilled[side].partitions = [] }
+            keptEntries = matching.kept
             var links = SpilledPredecessors(file: try SpillFile())
             return try Differ.flatDiff(
                 oldCount: oldCount, matching: matching.oldOfNew, links: &links,
@@ -274,8 +316,8 @@ extension Comparison {
         // The records a report may read: the changed ones, and the first 1000 a side.
         var oldKept = Bitmap(count: oldCount)
         var newKept = Bitmap(count: newCount)
-        for position in 0..<min(oldCount, 1000) { oldKept.insert(position) }
-        for position in 0..<min(newCount, 1000) { newKept.insert(position) }
+        for position in 0..<min(oldCount, keptFirst) { oldKept.insert(position) }
+        for position in 0..<min(newCount, keptFirst) { newKept.insert(position) }
         for deletion in changeset.deletions { oldKept.insert(deletion.at.item) }
         for insertion in changeset.insertions { newKept.insert(insertion.at.item) }
         for update in changeset.updates {
@@ -288,17 +330,21 @@ extension Comparison {
         }
         let oldPositions = oldKept.members
         let newPositions = newKept.members
+        // The matching wrote away the ids of every kept record but the moved
+        // ones: theirs come from one more pass over the partitions, when records moved.
         // Both sides read back at once (each reads its files start to end);
         // the files go with the closure, before the inputs are read again.
         let tables = try { () throws -> [RecordTable] in
-            let sides = [(spilled[0], oldPositions), (spilled[1], newPositions)]
+            let sides = [(spilled[0], oldPositions, keptEntries[0]), (spilled[1], newPositions, keptEntries[1])]
             spilled = []
-            if same {
-                // Nothing changed, so both sides hold the same positions (and the files are one).
-                let table = try sides[0].0.keptTable(sides[0].1)
-                return [table, table]
+            keptEntries = []
+            let read = try OrderedConcurrentMap.mapEachOnItsOwnThread(same ? Array(sides.prefix(1)) : sides) { side, positions, entries in
+                var found = try CollectedEntries(entries)
+                try side.collectMissing(positions, into: &found)
+                return try side.keptTable(positions, found)
             }
-            return try OrderedConcurrentMap.mapEachOnItsOwnThread(sides) { try $0.0.keptTable($0.1) }
+            // One input on both sides: nothing changed, so both hold the same positions (and the files are one).
+            return same ? [read[0], read[0]] : read
         }()
         let (oldTable, newTable) = (tables[0], tables[1])
         // The changes' records by their rows in the kept tables.
@@ -321,15 +367,22 @@ extension Comparison {
                               kept: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
     }
 
+    /// The records of each side a report may read whatever changed: the first ones.
+    static let keptFirst = 1000
+
     /// Each new record's old position (-1: none) and whether it was updated
-    /// (a bit a new record), partition pair by partition pair, a pair a core.
-    /// A repeated id is the error a comparison in memory gives (each input
-    /// read again by a reader that indexes ids, OLD first).
+    /// (a bit a new record), partition pair by partition pair, a pair a core;
+    /// and per side a file of the entries (as a partition's) of the records
+    /// the tables keep that the matching tells (deleted, inserted, updated,
+    /// the first `keptFirst`): written away, since the diff that comes next
+    /// takes the most memory. A repeated id is the error a comparison in
+    /// memory gives (each input read again by a reader that indexes ids, OLD first).
     private static func match(
         _ old: SpilledSide, _ new: SpilledSide, oldInput: InputFile, newInput: InputFile, options: ComparisonOptions
-    ) throws -> (oldOfNew: [Int32], updated: Bitmap) {
+    ) throws -> (oldOfNew: [Int32], updated: Bitmap, kept: [SpillFile]) {
         var oldOfNew = [Int32](repeating: -1, count: new.count)
         var updated = Bitmap(count: new.count)
+        var kept = [try SpillFile(), try SpillFile()]
         var oldRepeats = false
         var newRepeats = false
         // A group of pairs at once, one a core: each pair's matches (a few MB) are held until scattered.
@@ -338,6 +391,11 @@ extension Comparison {
             for result in try OrderedConcurrentMap.map(pairs, { try matchPartition($0, old, new) }) {
                 oldRepeats = oldRepeats || result.oldRepeats
                 newRepeats = newRepeats || result.newRepeats
+                for (side, entries) in [result.oldKept, result.newKept].enumerated() {
+                    for index in entries.positions.indices {
+                        try entries.keys.withKey(index) { try kept[side].appendEntry(row: entries.positions[index], fingerprint: entries.fingerprints[index], key: $0) }
+                    }
+                }
                 for (newRow, oldRow) in result.matches {
                     // The old row's top bit says the pair differs.
                     oldOfNew[Int(newRow)] = Int32(bitPattern: oldRow & 0x7FFF_FFFF)
@@ -347,7 +405,8 @@ extension Comparison {
         }
         if oldRepeats { try throwRepeatedID(old, oldInput, sideIndex: 0, options: options) }
         if newRepeats { try throwRepeatedID(new, newInput, sideIndex: 1, options: options) }
-        return (oldOfNew, updated)
+        for side in kept.indices { try kept[side].finishWriting() }
+        return (oldOfNew, updated, kept)
     }
 
     /// The error a comparison in memory gives for an id that repeats in
@@ -421,10 +480,12 @@ extension Comparison {
     }
 
     /// One partition pair matched: (new row, old row with the top bit set
-    /// when the two differ) per match, and whether an id repeats on a side.
+    /// when the two differ) per match, whether an id repeats on a side, and
+    /// the entries of the records a report may read on each side (unmatched,
+    /// differing, or among the first `keptFirst`).
     private static func matchPartition(
         _ partition: Int, _ oldSide: SpilledSide, _ new: SpilledSide
-    ) throws -> (matches: [(UInt32, UInt32)], oldRepeats: Bool, newRepeats: Bool) {
+    ) throws -> (matches: [(UInt32, UInt32)], oldRepeats: Bool, newRepeats: Bool, oldKept: CollectedEntries, newKept: CollectedEntries) {
         let old = try IndexedPartition(oldSide.partitions[partition])
         var newRepeats = false
         let newEntries = try new.partitions[partition].read(at: 0, count: new.partitions[partition].size)
@@ -432,8 +493,10 @@ extension Comparison {
             throw SpillFile.endedEarly
         }
         var taken = Bitmap(count: old.rows.count)
+        var differing = Bitmap(count: old.rows.count)
         var matches: [(UInt32, UInt32)] = []
         matches.reserveCapacity(old.rows.count)
+        var newKept = CollectedEntries()
         // New ids OLD does not have, kept to find one that repeats.
         var unmatchedKeys = RecordKeys()
         var unmatched = KeyIndex(capacity: 16)
@@ -442,18 +505,26 @@ extension Comparison {
             if let local = old.index.firstRow(hash: hash, rowHasKey: { old.keys.key($0, is: key) }) {
                 if taken.contains(local) { newRepeats = true }
                 taken.insert(local)
-                matches.append((row, old.rows[local] | (old.fingerprints[local] != fingerprint ? 0x8000_0000 : 0)))
+                let differs = old.fingerprints[local] != fingerprint
+                if differs { differing.insert(local) }
+                if differs || row < keptFirst { newKept.add(row, fingerprint, key) }
+                matches.append((row, old.rows[local] | (differs ? 0x8000_0000 : 0)))
             } else {
+                newKept.add(row, fingerprint, key)
                 let position = unmatchedKeys.count
                 unmatchedKeys.append(key)
                 if unmatched.insert(row: position, hash: hash, rowHasKey: { unmatchedKeys.key($0, is: key) }) != nil { newRepeats = true }
             }
         }
-        return (matches, old.repeats, newRepeats)
+        var oldKept = CollectedEntries()
+        for local in old.rows.indices where !taken.contains(local) || differing.contains(local) || old.rows[local] < keptFirst {
+            old.keys.withKey(local) { oldKept.add(old.rows[local], old.fingerprints[local], $0) }
+        }
+        return (matches, old.repeats, newRepeats, oldKept, newKept)
     }
 
     /// Calls `body` with each entry of a partition file (see `SpilledSide`).
-    private static func forEachEntry(_ bytes: [UInt8], _ body: (UInt32, UInt64, Span<UInt8>) throws -> Void) throws {
+    static func forEachEntry(_ bytes: [UInt8], _ body: (UInt32, UInt64, Span<UInt8>) throws -> Void) throws {
         var offset = 0
         let span = bytes.span
         while offset < bytes.count {

@@ -64,12 +64,6 @@ package struct SpillFile: Sendable {
         used = at + 4
     }
 
-    package mutating func append(_ key: Span<UInt8>) throws {
-        let at = try room(key.count)
-        store(key, at: at)
-        used = at + key.count
-    }
-
     /// `key`'s bytes into the buffer at `at` (room made for them).
     @inline(__always)
     private mutating func store(_ key: Span<UInt8>, at: Int) {
@@ -91,20 +85,16 @@ package struct SpillFile: Sendable {
         used = at + 16 + key.count
     }
 
-    /// A row entry of 36 bytes: start (64 bits), length (32), line (32),
-    /// fingerprint (64), key offset (64), key length (32).
+    /// A row entry of 16 bytes: start (64 bits), length (32), line (32).
     @inline(__always)
-    package mutating func appendRow(start: UInt64, length: UInt32, line: UInt32, fingerprint: UInt64, keyOffset: UInt64, keyLength: UInt32) throws {
-        let at = try room(36)
+    package mutating func appendRow(start: UInt64, length: UInt32, line: UInt32) throws {
+        let at = try room(16)
         var span = buffer.mutableSpan
         var bytes = span.mutableBytes
         bytes.storeBytes(of: start.littleEndian, toByteOffset: at, as: UInt64.self)
         bytes.storeBytes(of: length.littleEndian, toByteOffset: at + 8, as: UInt32.self)
         bytes.storeBytes(of: line.littleEndian, toByteOffset: at + 12, as: UInt32.self)
-        bytes.storeBytes(of: fingerprint.littleEndian, toByteOffset: at + 16, as: UInt64.self)
-        bytes.storeBytes(of: keyOffset.littleEndian, toByteOffset: at + 24, as: UInt64.self)
-        bytes.storeBytes(of: keyLength.littleEndian, toByteOffset: at + 32, as: UInt32.self)
-        used = at + 36
+        used = at + 16
     }
 
     /// Writes what the buffer holds.

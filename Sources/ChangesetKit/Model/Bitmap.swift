@@ -8,7 +8,11 @@ struct Bitmap {
 
     mutating func insert(_ position: Int) { words[position >> 6] |= 1 << UInt64(position & 63) }
 
+    mutating func remove(_ position: Int) { words[position >> 6] &= ~(1 << UInt64(position & 63)) }
+
     func contains(_ position: Int) -> Bool { words[position >> 6] & (1 << UInt64(position & 63)) != 0 }
+
+    var isEmpty: Bool { words.allSatisfy { $0 == 0 } }
 
     /// The positions in the set, ascending.
     var members: [Int32] {
