@@ -182,6 +182,12 @@ import Testing
             var found = Comparison.CollectedEntries()
             try side.collectMissing(held.map(Int32.init), into: &found)
             #expect(Set(found.positions) == Set(held.map(UInt32.init)))
+            // Read in chunks smaller than an entry (18 bytes) or a few: the same entries.
+            for chunk in [7, 20, 40] {
+                var inChunks = Comparison.CollectedEntries()
+                try side.collectMissing(held.map(Int32.init), into: &inChunks, chunk: chunk)
+                #expect(inChunks.positions == found.positions && inChunks.fingerprints == found.fingerprints && inChunks.keys == found.keys, "chunk \(chunk)")
+            }
             let table = try side.keptTable(held.map(Int32.init), found)
             #expect(table.count == held.count)
             for (row, position) in held.enumerated() {

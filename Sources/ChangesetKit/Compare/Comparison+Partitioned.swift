@@ -157,17 +157,34 @@ extension Comparison {
         }
 
         /// The ids and fingerprints of the records at `positions` (ascending)
-        /// that `collected` lacks, added to it from one pass over the partitions.
-        func collectMissing(_ positions: [Int32], into collected: inout CollectedEntries) throws {
+        /// that `collected` lacks, added to it from one pass over the
+        /// partitions, read `chunk` bytes at a time.
+        func collectMissing(_ positions: [Int32], into collected: inout CollectedEntries, chunk: Int = 1 << 20) throws {
             var missing = Bitmap(count: count)
             for position in positions { missing.insert(Int(position)) }
             for position in collected.positions { missing.remove(Int(position)) }
             guard !missing.isEmpty else { return }
+            // A chunk at a time (the entry it ends in the middle of read again with the next): no partition held whole.
             for partition in partitions {
-                let entries = try partition.read(at: 0, count: partition.size)
-                guard entries.count == partition.size else { throw SpillFile.endedEarly }
-                try Comparison.forEachEntry(entries) { row, fingerprint, key in
-                    if missing.contains(Int(row)) { collected.add(row, fingerprint, key) }
+                var offset = 0
+                while offset < partition.size {
+                    let bytes = try partition.read(at: offset, count: min(chunk, partition.size - offset))
+                    var whole = 0
+                    while whole + 16 <= bytes.count, whole + 16 + Int(bytes.uint32(at: whole + 12)) <= bytes.count {
+                        whole += 16 + Int(bytes.uint32(at: whole + 12))
+                    }
+                    if whole == 0 {
+                        // One entry larger than a chunk (a long id): read whole.
+                        let header = bytes.count >= 16 ? bytes : try partition.read(at: offset, count: 16)
+                        guard header.count >= 16 else { throw SpillFile.endedEarly }
+                        whole = 16 + Int(header.uint32(at: 12))
+                    }
+                    let entries = whole <= bytes.count ? Array(bytes[..<whole]) : try partition.read(at: offset, count: whole)
+                    guard entries.count == whole else { throw SpillFile.endedEarly }
+                    try Comparison.forEachEntry(entries) { row, fingerprint, key in
+                        if missing.contains(Int(row)) { collected.add(row, fingerprint, key) }
+                    }
+                    offset += whole
                 }
             }
         }
