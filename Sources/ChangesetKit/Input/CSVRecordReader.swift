@@ -84,6 +84,15 @@ package final class CSVRecordReader {
         var nameHash: UInt64
         var role: FieldRole
         var compared: Bool
+        /// Whether the cell is (part of) the id or the section: one test a cell for the rest.
+        var keysRecord: Bool
+
+        init(nameHash: UInt64, role: FieldRole, compared: Bool) {
+            self.nameHash = nameHash
+            self.role = role
+            self.compared = compared
+            keysRecord = role.idComponent >= 0 || role.isSection
+        }
     }
 
     /// A reader of a whole file or (see `beginPart(at:)`) of a part of one.
@@ -673,19 +682,20 @@ package final class CSVRecordReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<cellEnds[index]])
     }
 
-    /// A cell's hash, as `hasher.string` gives it. With cells compared as
-    /// text (`.cellText`, both inputs CSV) the words are read where the cell
-    /// lies, its last one in a single load when the `readable` bytes from
-    /// `cell` reach that word's end (see `forEachLittleEndianWord(overReading:)`).
+    /// A non-empty cell's hash, as `hasher.string` gives it. With cells
+    /// compared as text (`.cellText`, both inputs CSV) the words are read
+    /// where the cell lies, its last one in a single load when the `readable`
+    /// bytes from `cell` reach that word's end (see
+    /// `forEachLittleEndianWord(overReading:)`).
     @inline(__always)
-    private func hashCell(_ cell: UnsafePointer<UInt8>, count: Int, readable: Int) -> ValueHasher.ScalarHash {
-        guard hashesCellText, count > 0, (count + 7) & ~7 <= readable else {
-            return hasher.string(UnsafeBufferPointer(start: cell, count: count).span)
+    private func hashCell(_ cell: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+        guard hashesCellText, (count &+ 7) & ~7 <= readable else {
+            return hasher.string(UnsafeBufferPointer(start: cell, count: count).span).hash
         }
         // `ValueHasher.string`'s rule for `.cellText`: the bytes under the text seed.
         var accumulator = StableHash.Accumulator(seed: ValueHasher.Seed.text, count: count)
         cell.forEachLittleEndianWord(overReading: count) { accumulator.add($0) }
-        return ValueHasher.ScalarHash(hash: accumulator.finished, isEmpty: false)
+        return accumulator.finished
     }
 
     /// Reads the record whose `cellCount` cells lie in `bytes`, cell `i`
@@ -711,45 +721,46 @@ package final class CSVRecordReader {
         for index in 0..<columns.count {
             let column = columns[index]
             let cellEnd = ends[index]
-            let rawCell = UnsafeBufferPointer(start: bytes + cellStart, count: cellEnd - cellStart)
-            defer { cellStart = cellEnd + step }
-            if column.role.idComponent >= 0 || column.role.isSection {
-                let cell = rawCell.span
+            let length = cellEnd &- cellStart
+            if column.keysRecord {
+                let cell = UnsafeBufferPointer(start: bytes + cellStart, count: length)
                 if column.role.idComponent >= 0 {
-                    guard !cell.isEmpty else {
+                    guard length > 0 else {
                         throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
                     }
                     if idParts == nil {
-                        singleIDCell = rawCell
-                        singleIDHash = !indexesKeys ? nil : builder.hashPrefetchingSlot(key: cell)
+                        singleIDCell = cell
+                        singleIDHash = !indexesKeys ? nil : builder.hashPrefetchingSlot(key: cell.span)
                     } else {
-                        idParts![column.role.idComponent] = ScalarText.fromText(cell)
+                        idParts![column.role.idComponent] = ScalarText.fromText(cell.span)
                     }
                 }
-                if column.role.isSection && !cell.isEmpty {
-                    section = ScalarText.fromText(cell)
+                if column.role.isSection && length > 0 {
+                    section = ScalarText.fromText(cell.span)
                 }
             }
-            if rawCell.isEmpty { emptyCells[index] += 1 }
-            guard column.compared else { continue }
-            let value = hashCell(bytes + cellStart, count: rawCell.count, readable: readable - cellStart)
-            guard !value.isEmpty else { continue }
-            memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
-            memberCount += 1
+            // An empty cell counts as a missing field: it adds nothing to the fingerprint.
+            if length == 0 {
+                emptyCells[index] += 1
+            } else if column.compared {
+                let value = hashCell(bytes + cellStart, count: length, readable: readable &- cellStart)
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value)
+                memberCount &+= 1
+            }
+            cellStart = cellEnd &+ step
         }
         // Cells past the header (lenient rows only): fields named by their column.
         if cellCount > columns.count {
             for index in columns.count..<cellCount {
                 let cellEnd = ends[index]
-                let rawCell = UnsafeBufferPointer(start: bytes + cellStart, count: cellEnd - cellStart)
+                let length = cellEnd - cellStart
                 defer { cellStart = cellEnd + step }
-                guard !rawCell.isEmpty else { continue }
+                guard length > 0 else { continue }
                 let column = extraColumns[index - columns.count]
                 extraValueCounts[index - columns.count] += 1
                 guard column.compared else { continue }
-                let value = hashCell(bytes + cellStart, count: rawCell.count, readable: readable - cellStart)
-                guard !value.isEmpty else { continue }
-                memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
+                let value = hashCell(bytes + cellStart, count: length, readable: readable - cellStart)
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value)
                 memberCount += 1
             }
         }
