@@ -26,8 +26,10 @@
 /// and the compile-time checks still apply.
 // Unsafe code here: the loop over a chunk reads rows where they lie by
 // address (eight bytes at a time between quotes and line breaks, no bounds
-// check per byte: this loop is most of the time a CSV comparison takes), and
-// the state skips run-time exclusivity checks as said above.
+// check per byte: this loop is most of the time a CSV comparison takes; a
+// cell's last word is read up to seven bytes past the cell, only where the
+// chunk holds them), and the state skips run-time exclusivity checks as said
+// above.
 package final class CSVRecordReader {
     package let source: String
     package let delimiter: UInt8
@@ -296,8 +298,9 @@ package final class CSVRecordReader {
 
     /// Reads a row that starts at `start` (a row start, at column 1) and lies
     /// whole in the `count` bytes there, when it is plain: no quote, valid
-    /// UTF-8, and as many fields as the header. Its cells are hashed where
-    /// they lie, not copied cell by cell and stepped through the state
+    /// UTF-8, and as many fields as the header. It is crossed a word at a
+    /// time (`PlainRowWord`), every delimiter of a word found in one step,
+    /// and its cells are hashed where they lie, not copied cell by cell and stepped through the state
     /// machine byte by byte, which was a third of the reading time. Returns
     /// the bytes it used (the row and its line break), or 0 to leave the row
     /// to the state machine: a quote, a blank line, a bad byte, a row that
