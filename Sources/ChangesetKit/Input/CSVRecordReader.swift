@@ -300,8 +300,9 @@ package final class CSVRecordReader {
     /// whole in the `count` bytes there, when it is plain: no quote, valid
     /// UTF-8, and as many fields as the header. It is crossed a word at a
     /// time (`PlainRowWord`), every delimiter of a word found in one step,
-    /// and its cells are hashed where they lie, not copied cell by cell and stepped through the state
-    /// machine byte by byte, which was a third of the reading time. Returns
+    /// and its cells are hashed where they lie, not copied cell by cell and
+    /// stepped through the state machine byte by byte, which was a third of
+    /// the reading time. Returns
     /// the bytes it used (the row and its line break), or 0 to leave the row
     /// to the state machine: a quote, a blank line, a bad byte, a row that
     /// runs past the chunk or a CR that ends it (an LF may follow in the next
