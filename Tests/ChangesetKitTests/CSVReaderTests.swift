@@ -162,6 +162,53 @@ import Testing
         #expect(table.lines == Array(2...31))
     }
 
+    /// The plain-row scan tests eight bytes at once, all the delimiters of a
+    /// word in one step, and hashes a cell's last word with one load that
+    /// runs past the cell: a delimiter, a quote, a control byte, a byte past
+    /// ASCII and a line break (LF, CRLF, lone CR) at each offset 0...70 of a
+    /// line, in cells of every length 0...71, read as the simple paths read
+    /// them: the state machine (`read` compares chunks of 1, 7 and 65536
+    /// bytes), `cells(of:)` reading the row again, and the fingerprint of
+    /// the cells as values (`WrittenRecordFingerprint.csv`).
+    @Test(arguments: [InputFormat.csv, .tsv])
+    func specialBytesAtEveryOffsetOfALongLineReadAsTheSimplePaths(format: InputFormat) throws {
+        let delimiter = format == .tsv ? "\t" : ","
+        let control = format == .tsv ? "\u{0B}" : "\t"  // plain, and below 0x0E like the line breaks
+        let columns = ["a", "b", "c", "id"]
+        var text = columns.joined(separator: delimiter) + "\n"
+        var expected: [[String]] = []
+        func add(_ cells: [String], written: [String]? = nil, lineBreak: String = "\n") {
+            expected.append(cells)
+            text += (written ?? cells).joined(separator: delimiter) + lineBreak
+        }
+        for offset in 0...70 {
+            let x = String(repeating: "x", count: offset), y = String(repeating: "y", count: 70 - offset)
+            add([x, y, "", "d\(offset)"])  // the delimiter at `offset`, then an empty cell
+            add([x + control + y, "", "z", "t\(offset)"])
+            add([x + "é" + y, "b", "", "u\(offset)"])
+            add([x + (format == .tsv ? "," : ";") + y + y, "", "", "v\(offset)"])  // a cell past 64 bytes
+            if offset > 0 {
+                add([x + "\"" + y, "b", "c", "q\(offset)"])  // a quote inside an unquoted cell is plain
+            } else {
+                add(["q\(delimiter)\"\ny", "b", "c", "q0"], written: ["\"q\(delimiter)\"\"\ny\"", "b", "c", "q0"])
+            }
+            let id = "e\(offset)"
+            if offset >= 3 + id.utf8.count {  // the line break at `offset`
+                add(["", "", String(repeating: "w", count: offset - 3 - id.utf8.count), id], lineBreak: ["\n", "\r\n", "\r"][offset % 3])
+            }
+        }
+        add(["last", "", "", "end"], lineBreak: "")
+        let options = RecordOptions(id: [FieldPath(["id"])], mode: .cellText)
+        let table = try #require(read(text, format: format, options: options).table)
+        #expect(table.keys == expected.map { $0[3] })
+        let bytes = Array(text.utf8)
+        let rows = try table.ranges.map { range in
+            try bytes.withSpan { try CSVRecordReader.cells(of: $0.extracting(range), delimiter: format == .tsv ? 0x09 : 0x2C) }
+        }
+        #expect(rows == expected)
+        #expect(table.fingerprints == expected.map { WrittenRecordFingerprint.csv(cells: $0, columns: columns) })
+    }
+
     /// A row read again (`cells(of:)`, for reports and patches) gives the
     /// cells the reader saw: quotes undone, "" a quote, empty cells kept.
     @Test func rowsReadAgainGiveTheirCells() throws {

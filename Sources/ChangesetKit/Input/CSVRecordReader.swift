@@ -26,8 +26,10 @@
 /// and the compile-time checks still apply.
 // Unsafe code here: the loop over a chunk reads rows where they lie by
 // address (eight bytes at a time between quotes and line breaks, no bounds
-// check per byte: this loop is most of the time a CSV comparison takes), and
-// the state skips run-time exclusivity checks as said above.
+// check per byte: this loop is most of the time a CSV comparison takes; a
+// cell's last word is read up to seven bytes past the cell, only where the
+// chunk holds them), and the state skips run-time exclusivity checks as said
+// above.
 package final class CSVRecordReader {
     package let source: String
     package let delimiter: UInt8
@@ -38,6 +40,8 @@ package final class CSVRecordReader {
     /// Whether the builder indexes keys as they come (else an id's hash is not taken early).
     private let indexesKeys: Bool
     @exclusivity(unchecked) private var hasher: ValueHasher
+    /// Whether cells hash as their bytes (`.cellText`), which `hashCell` reads where they lie.
+    private let hashesCellText: Bool
     @exclusivity(unchecked) private var byteOrderMark = ByteOrderMarkFilter()
     @exclusivity(unchecked) private var layoutScanner = FileLayoutScanner()
     @exclusivity(unchecked) private var utf8 = UTF8Validator()
@@ -82,6 +86,15 @@ package final class CSVRecordReader {
         var nameHash: UInt64
         var role: FieldRole
         var compared: Bool
+        /// Whether the cell is (part of) the id or the section: one test a cell for the rest.
+        var keysRecord: Bool
+
+        init(nameHash: UInt64, role: FieldRole, compared: Bool) {
+            self.nameHash = nameHash
+            self.role = role
+            self.compared = compared
+            keysRecord = role.idComponent >= 0 || role.isSection
+        }
     }
 
     /// A reader of a whole file or (see `beginPart(at:)`) of a part of one.
@@ -99,6 +112,8 @@ package final class CSVRecordReader {
         // sequence gives a byte two meanings, which the state machine settles
         // by where the byte stands; such files take the state machine only.
         readsPlainRows = delimiter < 0x80 && delimiter != 0x22 && delimiter != 0x0A && delimiter != 0x0D
+        hashesCellText = hasher.mode == .cellText
+        plainCellEnds = .allocate(capacity: 1)
         stops = .allocate(capacity: 512)
         plainRowClasses = .allocate(capacity: 256)
         for byte in 0...255 {
@@ -120,6 +135,7 @@ package final class CSVRecordReader {
     deinit {
         stops.deallocate()
         plainRowClasses.deallocate()
+        plainCellEnds.deallocate()
     }
 
     /// The whole input's size, when known: after the first rows it gives an
@@ -282,26 +298,62 @@ package final class CSVRecordReader {
 
     /// Reads a row that starts at `start` (a row start, at column 1) and lies
     /// whole in the `count` bytes there, when it is plain: no quote, valid
-    /// UTF-8, and as many fields as the header. Its cells are hashed where
-    /// they lie, not copied cell by cell and stepped through the state
-    /// machine byte by byte, which was a third of the reading time. Returns
+    /// UTF-8, and as many fields as the header. It is crossed a word at a
+    /// time (`PlainRowWord`), every delimiter of a word found in one step,
+    /// and its cells are hashed where they lie, not copied cell by cell and
+    /// stepped through the state machine byte by byte, which was a third of
+    /// the reading time. Returns
     /// the bytes it used (the row and its line break), or 0 to leave the row
     /// to the state machine: a quote, a blank line, a bad byte, a row that
     /// runs past the chunk or a CR that ends it (an LF may follow in the next
     /// chunk), or a field count that does not match; each has rules and error
     /// places the state machine keeps, and it reads the row from its start.
     private func readPlainRow(_ start: UnsafePointer<UInt8>, count: Int) throws -> Int {
+        // The row's delimiters, then its end, go to `plainCellEnds`; one
+        // delimiter more than the header allows leaves the row to the state machine.
+        let lastDelimiter = columns.count - 1
+        let ends = plainCellEnds
+        var found = 0
         var index = 0
         var check = UTF8Validator()
-        defer { cellEnds.removeAll() }
-        scanning: while index < count {
-            index = skipPlainBytes(start, from: index, upTo: count)
-            guard index < count else { break }
+        let delimiters = PlainRowWord.ones &* UInt64(delimiter)
+        scanning: while true {
+            var stop = -1
+            while index + 8 <= count {
+                let word = PlainRowWord(UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self), delimiters: delimiters)
+                var delimiterBits = word.delimiters
+                if word.others != 0 {
+                    // Only the delimiters before the first byte to look at.
+                    let first = word.others.trailingZeroBitCount
+                    delimiterBits &= (1 << UInt64(first)) &- 1
+                    stop = index + first / 8
+                }
+                while delimiterBits != 0 {
+                    guard found < lastDelimiter else { return 0 }
+                    ends[found] = index + delimiterBits.trailingZeroBitCount / 8
+                    found += 1
+                    delimiterBits &= delimiterBits &- 1
+                }
+                if stop >= 0 { break }
+                index += 8
+            }
+            if stop < 0 {
+                // Fewer than eight bytes left in the chunk: a byte at a time.
+                while index < count && plainRowClasses[Int(start[index])] <= PlainRowClass.delimiter {
+                    if start[index] == delimiter {
+                        guard found < lastDelimiter else { return 0 }
+                        ends[found] = index
+                        found += 1
+                    }
+                    index += 1
+                }
+                guard index < count else { return 0 }  // the row runs past the chunk
+                stop = index
+            }
+            index = stop
             switch plainRowClasses[Int(start[index])] {
             case PlainRowClass.plain:
-                break
-            case PlainRowClass.delimiter:
-                cellEnds.append(index)
+                index += 1  // a control byte, such as a tab in a CSV file
             case PlainRowClass.lineBreak:
                 break scanning
             case PlainRowClass.nonASCII:
@@ -310,23 +362,21 @@ package final class CSVRecordReader {
                     guard index < count, check.accept(start[index]) else { return 0 }
                     index += 1
                 } while check.pending > 0
-                continue scanning
             default:
-                return 0
+                return 0  // a quote or a NUL
             }
-            index += 1
         }
-        guard index > 0, index < count else { return 0 }
+        guard index > 0, found == lastDelimiter else { return 0 }
         var used = index + 1
         if start[index] == 0x0D {
             guard index + 1 < count else { return 0 }
             if start[index + 1] == 0x0A { used += 1 }
         }
-        cellEnds.append(index)
-        guard cellEnds.count == columns.count else { return 0 }
+        ends[found] = index
         rowStart = offset
         rowLocation = position.location
-        try readRecord(end: offset + index, cells: UnsafeRawBufferPointer(start: start, count: index), separated: true)
+        try readRecord(
+            end: offset + index, cells: start, ends: UnsafePointer(ends), count: columns.count, separated: true, readable: count)
         position.advance(overPlainASCII: index)  // the column is not kept: the line break resets it
         for byte in UnsafeBufferPointer(start: start + index, count: used - index) { position.advance(over: byte) }
         offset += used
@@ -335,29 +385,35 @@ package final class CSVRecordReader {
         return used
     }
 
-    /// Skips bytes that are plain in a plain row eight at a time (SWAR: one
-    /// 64-bit word tests eight bytes), stopping at or before the first
-    /// delimiter, line break, quote or byte past ASCII. As in the JSON
-    /// scanner's string loop, the zero-byte test flags the lowest matching
-    /// byte of a word exactly (a borrow only runs upwards), the one wanted.
-    @inline(__always)
-    private func skipPlainBytes(_ bytes: UnsafePointer<UInt8>, from start: Int, upTo end: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        let delimiters = ones &* UInt64(delimiter)
-        var index = start
-        while index + 8 <= end {
-            let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-            let delimiter = word ^ delimiters
-            let lineFeed = word ^ (ones &* 0x0A)
-            let carriageReturn = word ^ (ones &* 0x0D)
-            let quote = word ^ (ones &* 0x22)
-            let flagged = (((delimiter &- ones) & ~delimiter) | ((lineFeed &- ones) & ~lineFeed)
-                | ((carriageReturn &- ones) & ~carriageReturn) | ((quote &- ones) & ~quote) | ((word &- ones) & ~word) | word) & highs
-            if flagged != 0 { return index + flagged.trailingZeroBitCount / 8 }
-            index += 8
+    /// Where a plain row's ends are written (as many as the header has columns).
+    @exclusivity(unchecked) private var plainCellEnds: UnsafeMutablePointer<Int>
+
+    /// Eight bytes of a plain row, tested at once (SWAR: one 64-bit word,
+    /// a byte a lane). Each test is exact in every byte, not only the
+    /// lowest that matches: no sum carries from one byte into the next
+    /// (seven low bits plus at most 0x7F), so every delimiter of the word is
+    /// found in one step and a row is crossed without stopping at each cell.
+    private struct PlainRowWord {
+        static let ones: UInt64 = 0x0101_0101_0101_0101
+        static let lows: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        static let highs: UInt64 = 0x8080_8080_8080_8080
+        /// 0x80 in each byte that is the delimiter.
+        let delimiters: UInt64
+        /// 0x80 in each byte a plain row must look at: a quote, a byte below
+        /// 0x0E (NUL, the line breaks, and a tab or other control byte that is
+        /// plain) or past ASCII, and never the delimiter.
+        let others: UInt64
+
+        @inline(__always)
+        init(_ word: UInt64, delimiters delimiterBytes: UInt64) {
+            let low = word & Self.lows
+            // In each byte, the high bit of (its low seven bits + 0x7F) says they are not zero.
+            let notDelimiter = ((low ^ delimiterBytes) &+ Self.lows) & Self.highs
+            let notQuote = ((low ^ (Self.ones &* 0x22)) &+ Self.lows) & Self.highs
+            let atLeast0E = (low &+ (Self.ones &* (0x80 - 0x0E))) & Self.highs
+            delimiters = Self.highs & ~(notDelimiter | word)
+            others = (word | ~(notQuote & atLeast0E)) & Self.highs & ~delimiters
         }
-        return index
     }
 
     @inline(__always)
@@ -475,8 +531,10 @@ package final class CSVRecordReader {
             while cellEnds.count < columns.count { cellEnds.append(cellBytes.count) }
             if cellEnds.count > columns.count + extraColumns.count { addExtraColumns(upTo: cellEnds.count) }
         }
-        // `cellBytes.bytes` stays valid while readRecord runs: nothing is appended to it.
-        try readRecord(end: end, cells: cellBytes.bytes, separated: false)
+        // `cellBytes` and `cellEnds` stay valid while readRecord runs: nothing is appended to them.
+        try readRecord(
+            end: end, cells: cellBytes.elements.baseAddress!, ends: cellEnds.elements.baseAddress!, count: cellEnds.count,
+            separated: false, readable: cellBytes.count)
     }
 
     /// Names the cells past the header up to column `count` (see `RecordOptions.positionalFieldName`).
@@ -541,6 +599,8 @@ package final class CSVRecordReader {
             columns.append(Column(nameHash: hash, role: role, compared: compared))
         }
         header = names
+        plainCellEnds.deallocate()
+        plainCellEnds = .allocate(capacity: max(names.count, 1))
         builder.setFieldsFound(found)
         emptyCells = Array(repeating: 0, count: names.count)
         builder.setFieldNames(names)
@@ -626,8 +686,29 @@ package final class CSVRecordReader {
         return UnsafeRawBufferPointer(rebasing: bytes[start..<cellEnds[index]])
     }
 
-    /// Reads the record whose cells are `cells` (see `cellRange`) and whose text ends at `end`.
-    private func readRecord(end: Int, cells bytes: UnsafeRawBufferPointer, separated: Bool) throws {
+    /// A non-empty cell's hash, as `hasher.string` gives it. With cells
+    /// compared as text (`.cellText`, both inputs CSV) the words are read
+    /// where the cell lies, its last one in a single load when the `readable`
+    /// bytes from `cell` reach that word's end (see
+    /// `forEachLittleEndianWord(overReading:)`).
+    @inline(__always)
+    private func hashCell(_ cell: UnsafePointer<UInt8>, count: Int, readable: Int) -> UInt64 {
+        guard hashesCellText, (count &+ 7) & ~7 <= readable else {
+            return hasher.string(UnsafeBufferPointer(start: cell, count: count).span).hash
+        }
+        // `ValueHasher.string`'s rule for `.cellText`: the bytes under the text seed.
+        var accumulator = StableHash.Accumulator(seed: ValueHasher.Seed.text, count: count)
+        cell.forEachLittleEndianWord(overReading: count) { accumulator.add($0) }
+        return accumulator.finished
+    }
+
+    /// Reads the record whose `cellCount` cells lie in `bytes`, cell `i`
+    /// ending at `ends[i]` (back to back, or when `separated`, a raw row's, a
+    /// delimiter between each two), and whose text ends at `end`. The
+    /// `readable` bytes from `bytes` may be read past a cell's end.
+    private func readRecord(
+        end: Int, cells bytes: UnsafePointer<UInt8>, ends: UnsafePointer<Int>, count cellCount: Int, separated: Bool, readable: Int
+    ) throws {
         // One id field (the usual case) needs no array per row, and no String:
         // its text is the cell's bytes (a CSV id is text, `0E0` is not `0`;
         // the reader has checked the cell's UTF-8).
@@ -638,42 +719,52 @@ package final class CSVRecordReader {
         var section: String?
         var memberSum: UInt64 = 0
         var memberCount = 0
-        for index in columns.indices {
+        let step = separated ? 1 : 0
+        var cellStart = 0
+        let columns = columns.elements
+        for index in 0..<columns.count {
             let column = columns[index]
-            let rawCell = cellRange(index, in: bytes, separated: separated).assumingMemoryBound(to: UInt8.self)
-            let cell = rawCell.span
-            if column.role.idComponent >= 0 {
-                guard !cell.isEmpty else {
-                    throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
+            let cellEnd = ends[index]
+            let length = cellEnd &- cellStart
+            if column.keysRecord {
+                let cell = UnsafeBufferPointer(start: bytes + cellStart, count: length)
+                if column.role.idComponent >= 0 {
+                    guard length > 0 else {
+                        throw error("the id field \"\(options.id[column.role.idComponent])\" is empty", at: rowLocation)
+                    }
+                    if idParts == nil {
+                        singleIDCell = cell
+                        singleIDHash = !indexesKeys ? nil : builder.hashPrefetchingSlot(key: cell.span)
+                    } else {
+                        idParts![column.role.idComponent] = ScalarText.fromText(cell.span)
+                    }
                 }
-                if idParts == nil {
-                    singleIDCell = rawCell
-                    singleIDHash = !indexesKeys ? nil : builder.hashPrefetchingSlot(key: cell)
-                } else {
-                    idParts![column.role.idComponent] = ScalarText.fromText(cell)
+                if column.role.isSection && length > 0 {
+                    section = ScalarText.fromText(cell.span)
                 }
             }
-            if column.role.isSection && !cell.isEmpty {
-                section = ScalarText.fromText(cell)
+            // An empty cell counts as a missing field: it adds nothing to the fingerprint.
+            if length == 0 {
+                emptyCells[index] += 1
+            } else if column.compared {
+                let value = hashCell(bytes + cellStart, count: length, readable: readable &- cellStart)
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value)
+                memberCount &+= 1
             }
-            if cell.isEmpty { emptyCells[index] += 1 }
-            guard column.compared else { continue }
-            let value = hasher.string(cell)
-            guard !value.isEmpty else { continue }
-            memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
-            memberCount += 1
+            cellStart = cellEnd &+ step
         }
         // Cells past the header (lenient rows only): fields named by their column.
-        if cellEnds.count > columns.count {
-            for index in columns.count..<cellEnds.count {
-                let cell = cellRange(index, in: bytes, separated: separated).assumingMemoryBound(to: UInt8.self).span
-                guard !cell.isEmpty else { continue }
+        if cellCount > columns.count {
+            for index in columns.count..<cellCount {
+                let cellEnd = ends[index]
+                let length = cellEnd - cellStart
+                defer { cellStart = cellEnd + step }
+                guard length > 0 else { continue }
                 let column = extraColumns[index - columns.count]
                 extraValueCounts[index - columns.count] += 1
                 guard column.compared else { continue }
-                let value = hasher.string(cell)
-                guard !value.isEmpty else { continue }
-                memberSum &+= ValueHasher.member(name: column.nameHash, value: value.hash)
+                let value = hashCell(bytes + cellStart, count: length, readable: readable - cellStart)
+                memberSum &+= ValueHasher.member(name: column.nameHash, value: value)
                 memberCount += 1
             }
         }

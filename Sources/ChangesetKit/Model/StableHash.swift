@@ -32,12 +32,31 @@ package enum StableHash {
     /// number, so the same bytes hash alike on every machine.
     @inline(__always)
     package static func bytes(_ span: Span<UInt8>, seed: UInt64) -> UInt64 {
-        var h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: span.count) &* prime1
-        span.forEachLittleEndianWord { word in
+        var accumulator = Accumulator(seed: seed, count: span.count)
+        span.forEachLittleEndianWord { accumulator.add($0) }
+        return accumulator.finished
+    }
+
+    /// `bytes(_:seed:)` a word at a time, for a caller that reads the words
+    /// itself (the CSV reader, from a row where it lies): start with the
+    /// byte count, add each little-endian word in order (the 1-7 bytes left
+    /// over as one number), then take `finished`.
+    struct Accumulator {
+        private var h: UInt64
+
+        @inline(__always)
+        init(seed: UInt64, count: Int) {
+            h = seed &+ prime3 &+ UInt64(truncatingIfNeeded: count) &* prime1
+        }
+
+        @inline(__always)
+        mutating func add(_ word: UInt64) {
             h ^= (word &* prime2).rotated(31) &* prime1
             h = h.rotated(27) &* prime1 &+ prime3
         }
-        return avalanche(h)
+
+        @inline(__always)
+        var finished: UInt64 { avalanche(h) }
     }
 
     package static func string(_ text: String, seed: UInt64) -> UInt64 {

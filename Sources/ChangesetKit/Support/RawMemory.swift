@@ -300,6 +300,27 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     }
 }
 
+extension UnsafePointer where Pointee == UInt8 {
+    /// The numbers `Span.forEachLittleEndianWord` hands over for the `count`
+    /// bytes here, for bytes that lie inside a larger buffer: the 1-7 bytes
+    /// left over are read in one load that runs up to seven bytes past them,
+    /// then masked, where the span's version takes up to two loads and
+    /// branches (a CSV cell is often shorter than a word). The caller knows
+    /// the eight bytes from the last word's start are readable.
+    @inline(__always)
+    func forEachLittleEndianWord(overReading count: Int, _ body: (UInt64) -> Void) {
+        let raw = UnsafeRawPointer(self)
+        var offset = 0
+        while offset + 8 <= count {
+            body(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+            offset += 8
+        }
+        let left = count - offset
+        guard left > 0 else { return }
+        body(raw.loadUnaligned(fromByteOffset: offset, as: UInt64.self) & (UInt64.max >> UInt64(64 - 8 * left)))
+    }
+}
+
 extension ScratchBuffer where Element == UInt8 {
     /// The bytes so far; valid until the next append.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(elements) }
