@@ -69,6 +69,13 @@ extension Comparison {
         return (paired.count, examples)
     }
 
+    /// The top-level names a record is compared without when looking for
+    /// re-keyed records, sorted: what a change stream's header carries so
+    /// that records read back from streams are compared alike.
+    var rekeyKeylessNames: [String] {
+        KeylessRecord(self).droppedNames.map(\.text).sorted()
+    }
+
     /// A content: a record's value less its key, within its section.
     private struct RekeyContent: Hashable {
         var section: SectionName
