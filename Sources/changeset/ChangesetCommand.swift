@@ -2,7 +2,7 @@ import ArgumentParser
 import ChangesetKit
 
 /// The command tree: `changeset [diff] OLD NEW`, `changeset apply`,
-/// `changeset merge` and `changeset git ...`. The diff is the default, so
+/// `changeset merge`, `changeset report` and `changeset git ...`. The diff is the default, so
 /// `changeset OLD NEW` needs no subcommand name; `ChangesetMain` parses
 /// with this tree and keeps the exit-status contract.
 struct ChangesetCommand: ParsableCommand {
@@ -11,7 +11,7 @@ struct ChangesetCommand: ParsableCommand {
         commandName: "changeset",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
         version: ChangesetRelease.versionLine,
-        subcommands: [DiffCommand.self, ApplyCommand.self, MergeCommand.self, GitCommand.self],
+        subcommands: [DiffCommand.self, ApplyCommand.self, MergeCommand.self, ReportCommand.self, GitCommand.self],
         defaultSubcommand: DiffCommand.self
     )
 
