@@ -94,7 +94,8 @@ package struct ChangeStreamReader: Sendable {
         InputError(source: name, location: InputLocation(line: line, column: column), message: message)
     }
 
-    /// The line as a JSON value; an error at the place yajl stopped, found by reading the line again.
+    /// The line as a JSON value; an error at the last character yajl read
+    /// (the one it stopped at), found by reading the line again.
     private func parse(_ line: [UInt8], _ number: Int) throws -> Value {
         do {
             return try JSONValueReader.read(text: line.span)
@@ -103,7 +104,7 @@ package struct ChangeStreamReader: Sendable {
             do {
                 _ = try JSONValueReader.readCommented(text: line)
             } catch {
-                column = String(decoding: line[..<min(error.offset, line.count)], as: UTF8.self).unicodeScalars.count + 1
+                column = max(1, String(decoding: line[..<min(error.offset, line.count)], as: UTF8.self).unicodeScalars.count)
                 throw self.failure(number, "not a change stream line: \(error.message)", column: column)
             }
             throw self.failure(number, "not a change stream line: \(error)", column: column)
