@@ -238,8 +238,8 @@ import Testing
         try stream("other.ndjson", ["empty.json", "other.json", "--id", "id", "--ignore-order", "-L", "old.json", "-L", "new.json"])
         try Self.expectRefused(["unordered.ndjson", "other.ndjson"], in: scratch, "other.ndjson:2:1: record id \"8\" is in unordered.ndjson:3 too: the parts overlap")
         try stream("kinds.ndjson", ["old.json", "new.json", "--id", "id", "--kinds", "deleted"])
-        try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds")
-        try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "the patch format replays NEW from OLD and needs the snapshots")
-        try Self.expectRefused(["unordered.ndjson", "--show", "title"], in: scratch, "--show reads values from the snapshots' records")
+        try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds, it leaves changes out")
+        try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "--format patch replays NEW from OLD and needs the snapshots: make it from them (changeset OLD NEW --format patch)")
+        try Self.expectRefused(["unordered.ndjson", "--show", "title"], in: scratch, "--show reads values from the snapshots' records: make the report from them (changeset OLD NEW --show FIELD)")
     }
 }
