@@ -217,6 +217,10 @@ import Testing
         // Positions are left out of the digest: a part's positions rewritten to the whole file's are accepted.
         try writeFile(stream.replacingOccurrences(of: "\"old\":{\"index\":3,\"line\":5}", with: "\"old\":{\"index\":30,\"line\":50}"), "moved.ndjson", in: scratch)
         #expect(try changeset(["report", "moved.ndjson"], in: scratch).status == 1)
+        // A position with an index and no line (an input without lines) is a position.
+        try writeFile(stream.replacingOccurrences(of: "\"old\":{\"index\":3,\"line\":5}", with: "\"old\":{\"index\":3}"), "lineless.ndjson", in: scratch)
+        let lineless = try changeset(["report", "lineless.ndjson", "--format", "json"], in: scratch)
+        #expect(lineless.status == 1 && lineless.stdout.contains(#"{"kind":"deleted","id":"4","old":{"index":3},"#), "\(lineless)")
     }
 
     @Test func partsThatCannotBeCombinedAreRefused() throws {
@@ -237,6 +241,12 @@ import Testing
         try writeFile("[]", "empty.json", in: scratch)
         try stream("other.ndjson", ["empty.json", "other.json", "--id", "id", "--ignore-order", "-L", "old.json", "-L", "new.json"])
         try Self.expectRefused(["unordered.ndjson", "other.ndjson"], in: scratch, "other.ndjson:2:1: record id \"8\" is in unordered.ndjson:3 too: the parts overlap")
+        // Parts of other files: refused unless the report names the files.
+        try stream("renamed.ndjson", ["empty.json", "other.json", "--id", "id", "--ignore-order"])
+        try Self.expectRefused(["unordered.ndjson", "renamed.ndjson"], in: scratch,
+                               "renamed.ndjson:1:1: compares empty.json with other.json, and unordered.ndjson compares old.json with new.json")
+        let named = try changeset(["report", "-L", "a.json", "-L", "b.json", "unordered.ndjson", "renamed.ndjson", "--format", "json"], in: scratch)
+        #expect(named.status == 2 && named.stderr.contains("record id \"8\""), "\(named)")
         try stream("kinds.ndjson", ["old.json", "new.json", "--id", "id", "--kinds", "deleted"])
         try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds, it leaves changes out")
         try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "--format patch replays NEW from OLD and needs the snapshots: make it from them (changeset OLD NEW --format patch)")
