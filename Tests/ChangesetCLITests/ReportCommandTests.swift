@@ -247,6 +247,14 @@ import Testing
                                "renamed.ndjson:1:1: compares empty.json with other.json, and unordered.ndjson compares old.json with new.json")
         let named = try changeset(["report", "-L", "a.json", "-L", "b.json", "unordered.ndjson", "renamed.ndjson", "--format", "json"], in: scratch)
         #expect(named.status == 2 && named.stderr.contains("record id \"8\""), "\(named)")
+        // Empty parts (a partition with no records) all sum to zero: they are no repeats.
+        for name in ["empty-1.ndjson", "empty-2.ndjson"] {
+            let run = try changeset(["empty.json", "empty.json", "--id", "id", "--ignore-order", "--format", "ndjson", "-o", name, "-L", "old.json", "-L", "new.json"],
+                                    in: scratch)
+            #expect(run.status == 0, "\(run)")
+        }
+        Self.expectSame(try changeset(["old.json", "new.json", "--id", "id", "--ignore-order"], in: scratch),
+                        try changeset(["report", "empty-1.ndjson", "unordered.ndjson", "empty-2.ndjson"], in: scratch))
         try stream("kinds.ndjson", ["old.json", "new.json", "--id", "id", "--kinds", "deleted"])
         try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds, it leaves changes out")
         try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "--format patch replays NEW from OLD and needs the snapshots: make it from them (changeset OLD NEW --format patch)")

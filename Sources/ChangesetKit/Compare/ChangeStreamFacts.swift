@@ -3,7 +3,7 @@
 /// only the inputs know, so that `changeset report` can refuse streams
 /// made under other rules, tell a repeated stream from another part, and
 /// rebuild the report to the byte.
-package struct ChangeStreamFacts: Equatable, Sendable {
+package struct ChangeStreamFacts: Sendable {
     /// The comparison's rules as the header's `options` object's members
     /// (JSON text, `--kinds` and `--show` left out: the writer adds those).
     package var options: String = "{}"
@@ -27,12 +27,6 @@ package struct ChangeStreamFacts: Equatable, Sendable {
     package var keyedArrayFirstUpdates: [Int] = []
 
     package init() {}
-
-    package static func == (a: ChangeStreamFacts, b: ChangeStreamFacts) -> Bool {
-        a.options == b.options && a.mode == b.mode && a.show == b.show && a.fingerprints?.old == b.fingerprints?.old
-            && a.fingerprints?.new == b.fingerprints?.new && a.keyless == b.keyless && a.keyHint == b.keyHint
-            && a.keyedArrayFirstUpdates == b.keyedArrayFirstUpdates
-    }
 
     /// The version of the stream's form the header names (`"stream": 1`).
     package static let formatVersion = 1

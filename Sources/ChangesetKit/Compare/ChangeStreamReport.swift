@@ -90,7 +90,8 @@ package enum ChangeStreamReport {
             guard stream.schema.suggestedRenames.isEmpty else {
                 throw refusal(stream, line: 2, "it suggests a rename, found from its records' values, which cannot be combined across parts")
             }
-            if let sums = stream.facts.fingerprints {
+            // Empty parts all sum to zero, and one more adds nothing: only parts with records are told apart.
+            if let sums = stream.facts.fingerprints, stream.old.records + stream.new.records > 0 {
                 if let earlier = seen.first(where: { $0.old == sums.old && $0.new == sums.new }) {
                     throw refusal(stream, line: 1, "the same stream as \(earlier.name) (their records' fingerprints are the same): each part once")
                 }
