@@ -56,7 +56,7 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
     case absoluteTolerances
     /// The relative tolerances' texts, as ``ValueTolerance/init(absolute:relative:ignoreCase:ignoreWhitespace:)`` reads them.
     case relativeTolerances
-    /// ``OutputSettings/kinds``: the kinds of change a report shows.
+    /// The kinds of change a report shows (the output settings' `kinds`).
     case kinds
 
     /// The setting as the library spells it, for messages.
@@ -88,7 +88,7 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
         case .arrays: "arrays"
         case .absoluteTolerances: "absolute tolerance"
         case .relativeTolerances: "relative tolerance"
-        case .kinds: "OutputSettings.kinds"
+        case .kinds: "the kinds of change shown"
         }
     }
 }
