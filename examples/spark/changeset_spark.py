@@ -211,13 +211,21 @@ def key_text(value):
     if isinstance(value, bool):
         return "true" if value else "false"
     text = value if isinstance(value, str) else str(value)
+    if text.isascii() and text.isdigit() and len(text) <= 20:
+        return str(int(text))
     if text[:1].isdigit() or text[:1] in "-+.":
         try:
             number = Decimal(text)
         except InvalidOperation:
             return text
-        if number.is_finite():
-            return "0" if number == 0 else format(number.normalize(), "E")
+        if not number.is_finite():
+            return text
+        if number == 0:
+            return "0"
+        # An integer of up to 21 digits as its digits, the same text as the fast path above; others by their value.
+        if number == number.to_integral_value() and number.adjusted() <= 20:
+            return str(int(number))
+        return format(number.normalize(), "E")
     return text
 
 
@@ -265,6 +273,9 @@ def open_quote(line, delimiter):
 
 
 def csv_cells(line, delimiter):
+    """A CSV line's cells (a line without quotes is cut at its delimiters, much faster than the csv module)."""
+    if '"' not in line:
+        return line.split(delimiter)
     return next(csv.reader([line], delimiter=delimiter, strict=False), [])
 
 
@@ -288,7 +299,9 @@ def read_lines(spark, path, label, format_name, delimiter):
     partition, then offset by the lines of the partitions before, as
     zipWithIndex does), so a record keeps its 1-based line in the whole
     file; a CSV file's first non-blank line is its header."""
-    lines = spark.read.text(path).rdd.map(lambda row: row[0])
+    # sc.textFile, not spark.read.text: its partitions are the file's splits in order (so numbering them in
+    # partition order numbers the file's lines) and its lines reach Python as strings, not rows.
+    lines = spark.sparkContext.textFile(path)
     is_csv = format_name != "ndjson"
 
     def blank(line):
@@ -339,17 +352,15 @@ def read_lines(spark, path, label, format_name, delimiter):
 
 def read_with_spark(spark, path, format_name):
     """Parquet, a table or a JSON array as Spark reads it: each row as `to_json`, positioned by its index in Spark's order."""
-    from pyspark.sql import functions
-
     if format_name == "table":
         frame = spark.table(path)
     elif format_name == "parquet":
         frame = spark.read.parquet(path)
     else:
         frame = spark.read.option("multiLine", True).json(path)
-    texts = frame.select(functions.to_json(functions.struct(*[functions.col(f"`{name}`") for name in frame.columns]),
-                                           {"ignoreNullFields": "false"}))
-    records = texts.rdd.map(lambda row: row[0]).zipWithIndex().map(lambda pair: (pair[1], 0, pair[0]))
+    # A null stays a member holding null, as it would in a JSON export of the table.
+    spark.conf.set("spark.sql.jsonGenerator.ignoreNullFields", "false")
+    records = frame.toJSON().zipWithIndex().map(lambda pair: (pair[1], 0, pair[0]))
     return Snapshot(records, None, False, "ndjson")
 
 
@@ -489,7 +500,8 @@ def spark_session():
     from pyspark.sql import SparkSession
 
     SparkContext._ensure_initialized()
-    builder = SparkSession.builder.appName("changeset")
+    # Progress bars would garble standard error, which carries changeset's messages.
+    builder = SparkSession.builder.appName("changeset").config("spark.ui.showConsoleProgress", "false")
     if not SparkConf().contains("spark.master"):
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
         builder = builder.master("local[*]")
