@@ -644,11 +644,10 @@ def main(argv):
                 raise
             print(message, file=sys.stderr)
             return 2
-        binary = arguments.changeset if arguments.changeset and os.path.isfile(arguments.changeset) else shutil.which(
-            arguments.changeset or "changeset")
-        if binary is None:
-            print("changeset_spark: no changeset binary on the driver: put it on PATH or name it with --changeset",
-                  file=sys.stderr)
+        try:
+            binary = changeset_binary(arguments.changeset)
+        except FileNotFoundError as error:
+            print(str(error).replace(" the executors' PATH", " PATH"), file=sys.stderr)
             return 2
         command = [binary, "report"] + passed_options(arguments, REPORT_OPTIONS)
         if arguments.output:
