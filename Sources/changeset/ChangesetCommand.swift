@@ -1,18 +1,17 @@
 import ArgumentParser
+import ChangesetKit
 
 /// The command tree: `changeset [diff] OLD NEW`, `changeset apply`,
-/// `changeset merge` and `changeset git ...`. The diff is the default, so
+/// `changeset merge`, `changeset report` and `changeset git ...`. The diff is the default, so
 /// `changeset OLD NEW` needs no subcommand name; `ChangesetMain` parses
 /// with this tree and keeps the exit-status contract.
 struct ChangesetCommand: ParsableCommand {
-    /// The version `--version` prints, after the command's name.
-    static let version = "0.1.0"
 
     static let configuration = CommandConfiguration(
         commandName: "changeset",
         abstract: "Show exactly what changed between two snapshots of a JSON or CSV dataset.",
-        version: "changeset " + version,
-        subcommands: [DiffCommand.self, ApplyCommand.self, MergeCommand.self, GitCommand.self],
+        version: ChangesetRelease.versionLine,
+        subcommands: [DiffCommand.self, ApplyCommand.self, MergeCommand.self, ReportCommand.self, GitCommand.self],
         defaultSubcommand: DiffCommand.self
     )
 

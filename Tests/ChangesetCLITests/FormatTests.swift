@@ -60,7 +60,7 @@ import Testing
         #expect(fields == "pages=272\nin_stock=true\nprice=13\n")
         let ndjson = try changeset(Self.catalog + ["--format", "ndjson"])
         let kinds = try run("jq", ["-r", ".kind"], input: ndjson.stdout)
-        #expect(kinds == "deleted\ninserted\nmoved\nupdated\nupdated\nupdated\n")
+        #expect(kinds == "stream\ndeleted\ninserted\nmoved\nupdated\nupdated\nupdated\nend\n")
     }
 
     @Test func pythonJSONPatchTurnsOldIntoNew() throws {

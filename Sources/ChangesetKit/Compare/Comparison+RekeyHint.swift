@@ -39,23 +39,7 @@ extension Comparison {
         let oldCells = KeylessCells(old, keyless: keyless, mode: mode), newCells = KeylessCells(new, keyless: keyless, mode: mode)
         let oldHashes = try OrderedConcurrentMap.map(oldRows) { try oldCells?.hash(row: $0) ?? keyless.hash(old, row: $0, mode: mode) }
         let newHashes = try OrderedConcurrentMap.map(newRows) { try newCells?.hash(row: $0) ?? keyless.hash(new, row: $0, mode: mode) }
-        // Per content, the one record that has it (-1: several do).
-        func only(_ hashes: [UInt64?], sections: [SectionName]) -> [RekeyContent: Int] {
-            var found: [RekeyContent: Int] = [:]
-            for (index, hash) in hashes.enumerated() {
-                guard let hash else { continue }
-                let content = RekeyContent(section: sections[index], hash: hash)
-                found[content] = found[content] == nil ? index : -1
-            }
-            return found
-        }
-        let deletedByContent = only(oldHashes, sections: oldSectionNames)
-        let insertedByContent = only(newHashes, sections: newSectionNames)
-        var candidates: [(deleted: Int, inserted: Int)] = []
-        for (content, deleted) in deletedByContent where deleted >= 0 {
-            if let inserted = insertedByContent[content], inserted >= 0 { candidates.append((deleted, inserted)) }
-        }
-        candidates.sort { $0.deleted < $1.deleted }
+        let candidates = Self.rekeyCandidates(oldHashes: oldHashes, oldSections: oldSectionNames, newHashes: newHashes, newSections: newSectionNames)
         // The hashes agree: the records, read again, must be equal by the rule the hash follows.
         let equal = try OrderedConcurrentMap.map(candidates) { pair in
             guard let before = keyless.strip(try old.value(ofRecord: oldRows[pair.deleted])),
@@ -67,6 +51,40 @@ extension Comparison {
             RekeyedRecord(old: id(ref(deletions[pair.deleted].at, .old), old) ?? [], new: id(insertions[pair.inserted].element, new) ?? [])
         }
         return (paired.count, examples)
+    }
+
+    /// The pairs of a deleted record (by its number among the deletions)
+    /// and an inserted one (among the insertions) whose contents less the
+    /// key hash alike, within a section, where no other deleted or inserted
+    /// record has that content; in the deletions' order. Nil hashes pair nothing.
+    static func rekeyCandidates(
+        oldHashes: [UInt64?], oldSections: [SectionName], newHashes: [UInt64?], newSections: [SectionName]
+    ) -> [(deleted: Int, inserted: Int)] {
+        // Per content, the one record that has it (-1: several do).
+        func only(_ hashes: [UInt64?], sections: [SectionName]) -> [RekeyContent: Int] {
+            var found: [RekeyContent: Int] = [:]
+            for (index, hash) in hashes.enumerated() {
+                guard let hash else { continue }
+                let content = RekeyContent(section: sections[index], hash: hash)
+                found[content] = found[content] == nil ? index : -1
+            }
+            return found
+        }
+        let deletedByContent = only(oldHashes, sections: oldSections)
+        let insertedByContent = only(newHashes, sections: newSections)
+        var candidates: [(deleted: Int, inserted: Int)] = []
+        for (content, deleted) in deletedByContent where deleted >= 0 {
+            if let inserted = insertedByContent[content], inserted >= 0 { candidates.append((deleted, inserted)) }
+        }
+        candidates.sort { $0.deleted < $1.deleted }
+        return candidates
+    }
+
+    /// The top-level names a record is compared without when looking for
+    /// re-keyed records, sorted: what a change stream's header carries so
+    /// that records read back from streams are compared alike.
+    var rekeyKeylessNames: [String] {
+        KeylessRecord(self).droppedNames.map(\.text).sorted()
     }
 
     /// A content: a record's value less its key, within its section.
@@ -81,11 +99,24 @@ extension Comparison {
 /// and `--only` leave out and those only one schema has: top-level ones
 /// (found once, by name, over both schemas), and members of objects an id
 /// path goes through.
-private struct KeylessRecord: Sendable {
+struct KeylessRecord: Sendable {
     /// Top-level names left out.
     let droppedNames: Set<ExactTextKey>
     /// Id and section paths of more than one name, looked for inside their objects.
     let nestedPaths: [[String]]
+
+    /// Records less `droppedNames` at the top and `nestedPaths` inside.
+    init(droppedNames: Set<ExactTextKey>, nestedPaths: [[String]]) {
+        self.droppedNames = droppedNames
+        self.nestedPaths = nestedPaths
+    }
+
+    /// The hash of `record` stripped, as `hash(_:row:mode:)` has it for a
+    /// record read from a file: nil when it is not an object or holds nothing else.
+    func hash(of record: Value, mode: ComparisonMode) -> UInt64? {
+        guard let rest = strip(record), case .object(let members) = rest, members.contains(where: { !$0.value.isEmptyText }) else { return nil }
+        return rest.contentHash(mode: mode)
+    }
 
     init(_ comparison: Comparison) {
         let records = comparison.options.records

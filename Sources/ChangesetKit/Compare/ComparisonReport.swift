@@ -32,17 +32,20 @@ extension Comparison {
 
     /// `report(showing:context:recordsPerKind:)` with the `--show` fields already checked.
     func report(showing kinds: [Change.Kind]?, shown context: [ShownField], recordsPerKind: Int?) throws -> Report {
-        let (resolved, keyedArrays) = try resolveUpdates()
+        let (resolved, keyedArrays, firstUpdates) = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
         var summary = summary(resolved)
         summary.keyedArrays = keyedArrays
         (summary.rekeyed, summary.rekeyedExamples) = try rekeyedRecords()
-        return Report(
+        var report = Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary, schema: schema,
             changes: changeStream(resolved, kinds: kinds.map(Set.init), context: context, recordsPerKind: recordsPerKind ?? Int.max),
             kindsShown: kinds.map { chosen in Change.Kind.allCases.filter(chosen.contains) }, layout: fileLayout)
+        report.stream = streamFacts(keyedArrayFirstUpdates: firstUpdates)
+        report.stream.show = context.map(\.path.description)
+        return report
     }
 
     /// The counts alone (no per-field counts), for a run that prints no
@@ -69,12 +72,15 @@ extension Comparison {
     /// Every update the engine saw, compared field by field on all cores;
     /// those with no field change left are dropped. Also the arrays whose
     /// elements were matched by a key, in the order first met, with the
-    /// number of updated records each was so in.
-    private func resolveUpdates() throws -> (updates: [ResolvedUpdate], keyedArrays: [KeyedArray]) {
+    /// number of updated records each was so in, and for each the number of
+    /// the update (among those kept) it was first met in.
+    private func resolveUpdates() throws -> (updates: [ResolvedUpdate], keyedArrays: [KeyedArray], firstUpdates: [Int]) {
         let updates = changeset.updates
         let compared = try OrderedConcurrentMap.map(updates, keyedFieldChanges)
         var keyedArrays: [KeyedArray] = []
         var slotOfArray: [KeyedArray: Int] = [:]
+        var firstUpdates: [Int] = []
+        var kept = 0
         for (fields, keyed) in compared where !fields.isEmpty {
             for array in keyed {
                 let entry = KeyedArray(array: array.array, key: array.key, records: 0)
@@ -83,13 +89,15 @@ extension Comparison {
                 } else {
                     slotOfArray[entry] = keyedArrays.count
                     keyedArrays.append(KeyedArray(array: array.array, key: array.key, records: 1))
+                    firstUpdates.append(kept)
                 }
             }
+            kept += 1
         }
         let resolved = compared.enumerated().compactMap { index, compared in
             compared.changes.isEmpty ? nil : ResolvedUpdate(index: Int32(index), fields: compared.changes)
         }
-        return (resolved, keyedArrays)
+        return (resolved, keyedArrays, firstUpdates)
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {
@@ -108,110 +116,7 @@ extension Comparison {
         summary.newCount = changeset.newCount
         let movedAndUpdated = Set(moves.map(\.from)).intersection(resolved.map { changeset.updates[Int($0.index)].old }).count
         summary.changed = summary.inserted + summary.deleted + summary.updated + summary.moved - movedAndUpdated
-        // Per field: how many updated records changed it, and its transitions
-        // in bounded memory (a top-k, not a map of every value); one lookup a change.
-        // Updates that only change types: compared by text, every field would be equal.
-        if options.records.mode == .typed {
-            let typeOnly = resolved.filter { update in
-                !update.fields.isEmpty && update.fields.allSatisfy { Value.changesOnlyType($0.old, $0.new) }
-            }
-            summary.typeOnlyUpdates = typeOnly.count
-            summary.typeOnlyExample = typeOnly.first?.fields.first
-        }
-        // Updates that only respell numbers: compared by value, every field would be equal.
-        if options.records.mode == .cellText {
-            let respelled = resolved.filter { update in
-                !update.fields.isEmpty && update.fields.allSatisfy { Value.respellsNumber($0.old, $0.new) }
-            }
-            summary.respelledNumberUpdates = respelled.count
-            summary.respelledNumberExample = respelled.first?.fields.first
-        }
-        // Per field, the records that changed it (once each, however many
-        // of its array's elements changed) and its transitions: a field's
-        // own, and its array elements' apart (`tags[]: inserted "x"`), the
-        // common case found with one lookup of the path.
-        var slotOfPath: [FieldPath: Int] = [:]
-        var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
-        // Per field, the records whose every change of it was only of a type
-        // (what --loose-types would count as none): counted per field, since
-        // a field's records may have changed other fields too and so be no
-        // type-only update. `now`: whether this update's changes of the field are so far.
-        let countsTypes = options.records.mode == .typed
-        var typeOnly: [(records: Int, example: FieldChange?, now: Bool)] = []
-        var touched: [Int] = []
-        var slotOfPattern: [String: Int] = [:]
-        var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
-        // An element transition counts once a record, however many of its elements made it.
-        struct ElementTransition: Hashable { var counter: Int; var old: UInt64; var new: UInt64 }
-        var elementTransitions = Set<ElementTransition>()
-        for (number, update) in resolved.enumerated() {
-            elementTransitions.removeAll(keepingCapacity: true)
-            touched.removeAll(keepingCapacity: true)
-            for field in update.fields {
-                let slot: Int
-                if let known = slotOfPath[field.path] {
-                    slot = known
-                } else {
-                    slot = fields.count
-                    slotOfPath[field.path] = slot
-                    fields.append((field.path, 0, -1, -1))
-                    typeOnly.append((0, nil, false))
-                }
-                if fields[slot].lastUpdate != number {
-                    fields[slot].records += 1
-                    fields[slot].lastUpdate = number
-                    if countsTypes {
-                        touched.append(slot)
-                        typeOnly[slot].now = true
-                    }
-                }
-                if countsTypes && typeOnly[slot].now && !Value.changesOnlyType(field.old, field.new) { typeOnly[slot].now = false }
-                let counter: Int
-                if field.elements.isEmpty {
-                    if fields[slot].own < 0 {
-                        fields[slot].own = counters.count
-                        counters.append((field.path, nil, FieldTransitionCounter()))
-                    }
-                    counter = fields[slot].own
-                } else {
-                    let pattern = field.elementPattern
-                    if let known = slotOfPattern[pattern] {
-                        counter = known
-                    } else {
-                        counter = counters.count
-                        slotOfPattern[pattern] = counter
-                        counters.append((field.path, pattern, FieldTransitionCounter()))
-                    }
-                }
-                if !field.elements.isEmpty {
-                    let transition = ElementTransition(
-                        counter: counter, old: field.old?.contentHash(mode: .typed) ?? 0, new: field.new?.contentHash(mode: .typed) ?? 0)
-                    guard elementTransitions.insert(transition).inserted else { continue }
-                }
-                counters[counter].counter.add(field)
-            }
-            for slot in touched where typeOnly[slot].now {
-                typeOnly[slot].records += 1
-                if typeOnly[slot].example == nil { typeOnly[slot].example = update.fields.first { $0.path == fields[slot].path } }
-            }
-        }
-        let typeOnlyOfPath = Dictionary(uniqueKeysWithValues: fields.indices.map { (fields[$0].path, typeOnly[$0]) })
-        fields.sort {
-            $0.records != $1.records ? $0.records > $1.records : $0.path.description.unicodeScalars.lexicographicallyPrecedes($1.path.description.unicodeScalars)
-        }
-        summary.fieldCounts = fields.map { FieldCount(path: $0.path, records: $0.records) }
-        summary.typeOnlyFields = fields.compactMap { field in
-            typeOnlyOfPath[field.path].flatMap { counted in
-                counted.example.map { TypeOnlyField(path: field.path, records: counted.records, example: $0) }
-            }
-        }
-        // In the fields' order, a field's own transitions before its elements'.
-        var elementCounters: [FieldPath: [Int]] = [:]
-        for (slot, counter) in counters.enumerated() where counter.pattern != nil { elementCounters[counter.path, default: []].append(slot) }
-        summary.transitions = fields.flatMap { field in
-            ((field.own >= 0 ? [field.own] : []) + (elementCounters[field.path] ?? []))
-                .compactMap { counters[$0].counter.transitions(of: field.path, elementPattern: counters[$0].pattern) }
-        }
+        summary.countFields(of: resolved.map(\.fields), mode: options.records.mode)
         return summary
     }
 

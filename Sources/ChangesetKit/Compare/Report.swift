@@ -27,6 +27,9 @@ public struct Report: Sendable {
     /// Without `--id`, a field that would make a good one, said where the
     /// report is read (`OutputSettings.reportCarriesKeyHint`), near its top.
     package var keyHint: KeyHint?
+    /// What a change stream (`--format ndjson`) says of the comparison
+    /// beyond the report: its rules, the inputs' fingerprints (see `ChangeStreamFacts`).
+    package var stream = ChangeStreamFacts()
 
     /// A report of `changes` between `old` and `new`, counted by `summary`;
     /// `kindsShown` says which kinds `changes` was limited to (nil: all).

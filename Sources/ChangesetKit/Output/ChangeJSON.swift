@@ -34,8 +34,10 @@
 /// - Order: section changes, then deleted, inserted, moved and updated
 ///   records, each by position. A record both moved and updated has both.
 package enum ChangeJSON {
-    /// One change object's JSON text.
-    package static func object(_ change: Change, sectioned: Bool) -> String {
+    /// One change object's JSON text; `inside`: a keyed element that moved
+    /// also lists what changed inside it (`"inside": [...]`, field changes
+    /// as `fields` writes them), as a change stream does.
+    package static func object(_ change: Change, sectioned: Bool, inside: Bool = false) -> String {
         var object = JSONObjectWriter()
         object.add("kind", string: change.kind.rawValue)
         if change.kind.isSectionChange {
@@ -57,22 +59,27 @@ package enum ChangeJSON {
             })
         }
         if change.kind == .updated {
-            object.add("fields", array: change.fields) { entry, field in
-                entry.add("path", string: field.path.description)
-                if !field.elements.isEmpty {
-                    entry.add("pointer", string: field.pointer)
-                }
-                if let old = field.old { entry.add("old", value: old) }
-                if let new = field.new { entry.add("new", value: new) }
-                // A keyed element that moved: each half names the other's index.
-                switch field.move {
-                case .to(let index)?: entry.add("movedTo", int: index)
-                case .from(let index)?: entry.add("movedFrom", int: index)
-                case nil: break
-                }
-            }
+            object.add("fields", array: change.fields) { fieldObject(&$0, $1, inside: inside) }
         }
         return object.text
+    }
+
+    private static func fieldObject(_ entry: inout JSONObjectWriter, _ field: FieldChange, inside: Bool) {
+        entry.add("path", string: field.path.description)
+        if !field.elements.isEmpty {
+            entry.add("pointer", string: field.pointer)
+        }
+        if let old = field.old { entry.add("old", value: old) }
+        if let new = field.new { entry.add("new", value: new) }
+        // A keyed element that moved: each half names the other's index.
+        switch field.move {
+        case .to(let index)?: entry.add("movedTo", int: index)
+        case .from(let index)?: entry.add("movedFrom", int: index)
+        case nil: break
+        }
+        if inside && !field.inside.isEmpty {
+            entry.add("inside", array: field.inside) { fieldObject(&$0, $1, inside: true) }
+        }
     }
 
     static func idJSON(_ parts: [String]?) -> String {

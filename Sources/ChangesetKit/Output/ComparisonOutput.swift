@@ -110,6 +110,8 @@ extension Comparison {
         var report = try report(showing: settings.countsOnly ? nil : settings.kinds, shown: settings.countsOnly ? [] : shown,
                                 recordsPerKind: settings.countsOnly ? nil : settings.recordsShownPerKind)
         if settings.reportCarriesKeyHint && needsKeyHint(report.summary) { report.keyHint = try keyHint() }
+        // A stream carries the hint for `changeset report` to say it where a text report would.
+        if settings.format == .ndjson && !settings.countsOnly && needsKeyHint(report.summary) { report.stream.keyHint = try keyHint() }
         try Self.write(report, settings, to: &output)
         return report.summary
     }

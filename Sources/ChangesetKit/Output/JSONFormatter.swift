@@ -183,35 +183,147 @@ package struct JSONFormatter: ReportFormatter {
     }
 }
 
-/// The `ndjson` format: one object per line, written as each is made, for
-/// very large deltas and `jq -c`: first a `{"kind": "schema", "added": [...],
-/// "removed": [...], "renamed": [...]}` object when the schemas differ or a
-/// rename matched, then a `{"kind": "layout", ...}` object when the files
-/// differ apart from their records (the `layout` member of `json`), then
-/// one change object per line (see `ChangeJSON`).
+/// The `ndjson` format, a change stream: one object per line, written as
+/// each is made, for very large deltas, `jq -c` and `changeset report`:
+///
+/// 1. a header, `{"kind": "stream", "stream": 1, "changeset": "changeset 0.1.0",
+///    "old": {...}, "new": {...}, "id": [...], "section": null, "options": {...},
+///    "fingerprints": {"old": hex, "new": hex}, ...}`: what the stream is, the
+///    inputs as `json` names them, the rules the comparison ran under, and
+///    per side the sum of its records' fingerprints (see `ChangeStreamFacts`);
+/// 2. a `{"kind": "schema", "added": [...], "removed": [...], "renamed": [...]}`
+///    object when the schemas differ or a rename matched, then a
+///    `{"kind": "layout", ...}` object when the files differ apart from their
+///    records (the `layout` member of `json`);
+/// 3. one change object per line (see `ChangeJSON`); a keyed element that
+///    moved also carries `inside`, what changed inside it;
+/// 4. an end line, `{"kind": "end", "changes": n, "summary": {...}, "digest": hex}`:
+///    how many change lines there are, the counts, and the stream's digest
+///    (`ChangeStreamDigest`). A stream without it was cut.
 package struct NDJSONFormatter: ReportFormatter {
     package init() {}
 
     package var showsEveryChange: Bool { true }
 
-    package func begin(_ report: Report, to output: inout some TextOutputStream) {
+    /// The change lines written so far and the digest of every line so far.
+    package struct Progress {
+        var changes = 0
+        var digest = ChangeStreamDigest()
+    }
+
+    package func begin(_ report: Report, to output: inout some TextOutputStream) -> Progress {
+        var progress = Progress()
+        func line(_ text: String) {
+            progress.digest.add(line: Array(text.utf8), isChange: false)
+            output.write(text)
+        }
+        line(Self.headerJSON(report) + "\n")
         if report.schema.isWorthListing {
-            output.write("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
+            line("{\"kind\":\"schema\"," + JSONFormatter.schemaJSON(report.schema).dropFirst() + "\n")
         }
         if !report.layout.isEmpty {
-            output.write("{\"kind\":\"layout\"," + JSONFormatter.layoutJSON(report.layout).dropFirst() + "\n")
+            line("{\"kind\":\"layout\"," + JSONFormatter.layoutJSON(report.layout).dropFirst() + "\n")
         }
+        return progress
     }
 
     package func render(_ change: Change, in report: Report) -> String {
-        ChangeJSON.object(change, sectioned: report.sectioned) + "\n"
+        ChangeJSON.object(change, sectioned: report.sectioned, inside: true) + "\n"
     }
 
-    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Void, to output: inout some TextOutputStream) {
-        output.write(rendered())
+    package func write(_ change: Change, rendered: () -> String, in report: Report, progress: inout Progress, to output: inout some TextOutputStream) {
+        let text = rendered()
+        progress.digest.add(line: Array(text.utf8), isChange: true)
+        progress.changes += 1
+        output.write(text)
     }
 
-    package func finish(_ report: Report, progress: Void, to output: inout some TextOutputStream) {}
+    package func finish(_ report: Report, progress: Progress, to output: inout some TextOutputStream) {
+        var end = JSONObjectWriter()
+        end.add("kind", string: "end")
+        end.add("changes", int: progress.changes)
+        end.add("summary", raw: Self.endSummaryJSON(report))
+        end.add("digest", string: progress.digest.hex)
+        output.write(end.text + "\n")
+    }
+
+    /// The header line's object (see the type's comment).
+    static func headerJSON(_ report: Report) -> String {
+        let facts = report.stream
+        var header = JSONObjectWriter()
+        header.add("kind", string: "stream")
+        header.add("stream", int: ChangeStreamFacts.formatVersion)
+        header.add("changeset", string: ChangesetRelease.versionLine)
+        header.add("old", raw: JSONFormatter.inputJSON(report.old))
+        header.add("new", raw: JSONFormatter.inputJSON(report.new))
+        header.add("id", raw: Value.array(report.id.map { .string($0.description) }).jsonText)
+        header.add("section", raw: report.section.map { Value.string($0.description).jsonText } ?? "null")
+        var options = String(facts.options.dropLast())
+        if let kinds = report.kindsShown {
+            // Only these kinds were written; the counts are of every change.
+            options += ",\"kinds\":" + Value.array(kinds.map { .string($0.rawValue) }).jsonText
+        }
+        if !facts.show.isEmpty { options += ",\"show\":" + Value.array(facts.show.map { .string($0) }).jsonText }
+        header.add("options", raw: options + "}")
+        if let fingerprints = facts.fingerprints {
+            header.add("fingerprints", object: { sums in
+                sums.add("old", string: ChangeStreamFacts.hex(fingerprints.old))
+                sums.add("new", string: ChangeStreamFacts.hex(fingerprints.new))
+            })
+        }
+        header.add("keyless", raw: Value.array(facts.keyless.map { .string($0) }).jsonText)
+        if let hint = facts.keyHint {
+            header.add("keyHint", object: { entry in
+                entry.add("keys", raw: Value.array(hint.keys.map { .array($0.map { .string($0) }) }).jsonText)
+                entry.add("checkedAll", raw: hint.checkedAll ? "true" : "false")
+            })
+        }
+        return header.text
+    }
+
+    /// The end line's counts: those `json`'s summary has but the per-field
+    /// ones (a reader counts those again from the change lines), the record
+    /// counts, and the notes only the inputs could tell (re-keyed records,
+    /// keyed arrays with the update each was first met in).
+    static func endSummaryJSON(_ report: Report) -> String {
+        let summary = report.summary
+        var object = JSONObjectWriter()
+        object.add("inserted", int: summary.inserted)
+        object.add("deleted", int: summary.deleted)
+        object.add("updated", int: summary.updated)
+        object.add("moved", int: summary.moved)
+        object.add("changed", int: summary.changed)
+        object.add("unchanged", int: summary.unchanged)
+        if report.sectioned {
+            object.add("sections", object: { counts in
+                counts.add("inserted", int: summary.sectionsInserted)
+                counts.add("deleted", int: summary.sectionsDeleted)
+                counts.add("moved", int: summary.sectionsMoved)
+            })
+        }
+        object.add("schema", int: summary.schema)
+        object.add("oldRecords", int: summary.oldCount)
+        object.add("newRecords", int: summary.newCount)
+        if summary.rekeyed > 0 {
+            object.add("rekeyed", object: { rekeyed in
+                rekeyed.add("records", int: summary.rekeyed)
+                rekeyed.add("examples", array: summary.rekeyedExamples) { entry, pair in
+                    entry.add("old", raw: ChangeJSON.idJSON(pair.old))
+                    entry.add("new", raw: ChangeJSON.idJSON(pair.new))
+                }
+            })
+        }
+        if !summary.keyedArrays.isEmpty {
+            let firstUpdates = report.stream.keyedArrayFirstUpdates
+            object.add("keyedArrays", array: Array(summary.keyedArrays.enumerated())) { entry, numbered in
+                entry.add("array", string: numbered.element.array)
+                entry.add("key", string: FieldPath.listArgument(numbered.element.key))
+                entry.add("records", int: numbered.element.records)
+                if numbered.offset < firstUpdates.count { entry.add("firstUpdate", int: firstUpdates[numbered.offset]) }
+            }
+        }
+        return object.text
+    }
 }
 
 extension NumericChanges {
