@@ -56,7 +56,7 @@ struct SparkJobTests {
         let (singleSummary, singleChanges) = try countsAndChanges(single)
         #expect(jobSummary == singleSummary, sourceLocation: sourceLocation)
         #expect(jobChanges.count == singleChanges.count, sourceLocation: sourceLocation)
-        #expect(jobChanges == singleChanges, "first difference at \(zip(jobChanges, singleChanges).firstIndex { $0 != $1 } ?? -1)",
+        #expect(jobChanges == singleChanges, "first difference at \(jobChanges.indices.first { $0 >= singleChanges.count || jobChanges[$0] != singleChanges[$0] } ?? -1)",
                 sourceLocation: sourceLocation)
         #expect(job == single, "the json reports differ", sourceLocation: sourceLocation)
     }

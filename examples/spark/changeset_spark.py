@@ -63,7 +63,6 @@ REPORT_OPTIONS = [
     ("--limit", True, False),
     ("--kinds", True, False),
     ("--group", False, False),
-    ("--show", True, True),
     ("--stat", False, False),
     ("--quiet", False, False),
     ("--color", True, False),
@@ -76,6 +75,7 @@ REFUSED_OPTIONS = {
     "--table": "name a Spark table as OLD and NEW with --input-format table",
     "--records-at": "Spark reads a JSON document's records only as a top-level array or JSON lines",
     "--rules": "each partition is compared under the options given here; give them on the command line",
+    "--show": "changeset report renders change streams, which hold no other field of a record",
 }
 
 LINE_FORMATS = ("csv", "tsv", "ndjson")
