@@ -61,6 +61,18 @@ struct SparkJobTests {
         #expect(job == single, "the json reports differ", sourceLocation: sourceLocation)
     }
 
+    /// Runs two commands at the same time and returns both results.
+    func bothAtOnce(_ first: @escaping @Sendable () throws -> CommandResult,
+                    _ second: @escaping @Sendable () throws -> CommandResult) throws -> (CommandResult, CommandResult) {
+        final class Outcome: @unchecked Sendable { var result: Result<CommandResult, any Error>? }
+        let outcome = Outcome()
+        let group = DispatchGroup()
+        DispatchQueue.global().async(group: group) { outcome.result = Result { try second() } }
+        let firstResult = try first()
+        group.wait()
+        return (firstResult, try outcome.result!.get())
+    }
+
     /// The part streams the job kept with `--streams`, in partition order.
     func keptStreams(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".ndjson") }.sorted()
@@ -76,7 +88,10 @@ struct SparkJobTests {
         try writeFile(pair.new, "new.csv", in: directory)
 
         let job = try runJob(["old.csv", "new.csv", "--id", "id", "--partitions", "8", "--streams", "streams"], in: directory)
-        let single = try changeset(["old.csv", "new.csv", "--id", "id", "--ignore-order"], in: directory)
+        // The two single runs at once: each takes half a minute in a debug build.
+        let (single, singleJSON) = try bothAtOnce(
+            { try changeset(["old.csv", "new.csv", "--id", "id", "--ignore-order"], in: directory) },
+            { try changeset(["old.csv", "new.csv", "--id", "id", "--ignore-order", "--format", "json"], in: directory) })
         #expect(single.status == 1 && single.stdout.hasPrefix("\(pair.inserted) inserted, \(pair.deleted) deleted, "), "\(single.stdout.prefix(300))")
         #expect(job.status == single.status, "\(job)")
         #expect(job.stdout.prefix(200) == single.stdout.prefix(200))
@@ -85,7 +100,6 @@ struct SparkJobTests {
         let streams = try keptStreams(directory.appendingPathComponent("streams"))
         #expect(streams.count == 8, "\(streams)")
         let jobJSON = try changeset(["report", "--format", "json"] + streams, in: directory)
-        let singleJSON = try changeset(["old.csv", "new.csv", "--id", "id", "--ignore-order", "--format", "json"], in: directory)
         #expect(jobJSON.status == 1 && singleJSON.status == 1, "\(jobJSON.stderr)\(singleJSON.stderr)")
         try expectSameJSON(jobJSON.stdout, singleJSON.stdout)
     }
@@ -96,7 +110,7 @@ struct SparkJobTests {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SnapshotPairGenerator(seed: 3838)
-        let pair = generator.ndjsonPair(records: 200_000)
+        let pair = generator.ndjsonPair(records: 100_000)
         try writeFile(pair.old, "old.ndjson", in: directory)
         try writeFile(pair.new, "new.ndjson", in: directory)
 
@@ -119,7 +133,7 @@ struct SparkJobTests {
         let directory = try scratchDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         var generator = SnapshotPairGenerator(seed: 383_838)
-        let pair = generator.ndjsonPair(records: 20_000)
+        let pair = generator.ndjsonPair(records: 5_000)
         try writeFile(pair.old, "old-source.ndjson", in: directory)
         try writeFile(pair.new, "new-source.ndjson", in: directory)
         // Spark writes each side as one Parquet file, then the rows it reads back as JSON, in the order it reads them.

@@ -503,8 +503,9 @@ def spark_session():
     # Progress bars would garble standard error, which carries changeset's messages.
     builder = SparkSession.builder.appName("changeset").config("spark.ui.showConsoleProgress", "false")
     if not SparkConf().contains("spark.master"):
+        # Local mode under plain python3: the workers run this Python, and no web UI starts for a one-off run.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        builder = builder.master("local[*]")
+        builder = builder.master("local[*]").config("spark.ui.enabled", "false")
     return builder.getOrCreate()
 
 
