@@ -183,6 +183,22 @@ struct SparkJobTests {
         #expect((1...4).contains(try keptStreams(directory.appendingPathComponent("streams")).count))
     }
 
+    /// changeset's error in one partition stops the job with its message, the line made the whole file's
+    /// (a blank line and the other partition's rows make the part's line another).
+    @Test func aChangesetErrorInAPartitionNamesTheWholeFilesLine() throws {
+        let directory = try scratchDirectory(holding: [
+            "old.csv": "id,name\n1,a\n2,b\n3,c\n4,d\n",
+            "new.csv": "id,name\n1,a\n\n2,b\n3\n4,d\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let job = try runJob(["old.csv", "new.csv", "--id", "id", "--partitions", "2"], in: directory)
+        let single = try changeset(["old.csv", "new.csv", "--id", "id"], in: directory)
+        #expect(single.stderr.hasPrefix("changeset: new.csv:5:2: this row has 1 fields but the header has 2"), "\(single)")
+        #expect(job.status == 2 && job.stdout.isEmpty, "\(job)")
+        #expect(job.stderr.contains(": changeset exited 2: " + single.stderr.trimmingCharacters(in: .newlines)), "\(job.stderr)")
+        #expect(!job.stderr.contains("Traceback"), "\(job.stderr)")
+    }
+
     /// A job that reads CSV a line at a time cannot split a quoted line break: it refuses, naming the line.
     @Test func aQuotedLineBreakInCSVIsRefusedWithItsLine() throws {
         let directory = try scratchDirectory(holding: [

@@ -628,7 +628,9 @@ def partition_error(error):
 def main(argv):
     arguments = parse_arguments(argv)
     spark = spark_session()
-    spark.sparkContext.setLogLevel("ERROR")
+    # The job says what went wrong itself (a partition's changeset message, or the exception): Spark's own
+    # log of a failed task would repeat it as a Java stack.
+    spark.sparkContext.setLogLevel("FATAL")
     keep = arguments.streams
     directory = keep or tempfile.mkdtemp(prefix="changeset-streams-")
     try:
