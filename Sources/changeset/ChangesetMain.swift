@@ -39,7 +39,7 @@ enum ChangesetMain {
             let path = arguments.dropFirst().map { $0 == "git-diff" ? ["git", "diff"] : [$0] }.joined()
             let found = ChangesetCommand.subcommand(at: path)
             guard found != nil || path.isEmpty else {
-                Diagnostics.report("help: no subcommand \"\(path.joined(separator: " "))\"; the subcommands are diff, apply, merge and git (setup, merge-driver, diff)")
+                Diagnostics.report("help: no subcommand \"\(path.joined(separator: " "))\"; the subcommands are diff, apply, merge, report and git (setup, merge-driver, diff)")
                 exit(ExitStatus.trouble)
             }
             let named = found.flatMap { $0 == ChangesetCommand.self ? nil : $0 }

@@ -33,6 +33,7 @@ enum LibraryErrorWording {
         case .arrays: "--arrays"
         case .absoluteTolerances: "--tolerance"
         case .relativeTolerances: "--relative-tolerance"
+        case .kinds: "--kinds"
         }
     }
 

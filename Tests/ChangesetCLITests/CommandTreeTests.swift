@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// The command is one tree (diff, apply, merge, git and git's three), so
+/// The command is one tree (diff, apply, merge, report, git and git's three), so
 /// `changeset help` and the completion scripts know every subcommand and
 /// every option; the options are read from each subcommand's own `--help`.
 @Suite struct CommandTreeTests {
     /// Every subcommand, as its words on the command line.
-    static let subcommands: [[String]] = [["diff"], ["apply"], ["merge"], ["git"], ["git", "setup"], ["git", "merge-driver"], ["git", "diff"]]
+    static let subcommands: [[String]] = [["diff"], ["apply"], ["merge"], ["report"], ["git"], ["git", "setup"], ["git", "merge-driver"], ["git", "diff"]]
 
     /// The options a help text lists in its OPTIONS section (`-o`, `--output`, ...).
     static func listedOptions(_ help: String) -> [String] {
@@ -43,6 +43,11 @@ import Testing
             #expect(help.status == 0 && help.stdout.contains("USAGE: changeset"), "\(help)")
             #expect(Self.listedOptions(help.stdout).contains("--help"), "\(help)")
         }
+        // report lists the report options it shares with the diff.
+        let report = Self.listedOptions(try changeset(["report", "--help"]).stdout)
+        for option in ["--format", "--stat", "--assert", "--group", "--limit", "--kinds", "-L", "-o"] {
+            #expect(report.contains(option), "\(option) not in report's options \(report)")
+        }
         // The merge's own options are in its help's OPTIONS list.
         let merge = Self.listedOptions(try changeset(["merge", "--help"]).stdout)
         for option in ["--prefer", "--markers", "--conflicts", "-o", "--output", "--id"] {
@@ -69,7 +74,7 @@ import Testing
     @Test func helpOfAnUnknownSubcommandIsAUsageError() throws {
         let unknown = try changeset(["help", "nope"])
         #expect(unknown.status == 2 && unknown.stdout.isEmpty, "\(unknown)")
-        #expect(unknown.stderr.hasPrefix("changeset: help: no subcommand \"nope\"; the subcommands are diff, apply, merge and git"), "\(unknown)")
+        #expect(unknown.stderr.hasPrefix("changeset: help: no subcommand \"nope\"; the subcommands are diff, apply, merge, report and git"), "\(unknown)")
     }
 
     /// The parser lays a list of values out on lines of their own: they stay lines.
@@ -166,6 +171,11 @@ import Testing
         #expect(try Self.bashCompletions(["changeset", "git", "se"]) == ["setup"])
         #expect(try Self.bashCompletions(["changeset", "git", "setup", "--gl"]) == ["--global"])
         #expect(try Self.bashCompletions(["changeset", "apply", "--ou"]) == ["--output"])
+        // `report` takes the diff's report options, and files for its streams.
+        #expect(try Self.bashCompletions(["changeset", "rep"]) == ["report"])
+        #expect(try Self.bashCompletions(["changeset", "report", "--ass"]) == ["--assert"])
+        #expect(try Self.bashCompletions(["changeset", "report", "--format", "mark"]) == ["markdown"])
+        #expect(try Self.bashCompletions(["changeset", "report", "catal"]) == ["catalog"])
         #expect(try Self.bashCompletions(["changeset", "diff", "--memory-l"]) == ["--memory-limit"])
     }
 }

@@ -10,6 +10,7 @@ import Testing
     static let helpInvocations: [([String], Int)] = [
         (["--help"], 15),
         (["merge", "--help"], 12),
+        (["report", "--help"], 10),
         (["git", "setup", "--help"], 3),
         (["git", "merge-driver", "--help"], 10),
         (["git", "diff", "--help"], 9),

@@ -23,7 +23,8 @@ import Testing
         let ndjson = try changeset(Self.countries + ["--format", "ndjson"])
         let first = try run("jq", ["-c", "select(.kind == \"schema\") | [.added[].path, .removed[].path]"], input: ndjson.stdout)
         #expect(first == #"["Continent","fax_prefix"]"# + "\n")
-        #expect(ndjson.stdout.hasPrefix(#"{"kind":"schema","#))
+        // The schema line comes right after the stream's header.
+        #expect(ndjson.stdout.split(separator: "\n").dropFirst().first?.hasPrefix(#"{"kind":"schema","#) == true, "\(ndjson)")
         let stat = try changeset(Self.countries + ["--stat"])
         // `180` -> `180.0` is a change between two CSV files: a cell's text is its value.
         #expect(stat.stdout == """

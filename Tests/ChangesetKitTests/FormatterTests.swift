@@ -187,9 +187,11 @@ import Testing
         #expect(output.contains(#"{"kind":"moved","id":"1","old":{"index":0,"line":2},"new":{"index":2,"line":4}}"#))
         var lines = ""
         try NDJSONFormatter().write(Self.report(schema: schema), to: &lines)
-        let first = lines.split(separator: "\n")[0]
-        #expect(first == #"{"kind":"schema","added":[{"path":"color","records":2}],"removed":[],"renamed":[]}"#)
-        #expect(lines.split(separator: "\n").count == 5)
+        // After the stream's header: the schema line, the 4 changes, the end line.
+        let all = lines.split(separator: "\n")
+        #expect(all[0].hasPrefix(#"{"kind":"stream","stream":1,"#))
+        #expect(all[1] == #"{"kind":"schema","added":[{"path":"color","records":2}],"removed":[],"renamed":[]}"#)
+        #expect(all.count == 7 && all[6].hasPrefix(#"{"kind":"end","changes":4,"#))
     }
 }
 

@@ -45,7 +45,7 @@ package struct ChangeStreamReader: Sendable {
         self.name = name
         var lines: [ArraySlice<UInt8>] = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
         if lines.last?.isEmpty == true { lines.removeLast() }
-        guard !lines.isEmpty else { throw failure(1, "an empty file is no change stream: make one with changeset OLD NEW --format ndjson") }
+        guard !lines.isEmpty else { throw failure(1, [.text("an empty file is no change stream: make one with ")] + Self.streamMaker) }
         var digest = ChangeStreamDigest()
         var ended = false
         for (offset, slice) in lines.enumerated() {
@@ -56,7 +56,7 @@ package struct ChangeStreamReader: Sendable {
             guard case .string(let kind)? = value.member(at: ["kind"]) else { throw failure(number, "not a change stream line: it has no \"kind\"") }
             if number == 1 {
                 guard kind == "stream" else {
-                    throw failure(1, "not a change stream: its first line is no stream header (make one with changeset OLD NEW --format ndjson)")
+                    throw failure(1, [.text("not a change stream: its first line is no stream header (make one with ")] + Self.streamMaker + [.text(")")])
                 }
                 try readHeader(value, number)
                 digest.add(line: line + [0x0A], isChange: false)
@@ -94,7 +94,16 @@ package struct ChangeStreamReader: Sendable {
         InputError(source: name, location: InputLocation(line: line, column: column), message: message)
     }
 
-    /// The line as a JSON value; an error at the place yajl stopped, found by reading the line again.
+    /// An error at line `line`, column 1, naming settings.
+    private func failure(_ line: Int, _ parts: [MessagePart]) -> InputError {
+        InputError(source: name, location: InputLocation(line: line, column: 1), parts: parts)
+    }
+
+    /// How a change stream is made, in the library's words or the command's.
+    static let streamMaker: [MessagePart] = [.alternative(library: "the output format .ndjson", command: "changeset OLD NEW --format ndjson")]
+
+    /// The line as a JSON value; an error at the last character yajl read
+    /// (the one it stopped at), found by reading the line again.
     private func parse(_ line: [UInt8], _ number: Int) throws -> Value {
         do {
             return try JSONValueReader.read(text: line.span)
@@ -103,7 +112,7 @@ package struct ChangeStreamReader: Sendable {
             do {
                 _ = try JSONValueReader.readCommented(text: line)
             } catch {
-                column = String(decoding: line[..<min(error.offset, line.count)], as: UTF8.self).unicodeScalars.count + 1
+                column = max(1, String(decoding: line[..<min(error.offset, line.count)], as: UTF8.self).unicodeScalars.count)
                 throw self.failure(number, "not a change stream line: \(error.message)", column: column)
             }
             throw self.failure(number, "not a change stream line: \(error)", column: column)

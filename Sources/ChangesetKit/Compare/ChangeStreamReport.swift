@@ -28,8 +28,8 @@ package enum ChangeStreamReport {
     package static func report(_ streams: [ChangeStreamReader], labels: [String] = []) throws -> Report {
         precondition(!streams.isEmpty, "a report needs a stream")
         for stream in streams where stream.kinds != nil {
-            throw refusal(stream, line: 1, "made with --kinds, it leaves changes out, and a report needs them all: "
-                + "make the stream without --kinds and give --kinds to changeset report")
+            throw refusal(stream, line: 1, [.text("made with "), .setting(.kinds), .text(", it leaves changes out, and a report needs them all: make the stream without "),
+                                             .setting(.kinds), .text(" and give it to the report")])
         }
         let first = streams[0]
         var report: Report
@@ -54,26 +54,31 @@ package enum ChangeStreamReport {
         InputError(source: stream.name, location: InputLocation(line: line, column: 1), message: message)
     }
 
+    private static func refusal(_ stream: ChangeStreamReader, line: Int, _ parts: [MessagePart]) -> InputError {
+        InputError(source: stream.name, location: InputLocation(line: line, column: 1), parts: parts)
+    }
+
     private static func combined(_ streams: [ChangeStreamReader], labels: [String]) throws -> Report {
         let first = streams[0]
         var seen: [(old: UInt64, new: UInt64, name: String)] = []
         for stream in streams {
             guard stream.facts.options.contains("\"ignoreOrder\":true") else {
-                throw refusal(stream, line: 1, "made without --ignore-order: several streams are combined only when each was made with it "
-                    + "(a move has no meaning across parts)")
+                throw refusal(stream, line: 1, [.text("made without "), .setting(.ignoreOrder),
+                                                 .text(": several streams are combined only when each was made with it (a move has no meaning across parts)")])
             }
             guard !stream.id.isEmpty else {
-                throw refusal(stream, line: 1, "made without --id: several streams are combined only by record id (parts must not share a record)")
+                throw refusal(stream, line: 1, [.text("made without "), .setting(.id),
+                                                 .text(": several streams are combined only by record id (parts must not share a record)")])
             }
             guard stream.section == nil else {
-                throw refusal(stream, line: 1, "made with --section: a section may be in several parts, so its changes cannot be combined")
+                throw refusal(stream, line: 1, [.text("made with "), .setting(.section), .text(": a section may be in several parts, so its changes cannot be combined")])
             }
             guard stream.facts.options == first.facts.options, stream.id == first.id else {
                 throw refusal(stream, line: 1, "made under other rules than \(first.name) (the header's id or options differ)")
             }
             if labels.count < 2 && (stream.old.name != first.old.name || stream.new.name != first.new.name) {
                 throw refusal(stream, line: 1, "compares \(stream.old.name) with \(stream.new.name), and \(first.name) compares "
-                    + "\(first.old.name) with \(first.new.name): name the files with changeset report -L OLD -L NEW")
+                    + "\(first.old.name) with \(first.new.name): name the files with the report's labels")
             }
             guard stream.old.format == first.old.format, stream.new.format == first.new.format else {
                 throw refusal(stream, line: 1, "its inputs' formats differ from \(first.name)'s")

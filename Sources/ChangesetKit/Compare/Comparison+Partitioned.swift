@@ -91,6 +91,9 @@ extension Comparison {
         /// The input's name, for errors.
         let source: String
         var count = 0
+        /// The sum of every record's fingerprint (a change stream's header
+        /// carries it; the tables read back hold only some records).
+        var fingerprintSum: UInt64 = 0
         /// Per partition, per record: row (32 bits), fingerprint (64), key
         /// length (32), key bytes.
         var partitions: [SpillFile]
@@ -125,6 +128,7 @@ extension Comparison {
             for row in 0..<batch.count {
                 let position = UInt32(count + row)
                 let fingerprint = batch.fingerprint(row)
+                fingerprintSum &+= fingerprint
                 let range = batch.byteRange(row)
                 try batch.keys.withKey(row) { key in
                     // The hash's low half scaled to the partitions (no division); the key
@@ -257,6 +261,7 @@ extension Comparison {
         // `spilled` alone holds the files now, so emptying it frees them (and their page cache).
         read = []
         let (oldCount, newCount) = (spilled[0].count, spilled[1].count)
+        let fingerprintSums = (old: spilled[0].fingerprintSum, new: spilled[1].fingerprintSum)
         // The changes carry positions for now; their rows in the kept tables come below.
         // (The matching is the closure's, freed when the engine is done with it.)
         var changeset: SectionedChangeset<SectionName, RecordRef> = try {
@@ -318,7 +323,7 @@ extension Comparison {
                                    renames: newInput.format.isJSON ? options.records.renames : [],
                                    flattensObjects: mixed && newInput.format.isJSON, recordCount: newCount)
         return try Comparison(old: oldSnapshot, new: newSnapshot, options: options,
-                              kept: KeptPositions(old: oldPositions, new: newPositions), changeset: changeset)
+                              kept: KeptPositions(old: oldPositions, new: newPositions, fingerprintSums: fingerprintSums), changeset: changeset)
     }
 
     /// Each new record's old position (-1: none) and whether it was updated
@@ -473,6 +478,8 @@ extension Comparison {
 package struct KeptPositions: Sendable {
     let old: [Int32]
     let new: [Int32]
+    /// Per side, the sum of every record's fingerprint, kept or not.
+    let fingerprintSums: (old: UInt64, new: UInt64)
 
     /// The row of the record at `position` in a table holding `positions`.
     static func row(of position: Int, in positions: [Int32]) -> Int {

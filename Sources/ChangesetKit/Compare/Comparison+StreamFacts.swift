@@ -8,7 +8,8 @@ extension Comparison {
         var facts = ChangeStreamFacts()
         facts.options = streamOptionsJSON
         facts.mode = options.records.mode
-        facts.fingerprints = (Self.fingerprintSum(old.records.fingerprints), Self.fingerprintSum(new.records.fingerprints))
+        // Past memory the tables hold only the records a report shows: the sums were taken as every record was read.
+        facts.fingerprints = kept?.fingerprintSums ?? (Self.fingerprintSum(old.records.fingerprints), Self.fingerprintSum(new.records.fingerprints))
         facts.keyless = rekeyKeylessNames
         facts.keyedArrayFirstUpdates = keyedArrayFirstUpdates
         return facts

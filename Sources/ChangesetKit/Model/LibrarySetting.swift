@@ -56,6 +56,8 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
     case absoluteTolerances
     /// The relative tolerances' texts, as ``ValueTolerance/init(absolute:relative:ignoreCase:ignoreWhitespace:)`` reads them.
     case relativeTolerances
+    /// ``OutputSettings/kinds``: the kinds of change a report shows.
+    case kinds
 
     /// The setting as the library spells it, for messages.
     public var description: String {
@@ -86,6 +88,7 @@ public enum LibrarySetting: String, Sendable, CaseIterable, CustomStringConverti
         case .arrays: "arrays"
         case .absoluteTolerances: "absolute tolerance"
         case .relativeTolerances: "relative tolerance"
+        case .kinds: "OutputSettings.kinds"
         }
     }
 }

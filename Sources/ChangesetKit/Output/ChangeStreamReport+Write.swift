@@ -11,11 +11,13 @@ extension ChangeStreamReport {
         paths: [String], labels: [String] = [], _ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false
     ) throws -> (summary: Summary, keyHint: String?) {
         guard !settings.format.isReplay else {
-            throw OptionError("the \(settings.format.rawValue) format replays NEW from OLD and needs the snapshots: "
-                + "make it with changeset OLD NEW --format \(settings.format.rawValue)")
+            let format = settings.format.rawValue
+            throw OptionError([.assignment(.format, library: ".\(format)", argument: format), .text(" replays NEW from OLD and needs the snapshots: make it from them ("),
+                               .alternative(library: "Comparison.write", command: "changeset OLD NEW --format \(format)"), .text(")")])
         }
         guard settings.show.isEmpty else {
-            throw OptionError("--show reads values from the snapshots' records: make the report with changeset OLD NEW --show FIELD")
+            throw OptionError([.setting(.context), .text(" reads values from the snapshots' records: make the report from them ("),
+                               .alternative(library: "Comparison.write", command: "changeset OLD NEW --show FIELD"), .text(")")])
         }
         try settings.check()
         var report = try read(paths: paths, labels: labels)
