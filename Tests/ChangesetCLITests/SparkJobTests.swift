@@ -28,7 +28,7 @@ enum SparkTools {
 /// files, for CSV (1,000,000 records), NDJSON and Parquet that Spark writes.
 /// Needs Java 17 or newer and pyspark in `.build/py-tools` (`scripts/install-deps`
 /// installs both); skipped, saying which is missing, where they are not.
-@Suite(.tags(.slow, .spark), .serialized, .enabled(if: SparkTools.missing == nil, Comment(rawValue: SparkTools.missing ?? "")))
+@Suite(.tags(.slow, .spark), .enabled(if: SparkTools.missing == nil, Comment(rawValue: SparkTools.missing ?? "")))
 struct SparkJobTests {
     static let job = SparkTools.root.appendingPathComponent("examples/spark/changeset_spark.py")
     static let python = SparkTools.python
