@@ -18,6 +18,8 @@ extension Tag {
     @Tag static var workflow: Self
     /// Checks `action.yml` and the pre-commit hook with their tools (check-jsonschema, zizmor, pre-commit).
     @Tag static var action: Self
+    /// Runs the PySpark job of `examples/spark/` in Spark's local mode (Java 17 and pyspark).
+    @Tag static var spark: Self
     /// Validates outputs against the JSON Schemas with check-jsonschema.
     @Tag static var schema: Self
 }
