@@ -121,12 +121,18 @@ import Testing
             Change(kind: .sectionMoved, section: "fruit", old: RecordPlace(index: 0), new: RecordPlace(index: 10)),
             Change(kind: .sectionInserted, section: "nuts", new: RecordPlace(index: 7)),
             Change(kind: .sectionDeleted, section: nil, old: RecordPlace(index: 3)),
+            // A table's rows (a Parquet part's, through changeset report) have no lines.
+            Change(kind: .updated, id: ["7"], old: RecordPlace(section: "fruit", index: 4), new: RecordPlace(section: "fruit", index: 2),
+                   fields: [FieldChange(path: FieldPath(["price"]), old: .number("1"), new: .number("2"))]),
+            Change(kind: .moved, id: ["8"], old: RecordPlace(section: "fruit", index: 5, line: 9), new: RecordPlace(section: "fruit", index: 6)),
         ])
         let lines = try Self.text(report).split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines[2] == "deleted  id a,b  at (none)/1234567890123, ")
+        #expect(lines[2] == "deleted  id a,b  at (none)/1234567890123")
         #expect(lines[3] == "section moved    fruit 0 -> 10")
         #expect(lines[4] == "section inserted nuts at 7")
         #expect(lines[5] == "section deleted  (none) at 3")
+        #expect(lines[6] == "updated  id 7  fruit/4 -> fruit/2")
+        #expect(lines[8] == "moved    id 8  fruit/5 -> fruit/6, lines 9 -> -")
     }
 
     @Test func textNamesSectionsAndSchemaChanges() throws {

@@ -265,9 +265,10 @@ package struct TextFormatter: ReportFormatter {
         func section(_ name: String?) {
             if let name { line.addVisible(name) } else { line.add("(none)") }
         }
+        // A place with no line (a table's row) has no ", line N" part.
         func lineNumber(_ place: RecordPlace?) {
             guard let number = place?.line else { return }
-            line.add("line ")
+            line.add(", line ")
             line.add(number)
         }
         func id(_ change: Change) {
@@ -286,14 +287,14 @@ package struct TextFormatter: ReportFormatter {
                 line.add(" -> ")
                 place(new)
             }
-            line.add(", ")
             if old.line == new.line {
                 lineNumber(old)
             } else {
-                line.add("lines ")
-                line.add(old.line ?? 0)
+                // One side's rows may have no lines (a table's): "-" there.
+                line.add(", lines ")
+                if let oldLine = old.line { line.add(oldLine) } else { line.add("-") }
                 line.add(" -> ")
-                line.add(new.line ?? 0)
+                if let newLine = new.line { line.add(newLine) } else { line.add("-") }
             }
         }
 
@@ -325,7 +326,6 @@ package struct TextFormatter: ReportFormatter {
             id(change)
             line.add(" at ")
             place(deleted ? change.old : change.new)
-            line.add(", ")
             lineNumber(deleted ? change.old : change.new)
         case .moved:
             line.add("moved   ", .cyan)
