@@ -210,6 +210,21 @@ struct SparkJobTests {
         #expect(job.status == 2 && job.stdout.isEmpty, "\(job)")
         #expect(job.stderr.contains("changeset_spark: old.csv:3: a quoted field holds a line break"), "\(job.stderr)")
     }
+
+    /// Hadoop reads a byte that is not UTF-8 as U+FFFD without a word: the job refuses such a line with its
+    /// place rather than compare text the file does not hold.
+    @Test func aByteThatIsNotUTF8IsRefusedWithItsLine() throws {
+        let directory = try scratchDirectory(holding: ["old.ndjson": "{\"id\": 1}\n{\"id\": 2}\n"])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Latin-1's é where UTF-8 has two bytes, on the third line (a blank line before it).
+        var bytes = Array("{\"id\": 1}\n\n{\"id\": 2, \"name\": \"caf".utf8)
+        bytes += [0xE9] + Array("\"}\n".utf8)
+        try Data(bytes).write(to: directory.appendingPathComponent("new.ndjson"))
+        let job = try runJob(["old.ndjson", "new.ndjson", "--id", "id", "--partitions", "2"], in: directory)
+        #expect(job.status == 2 && job.stdout.isEmpty, "\(job)")
+        #expect(job.stderr.contains("changeset_spark: new.ndjson:3: holds U+FFFD, which Spark puts where bytes are not UTF-8"), "\(job.stderr)")
+        #expect(!job.stderr.contains("Traceback"), "\(job.stderr)")
+    }
 }
 
 /// Two snapshots of one made-up dataset, the second an edit of the first:

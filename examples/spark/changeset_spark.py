@@ -336,6 +336,13 @@ def read_lines(spark, path, label, format_name, delimiter):
         line_number, record_index = line_offsets[split], record_offsets[split] - drop_header - 1
         for line in rows:
             line_number += 1
+            # Hadoop decodes each line in Java and puts U+FFFD where bytes are not UTF-8, silently: such a
+            # record would be compared as text the file does not hold, so the line is refused.
+            if "\ufffd" in line:
+                raise ValueError(
+                    f"changeset_spark: {label}:{line_number}: holds U+FFFD, which Spark puts where bytes are not UTF-8 "
+                    "(a U+FFFD of the file's own cannot be told from one); changeset reads UTF-8 text: compare "
+                    "this file on one machine, where changeset names the byte")
             if blank(line):
                 continue
             record_index += 1
