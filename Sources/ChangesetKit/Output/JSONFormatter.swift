@@ -137,16 +137,7 @@ package struct JSONFormatter: ReportFormatter {
         object.add("fields", raw: fields.text)
         if summary.typeOnlyUpdates > 0 { object.add("typeOnly", int: summary.typeOnlyUpdates) }
         if summary.respelledNumberUpdates > 0 { object.add("respelledNumbers", int: summary.respelledNumberUpdates) }
-        if summary.rekeyed > 0 {
-            // Deleted records equal to an inserted one but for the id: the count and the first pairs, ids as a change's `id`.
-            object.add("rekeyed", object: { rekeyed in
-                rekeyed.add("records", int: summary.rekeyed)
-                rekeyed.add("examples", array: summary.rekeyedExamples) { entry, pair in
-                    entry.add("old", raw: ChangeJSON.idJSON(pair.old))
-                    entry.add("new", raw: ChangeJSON.idJSON(pair.new))
-                }
-            })
-        }
+        JSONFormatter.addRekeyed(summary, to: &object)
         if !summary.typeOnlyFields.isEmpty {
             // Per field, with `fields`' counts: what a script needs to say the note per field.
             var typeOnly = JSONObjectWriter()
@@ -304,15 +295,7 @@ package struct NDJSONFormatter: ReportFormatter {
         object.add("schema", int: summary.schema)
         object.add("oldRecords", int: summary.oldCount)
         object.add("newRecords", int: summary.newCount)
-        if summary.rekeyed > 0 {
-            object.add("rekeyed", object: { rekeyed in
-                rekeyed.add("records", int: summary.rekeyed)
-                rekeyed.add("examples", array: summary.rekeyedExamples) { entry, pair in
-                    entry.add("old", raw: ChangeJSON.idJSON(pair.old))
-                    entry.add("new", raw: ChangeJSON.idJSON(pair.new))
-                }
-            })
-        }
+        JSONFormatter.addRekeyed(summary, to: &object)
         if !summary.keyedArrays.isEmpty {
             let firstUpdates = report.stream.keyedArrayFirstUpdates
             object.add("keyedArrays", array: Array(summary.keyedArrays.enumerated())) { entry, numbered in
@@ -323,6 +306,22 @@ package struct NDJSONFormatter: ReportFormatter {
             }
         }
         return object.text
+    }
+}
+
+extension JSONFormatter {
+    /// `"rekeyed"`, when deleted records equal an inserted one but for the
+    /// id: the count and the first pairs, ids as a change's `id` (the json
+    /// summary's and a change stream's end line's).
+    static func addRekeyed(_ summary: Summary, to object: inout JSONObjectWriter) {
+        guard summary.rekeyed > 0 else { return }
+        object.add("rekeyed", object: { rekeyed in
+            rekeyed.add("records", int: summary.rekeyed)
+            rekeyed.add("examples", array: summary.rekeyedExamples) { entry, pair in
+                entry.add("old", raw: ChangeJSON.idJSON(pair.old))
+                entry.add("new", raw: ChangeJSON.idJSON(pair.new))
+            }
+        })
     }
 }
 
