@@ -211,6 +211,28 @@ struct SparkJobTests {
         #expect(job.stderr.contains("changeset_spark: old.csv:3: a quoted field holds a line break"), "\(job.stderr)")
     }
 
+    /// Bad input is trouble, exit 2 in one line, never Python's exit 1 (which says the snapshots differ) with a
+    /// trace: a line that is not JSON (changeset's own message, at the whole file's line), a file that is not
+    /// there, and a replay format, refused before Spark starts.
+    @Test func badInputIsTroubleInOneLine() throws {
+        let directory = try scratchDirectory(holding: [
+            "old.ndjson": (1...9).map { "{\"id\": \($0)}\n" }.joined(),
+            "new.ndjson": (1...5).map { "{\"id\": \($0)}\n" }.joined() + "{\"id\": 6,}\n" + "{\"id\": 7}\n",
+        ])
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let single = try changeset(["old.ndjson", "new.ndjson", "--id", "id"], in: directory)
+        #expect(single.status == 2 && single.stderr.hasPrefix("changeset: new.ndjson:6:"), "\(single)")
+        let notJSON = try runJob(["old.ndjson", "new.ndjson", "--id", "id", "--partitions", "3"], in: directory)
+        #expect(notJSON.status == 2 && notJSON.stdout.isEmpty, "\(notJSON)")
+        #expect(notJSON.stderr.contains(single.stderr.trimmingCharacters(in: .newlines)), "\(notJSON.stderr)")
+        let missing = try runJob(["old.ndjson", "gone.ndjson", "--id", "id", "--partitions", "3"], in: directory)
+        #expect(missing.status == 2 && missing.stdout.isEmpty, "\(missing)")
+        #expect(missing.stderr.contains("changeset_spark: gone.ndjson: no such file"), "\(missing.stderr)")
+        for output in [notJSON, missing] { #expect(!output.stderr.contains("Traceback"), "\(output.stderr)") }
+        let patch = try runJob(["old.ndjson", "new.ndjson", "--id", "id", "--format", "patch"], in: directory)
+        #expect(patch.status == 2 && patch.stderr.contains("--format patch: the job renders a report from change streams"), "\(patch)")
+    }
+
     /// Hadoop reads a byte that is not UTF-8 as U+FFFD without a word: the job refuses such a line with its
     /// place rather than compare text the file does not hold.
     @Test func aByteThatIsNotUTF8IsRefusedWithItsLine() throws {

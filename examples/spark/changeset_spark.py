@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import warnings
 import zlib
 from array import array
 from decimal import Decimal, InvalidOperation
@@ -125,6 +126,9 @@ def parse_arguments(argv):
     for flag, why in REFUSED_OPTIONS.items():
         if getattr(arguments, "refused_" + flag[2:].replace("-", "_")) is not None:
             parser.error(f"{flag}: {why}")
+    if arguments.format in ("patch", "jsonpatch", "batch"):
+        parser.error(f"--format {arguments.format}: the job renders a report from change streams, and a patch needs "
+                     "the snapshots themselves; compare them on one machine for a patch")
     if arguments.partitions is not None and arguments.partitions < 1:
         parser.error("--partitions must be 1 or more")
     if len(arguments.label) not in (0, 2):
@@ -367,7 +371,11 @@ def read_with_spark(spark, path, format_name):
         frame = spark.read.option("multiLine", True).json(path)
     # A null stays a member holding null, as it would in a JSON export of the table.
     spark.conf.set("spark.sql.jsonGenerator.ignoreNullFields", "false")
-    records = frame.toJSON().zipWithIndex().map(lambda pair: (pair[1], 0, pair[0]))
+    with warnings.catch_warnings():
+        # pyspark 4 warns that toJSON will return a DataFrame one day; the job asks for the RDD it returns now.
+        warnings.simplefilter("ignore", UserWarning)
+        rows_as_json = frame.toJSON()
+    records = rows_as_json.zipWithIndex().map(lambda pair: (pair[1], 0, pair[0]))
     return Snapshot(records, None, False, "ndjson")
 
 
@@ -517,9 +525,22 @@ def spark_session():
 
 
 def read_side(spark, path, label, format_name, delimiter):
+    if format_name != "table":
+        check_exists(spark, path, label)
     if format_name in LINE_FORMATS:
         return read_lines(spark, path, label, format_name, delimiter)
     return read_with_spark(spark, path, format_name)
+
+
+def check_exists(spark, path, label):
+    """Refuses a path that names nothing, as the cluster's file system sees it (HDFS, S3, a local
+    file; a glob matching nothing too): Spark would fail later, with a Java stack."""
+    jvm = spark.sparkContext._jvm
+    hadoop_path = jvm.org.apache.hadoop.fs.Path(path)
+    file_system = hadoop_path.getFileSystem(spark.sparkContext._jsc.hadoopConfiguration())
+    found = file_system.globStatus(hadoop_path)
+    if found is None or len(found) == 0:
+        raise JobError(f"{label}: no such file ({hadoop_path.toString()} as the cluster's file system sees it)")
 
 
 def split_unescaped_once(text, separator):
@@ -548,7 +569,12 @@ def keyed_records(snapshot, side, paths, label, delimiter, partitions):
 
     def place(record):
         index, line, text = record
-        return (side, index, partition_of(key(text), partitions)), (line, text)
+        try:
+            record_key = key(text)
+        except ValueError:
+            # Not JSON: the partition's changeset run names the error, at the whole file's line.
+            record_key = ""
+        return (side, index, partition_of(record_key, partitions)), (line, text)
 
     return snapshot.records.map(place)
 
@@ -632,6 +658,17 @@ def partition_error(error):
     return found[0].strip() if found else None
 
 
+def one_line(error):
+    """An unexpected error in one line: a Java exception's own message (not Py4J's wrapping and the
+    stack), else Python's; CHANGESET_SPARK_TRACE=1 shows the whole trace."""
+    text = str(error)
+    java = re.search(r"^: (?:[\w.$]+\.)?(\w+(?:Exception|Error)): (.*)$", text, re.M)
+    if java:
+        return f"{java.group(2).strip()} ({java.group(1)}; CHANGESET_SPARK_TRACE=1 shows the trace)"
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return f"{type(error).__name__}: {first} (CHANGESET_SPARK_TRACE=1 shows the trace)"
+
+
 def main(argv):
     arguments = parse_arguments(argv)
     spark = spark_session()
@@ -649,10 +686,11 @@ def main(argv):
             print(f"changeset_spark: {error}", file=sys.stderr)
             return 2
         except Exception as error:
-            message = partition_error(error)
-            if message is None:
-                raise
+            # Exit 2, trouble, never Python's 1 for an uncaught exception: 1 says the snapshots differ.
+            message = partition_error(error) or f"changeset_spark: {one_line(error)}"
             print(message, file=sys.stderr)
+            if os.environ.get("CHANGESET_SPARK_TRACE"):
+                raise
             return 2
         try:
             binary = changeset_binary(arguments.changeset)
