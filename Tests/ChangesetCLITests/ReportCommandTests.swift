@@ -255,6 +255,16 @@ import Testing
         }
         Self.expectSame(try changeset(["old.json", "new.json", "--id", "id", "--ignore-order"], in: scratch),
                         try changeset(["report", "empty-1.ndjson", "unordered.ndjson", "empty-2.ndjson"], in: scratch))
+        // Parts split by hand and never rewritten: each holds its own file's positions, which the order needs whole.
+        try writeFile("id,v\n1,a\n3,b\n5,c\n", "odd-old.csv", in: scratch)
+        try writeFile("id,v\n1,a\n3,B\n5,c\n", "odd-new.csv", in: scratch)
+        try writeFile("id,v\n2,a\n4,b\n6,c\n", "even-old.csv", in: scratch)
+        try writeFile("id,v\n2,a\n4,B\n6,c\n", "even-new.csv", in: scratch)
+        for part in ["odd", "even"] {
+            try stream("\(part).ndjson", ["\(part)-old.csv", "\(part)-new.csv", "--id", "id", "--ignore-order", "-L", "old.csv", "-L", "new.csv"])
+        }
+        try Self.expectRefused(["odd.ndjson", "even.ndjson"], in: scratch,
+                               "even.ndjson:2:1: OLD's record at index 1 is in odd.ndjson:2 too: the parts' positions are their own files', not the whole data's")
         try stream("kinds.ndjson", ["old.json", "new.json", "--id", "id", "--kinds", "deleted"])
         try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds, it leaves changes out")
         try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "--format patch replays NEW from OLD and needs the snapshots: make it from them (changeset OLD NEW --format patch)")

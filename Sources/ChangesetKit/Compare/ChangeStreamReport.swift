@@ -98,16 +98,28 @@ package enum ChangeStreamReport {
                 seen.append((sums.old, sums.new, stream.name))
             }
         }
-        // Parts must not share a record: a record id in two streams.
+        // Parts must not share a record: a record id in two streams. Nor a place: parts whose positions are
+        // their own files' (not rewritten to the whole data's) would be put in a wrong order without a word.
         var owner: [[String]: (stream: Int, line: Int)] = [:]
+        var placeOwner: [[Int]: (stream: Int, line: Int)] = [:]
         for (number, stream) in streams.enumerated() {
             for (change, line) in zip(stream.changes, stream.changeLines) {
-                guard let id = change.id else { continue }
-                if let earlier = owner[id], earlier.stream != number {
-                    throw refusal(stream, line: line, "record id \(Summary.idText(id)) is in \(streams[earlier.stream].name):\(earlier.line) too: "
-                        + "the parts overlap")
+                if let id = change.id {
+                    if let earlier = owner[id], earlier.stream != number {
+                        throw refusal(stream, line: line, "record id \(Summary.idText(id)) is in \(streams[earlier.stream].name):\(earlier.line) too: "
+                            + "the parts overlap")
+                    }
+                    owner[id] = (number, line)
                 }
-                owner[id] = (number, line)
+                for (side, place) in [(0, change.old), (1, change.new)] {
+                    guard let index = place?.index else { continue }
+                    if let earlier = placeOwner[[side, index]], earlier.stream != number {
+                        throw refusal(stream, line: line, "\(side == 0 ? "OLD" : "NEW")'s record at index \(index) is in "
+                            + "\(streams[earlier.stream].name):\(earlier.line) too: the parts' positions are their own files', "
+                            + "not the whole data's (rewrite them as the Spark job of examples/spark does)")
+                    }
+                    placeOwner[[side, index]] = (number, line)
+                }
             }
         }
         // The single run's order: deleted by OLD position, inserted by NEW position, updated by OLD position.
