@@ -214,6 +214,14 @@ import Testing
         try Self.expectRefused(["older.ndjson"], in: scratch, "older.ndjson:1:1: a stream from \"changeset 0.0.9\"; this is changeset 0.1.0")
         try writeFile(stream.replacingOccurrences(of: "{\"kind\":\"moved\"", with: "{\"kind\":moved"), "broken.ndjson", in: scratch)
         try Self.expectRefused(["broken.ndjson"], in: scratch, "broken.ndjson:4:9: not a change stream line:")
+        // The end line's counts are digested.
+        try writeFile(stream.replacingOccurrences(of: "\"deleted\":1,", with: "\"deleted\":0,"), "recounted.ndjson", in: scratch)
+        try Self.expectRefused(["recounted.ndjson"], in: scratch, "recounted.ndjson:8:1: the stream was edited: its digest does not match its lines")
+        // Positions' numbers are checked where the digest leaves them out.
+        try writeFile(stream.replacingOccurrences(of: "\"old\":{\"index\":3,\"line\":5}", with: "\"old\":{\"index\":-3,\"line\":5}"), "negative.ndjson", in: scratch)
+        try Self.expectRefused(["negative.ndjson"], in: scratch, "negative.ndjson:2:1: \"old\" has index -3, below 0: the stream was edited")
+        try writeFile(stream.replacingOccurrences(of: "\"old\":{\"index\":3,\"line\":5}", with: "\"old\":{\"index\":3,\"line\":\"5\"}"), "textline.ndjson", in: scratch)
+        try Self.expectRefused(["textline.ndjson"], in: scratch, "textline.ndjson:2:1: expected a whole number, found \"5\": the stream was edited")
         // Positions are left out of the digest: a part's positions rewritten to the whole file's are accepted.
         try writeFile(stream.replacingOccurrences(of: "\"old\":{\"index\":3,\"line\":5}", with: "\"old\":{\"index\":30,\"line\":50}"), "moved.ndjson", in: scratch)
         #expect(try changeset(["report", "moved.ndjson"], in: scratch).status == 1)

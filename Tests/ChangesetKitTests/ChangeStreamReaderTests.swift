@@ -67,5 +67,10 @@ import Testing
         let tricky = #"{"kind":"deleted","id":"\"old\":{\"index\":1}","old":{"index":1,"line":3},"record":{"new":{"a":1}}}"#
         #expect(digest(tricky) != digest(tricky.replacingOccurrences(of: #""new":{"a":1}"#, with: #""new":{"a":2}"#)))
         #expect(ChangeStreamDigest.positionContents(in: Array(tricky.utf8))?.count == 1)
+        // A position's section is digested: only its numbers are left out.
+        let sectioned = #"{"kind":"deleted","id":"5","old":{"section":"veg","index":2,"line":4}}"#
+        #expect(digest(sectioned) != digest(sectioned.replacingOccurrences(of: "veg", with: "meat")))
+        #expect(digest(sectioned) == digest(sectioned.replacingOccurrences(of: #""index":2,"line":4"#, with: #""index":20,"line":40"#)))
+        #expect(digest(sectioned) == digest(sectioned.replacingOccurrences(of: #""index":2,"line":4"#, with: #""index":20"#)))
     }
 }

@@ -1,12 +1,14 @@
 /// The digest of a change stream (`--format ndjson`), which its end line
 /// carries and `changeset report` checks: a `StableHash` chain over every
-/// line before the end line, each with its line feed, where a change
-/// line's top-level `old` and `new` objects (its positions) count only by
-/// their braces, not their contents. Positions are left out so that a job
-/// that splits the data (the Spark job) can rewrite part-local positions
-/// to whole-file ones in place; any other edit (a record, a field change,
-/// an id, a count, the header) changes the digest. Not cryptographic: it
-/// tells a cut or edited stream, not a forged one.
+/// line before the end line, each with its line feed, and the end line up
+/// to its `digest` member, where what follows `"index":` in a change line's
+/// top-level `old` and `new` objects (its positions: the index, and the line
+/// when there is one) is left out, so that a job that splits the data (the
+/// Spark job) can rewrite part-local positions to whole-file ones in place,
+/// without lines when it read a table; any
+/// other edit (a record, a field change, an id, a section, a count, the
+/// header) changes the digest. Not cryptographic: it tells a cut or edited
+/// stream, not a forged one.
 package struct ChangeStreamDigest: Sendable {
     private var state: UInt64 = 0x6368_616E_6765_7331
 
@@ -36,22 +38,34 @@ package struct ChangeStreamDigest: Sendable {
         return String(repeating: "0", count: 16 - digits.count) + digits
     }
 
-    /// The byte ranges inside the braces of a change line's top-level `old`
-    /// and `new` objects; nil when the line is not one JSON object. Strings
-    /// are skipped whole, so a name or value that holds `"old":{` is never
-    /// taken for a position.
+    /// The byte ranges from the `index` value to the closing brace of a change
+    /// line's top-level `old` and `new` objects, in order; nil when the line is not
+    /// one JSON object. Strings are skipped whole, so a name or value that
+    /// holds `"old":{` is never taken for a position.
     static func positionContents(in line: [UInt8]) -> [Range<Int>]? {
         var scanner = TopLevelMembers(line)
         var ranges: [Range<Int>] = []
         guard scanner.open() else { return nil }
         while let (name, valueStart) = scanner.nextMember() {
             guard let valueEnd = scanner.skipValue() else { return nil }
-            if (name == "old" || name == "new") && line[valueStart] == UInt8(ascii: "{") {
-                ranges.append(valueStart + 1..<valueEnd - 1)
+            guard (name == "old" || name == "new") && line[valueStart] == UInt8(ascii: "{") else { continue }
+            // From the index's value to the closing brace: the index, and the line when there is one
+            // (a job that reads a table writes none); the section before them is digested.
+            var place = TopLevelMembers(Array(line[valueStart..<valueEnd]))
+            guard place.open() else { return nil }
+            while let (member, start) = place.nextMember() {
+                guard place.skipValue() != nil else { return nil }
+                if member == "index" {
+                    ranges.append(valueStart + start..<valueEnd - 1)
+                    break
+                }
             }
         }
         return ranges
     }
+
+    /// The digest member that ends an end line: what comes before it is digested too.
+    static let endLineDigestMember = Array(",\"digest\":\"".utf8)
 }
 
 /// A walk over the members of one JSON object's top level, skipping each

@@ -75,7 +75,12 @@ package struct ChangeStreamReader: Sendable {
                 layoutLine = String(decoding: line, as: UTF8.self)
                 digest.add(line: line + [0x0A], isChange: false)
             case "end":
-                try readEnd(value, number, digest: digest)
+                // The counts before the digest member are digested too.
+                var counted = digest
+                if let member = line.lastRange(of: ChangeStreamDigest.endLineDigestMember) {
+                    counted.add(line: Array(line[..<member.lowerBound]), isChange: false)
+                }
+                try readEnd(value, number, digest: counted)
                 ended = true
             default:
                 guard Change.Kind(rawValue: kind) != nil else { throw failure(number, "not a change stream line: \"\(kind)\" is no kind of line") }
@@ -242,12 +247,14 @@ package struct ChangeStreamReader: Sendable {
     // MARK: Values
 
     static func string(_ value: Value?, _ fail: (String) -> InputError) throws -> String {
-        guard case .string(let text)? = value else { throw fail("a text was expected: \(value?.jsonText ?? "nothing") is none") }
+        guard case .string(let text)? = value else { throw fail("expected a string, found \(value?.jsonText ?? "none"): the stream was edited") }
         return text
     }
 
     static func int(_ value: Value?, _ fail: (String) -> InputError) throws -> Int {
-        guard case .number(let text)? = value, let number = Int(text) else { throw fail("a whole number was expected: \(value?.jsonText ?? "nothing") is none") }
+        guard case .number(let text)? = value, let number = Int(text) else {
+            throw fail("expected a whole number, found \(value?.jsonText ?? "none"): the stream was edited")
+        }
         return number
     }
 
@@ -289,13 +296,20 @@ package struct ChangeStreamReader: Sendable {
     /// A change line read back into the `Change` it was written from.
     static func change(_ value: Value, line: [UInt8], sectioned: Bool, failure fail: (String) -> InputError) throws -> Change {
         let kind = Change.Kind(rawValue: try string(value.member(at: ["kind"]), fail))!
+        // A position's numbers are outside the digest (a job may rewrite them): checked here instead.
         func place(_ side: String, sectionChange: Bool) throws -> RecordPlace? {
             guard let object = value.member(at: [side]) else { return nil }
+            guard case .object(let members) = object,
+                  members.allSatisfy({ ["index", "line"].contains($0.name) || ($0.name == "section" && sectioned && !sectionChange) }) else {
+                throw fail("\"\(side)\" is no position (an object of index, line and, with --section, section): the stream was edited")
+            }
             let index = try int(object.member(at: ["index"]), fail)
+            guard index >= 0 else { throw fail("\"\(side)\" has index \(index), below 0: the stream was edited") }
             guard !sectionChange else { return RecordPlace(index: index) }
             var section: String?
             if sectioned, case .string(let name)? = object.member(at: ["section"]) { section = name }
-            let line = object.member(at: ["line"]).map { try? int($0, fail) } ?? nil
+            let line = try object.member(at: ["line"]).map { try int($0, fail) }
+            if let line, line < 1 { throw fail("\"\(side)\" has line \(line), below 1: the stream was edited") }
             return RecordPlace(section: section, index: index, line: line)
         }
         if kind.isSectionChange {

@@ -234,8 +234,11 @@ package struct NDJSONFormatter: ReportFormatter {
         end.add("kind", string: "end")
         end.add("changes", int: progress.changes)
         end.add("summary", raw: Self.endSummaryJSON(report))
-        end.add("digest", string: progress.digest.hex)
-        output.write(end.text + "\n")
+        // The digest covers the end line's own counts too: everything before its digest member.
+        let counts = String(end.text.dropLast())
+        var digest = progress.digest
+        digest.add(line: Array(counts.utf8), isChange: false)
+        output.write(counts + String(decoding: ChangeStreamDigest.endLineDigestMember, as: UTF8.self) + digest.hex + "\"}\n")
     }
 
     /// The header line's object (see the type's comment).
