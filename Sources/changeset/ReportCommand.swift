@@ -13,8 +13,9 @@ struct ReportCommand: ParsableCommand {
             Several streams, parts of one comparison each made with --id and --ignore-order, give what \
             changeset OLD NEW --ignore-order gives on the whole data when their positions are the whole data's. \
             Refused (exit status 2, nothing written): a stream cut short or edited, one from another release, \
-            the same stream twice, parts made under other rules or sharing a record id, and --show and the \
-            patch, jsonpatch and batch formats, which need the snapshots. \
+            the same stream twice, parts made under other rules or sharing a record id or a position, and the \
+            patch, jsonpatch and batch formats and a --show other than the streams were made with, which need \
+            the snapshots (the same --show shows the values the streams hold). \
             Exit status: 0 no differences, 1 differences (or as --assert says), 2 trouble.
             """
     )

@@ -231,6 +231,28 @@ import Testing
         #expect(lineless.status == 1 && lineless.stdout.contains(#"{"kind":"deleted","id":"4","old":{"index":3},"#), "\(lineless)")
     }
 
+    /// A stream made with `--show` holds the values: `report` with the same `--show` shows them as the run
+    /// did, a field the record lacks (absent) apart from one holding null; another `--show` is refused.
+    @Test func aStreamMadeWithShowRendersItsValues() throws {
+        let scratch = try scratchDirectory(holding: [
+            "old.json": #"[{"id":1,"name":null,"v":1},{"id":2,"name":"b","v":1},{"id":5,"v":1}]"#,
+            "new.json": #"[{"id":1,"name":null,"v":2},{"id":2,"name":"b","v":2},{"id":6,"v":1}]"#,
+        ])
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let made = try changeset(["old.json", "new.json", "--id", "id", "--show", "name", "--format", "ndjson", "-o", "shown.ndjson"], in: scratch)
+        #expect(made.status == 1, "\(made)")
+        for format in ["text", "json", "markdown", "html", "ndjson"] {
+            Self.expectSame(try changeset(["old.json", "new.json", "--id", "id", "--show", "name", "--format", format], in: scratch),
+                            try changeset(["report", "shown.ndjson", "--show", "name", "--format", format], in: scratch))
+        }
+        let text = try changeset(["report", "shown.ndjson", "--show", "name"], in: scratch).stdout
+        #expect(text.contains("name: (absent)") && text.contains("name: null"), "\(text)")
+        // Without --show, as the run without it.
+        Self.expectSame(try changeset(["old.json", "new.json", "--id", "id"], in: scratch), try changeset(["report", "shown.ndjson"], in: scratch))
+        try Self.expectRefused(["shown.ndjson", "--show", "v"], in: scratch,
+                               "--show reads values from the snapshots' records, and the streams hold the values of --show name only")
+    }
+
     @Test func partsThatCannotBeCombinedAreRefused() throws {
         let scratch = try scratchDirectory(holding: Self.catalog)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -276,6 +298,7 @@ import Testing
         try stream("kinds.ndjson", ["old.json", "new.json", "--id", "id", "--kinds", "deleted"])
         try Self.expectRefused(["kinds.ndjson"], in: scratch, "kinds.ndjson:1:1: made with --kinds, it leaves changes out")
         try Self.expectRefused(["unordered.ndjson", "--format", "patch"], in: scratch, "--format patch replays NEW from OLD and needs the snapshots: make it from them (changeset OLD NEW --format patch)")
-        try Self.expectRefused(["unordered.ndjson", "--show", "title"], in: scratch, "--show reads values from the snapshots' records: make the report from them (changeset OLD NEW --show FIELD)")
+        try Self.expectRefused(["unordered.ndjson", "--show", "title"], in: scratch,
+                               "--show reads values from the snapshots' records, and the streams hold no shown values: make the report from the snapshots")
     }
 }

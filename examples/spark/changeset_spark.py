@@ -76,7 +76,7 @@ REFUSED_OPTIONS = {
     "--table": "name a Spark table as OLD and NEW with --input-format table",
     "--records-at": "Spark reads a JSON document's records only as a top-level array or JSON lines",
     "--rules": "each partition is compared under the options given here; give them on the command line",
-    "--show": "changeset report renders change streams, which hold no other field of a record",
+    "--show": "the job does not carry --show's values through its partitions; compare on one machine for them",
 }
 
 LINE_FORMATS = ("csv", "tsv", "ndjson")

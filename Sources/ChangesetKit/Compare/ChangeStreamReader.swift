@@ -325,8 +325,11 @@ package struct ChangeStreamReader: Sendable {
             change = Change(kind: kind, id: id, old: try place("old", sectionChange: false), new: try place("new", sectionChange: false))
         }
         if case .object(let shown)? = value.member(at: ["show"]) {
+            // null is a value; a field the record lacks is listed in "absent".
+            var absent = Set<String>()
+            if case .array(let names)? = value.member(at: ["absent"]) { absent = Set(try names.map { try string($0, fail) }) }
             change.context = try shown.map { member in
-                (try FieldPath(parsing: member.name), member.value == .null ? nil : member.value)
+                (try FieldPath(parsing: member.name), absent.contains(member.name) ? nil : member.value)
             }
         }
         if case .array(let fields)? = value.member(at: ["fields"]) {

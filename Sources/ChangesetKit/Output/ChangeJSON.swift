@@ -34,9 +34,10 @@
 /// - Order: section changes, then deleted, inserted, moved and updated
 ///   records, each by position. A record both moved and updated has both.
 package enum ChangeJSON {
-    /// One change object's JSON text; `inside`: a keyed element that moved
-    /// also lists what changed inside it (`"inside": [...]`, field changes
-    /// as `fields` writes them), as a change stream does.
+    /// One change object's JSON text; `inside`: as a change stream writes
+    /// it, where a keyed element that moved also lists what changed inside
+    /// it (`"inside": [...]`, field changes as `fields` writes them) and the
+    /// `--show` fields the record lacks are listed (`"absent": [...]`).
     package static func object(_ change: Change, sectioned: Bool, inside: Bool = false) -> String {
         var object = JSONObjectWriter()
         object.add("kind", string: change.kind.rawValue)
@@ -57,6 +58,11 @@ package enum ChangeJSON {
                     if let value { shown.add(path.description, value: value) } else { shown.add(path.description, raw: "null") }
                 }
             })
+            // A change stream tells a field the record lacks from one holding null, as the text report does.
+            let absent = change.context.filter { $0.value == nil }
+            if inside && !absent.isEmpty {
+                object.add("absent", value: .array(absent.map { .string($0.path.description) }))
+            }
         }
         if change.kind == .updated {
             object.add("fields", array: change.fields) { fieldObject(&$0, $1, inside: inside) }

@@ -4,9 +4,10 @@ extension ChangeStreamReport {
     /// run that made one stream writes with those settings (and for several,
     /// what `changeset OLD NEW --ignore-order` writes on the whole data).
     /// Every stream is read and checked before anything is written.
-    /// Refused: the replay formats and `--show`, which need the snapshots
-    /// (`OptionError`). Returns the counts, and the key hint a format other
-    /// than text leaves to its caller to say (nil: none).
+    /// Refused: the replay formats, which need the snapshots, and a `--show`
+    /// other than the one the streams were made with (`OptionError`).
+    /// Returns the counts, and the key hint a format other than text leaves
+    /// to its caller to say (nil: none).
     package static func write(
         paths: [String], labels: [String] = [], _ settings: OutputSettings, to output: inout some TextOutputStream, showingNothing: Bool = false
     ) throws -> (summary: Summary, keyHint: String?) {
@@ -15,20 +16,27 @@ extension ChangeStreamReport {
             throw OptionError([.assignment(.format, library: ".\(format)", argument: format), .text(" replays NEW from OLD and needs the snapshots: make it from them ("),
                                .alternative(library: "Comparison.write", command: "changeset OLD NEW --format \(format)"), .text(")")])
         }
-        guard settings.show.isEmpty else {
-            throw OptionError([.setting(.context), .text(" reads values from the snapshots' records: make the report from them ("),
-                               .alternative(library: "Comparison.write", command: "changeset OLD NEW --show FIELD"), .text(")")])
-        }
         try settings.check()
         var report = try read(paths: paths, labels: labels)
+        // The values `--show` put in the streams are shown when asked for as the streams were made, as in
+        // the run that made them; any other field is in the snapshots only.
+        let requested = settings.show.map(\.description)
+        guard requested.isEmpty || requested == report.stream.show else {
+            let made = report.stream.show.isEmpty ? [MessagePart.text("the streams hold no shown values")]
+                : [.text("the streams hold the values of "), .assignment(.context, library: "\(report.stream.show)", argument: report.stream.show.joined(separator: ",")),
+                   .text(" only")]
+            throw OptionError([.setting(.context), .text(" reads values from the snapshots' records, and ")] + made
+                              + [.text(": make the report from the snapshots ("), .alternative(library: "Comparison.write", command: "changeset OLD NEW --show FIELD"),
+                                 .text(")")])
+        }
         let hint = report.keyHint
         if !settings.reportCarriesKeyHint { report.keyHint = nil }
-        // Values `--show` added to a stream are not shown unless asked for, as in a run without it.
-        report.stream.show = []
+        let showsValues = !requested.isEmpty
+        if !showsValues { report.stream.show = [] }
         let chosen = settings.countsOnly ? nil : settings.kinds
         let kept = try report.changes.collect().filter { change in chosen?.contains(change.kind) ?? true }.map { change in
             var change = change
-            change.context = []
+            if !showsValues { change.context = [] }
             return change
         }
         report.changes = ChangeStream(kept)
