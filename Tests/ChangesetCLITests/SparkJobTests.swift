@@ -229,6 +229,10 @@ struct SparkJobTests {
         #expect(missing.status == 2 && missing.stdout.isEmpty, "\(missing)")
         #expect(missing.stderr.contains("changeset_spark: gone.ndjson: no such file"), "\(missing.stderr)")
         for output in [notJSON, missing] { #expect(!output.stderr.contains("Traceback"), "\(output.stderr)") }
+        // Spark reads both snapshots alike: names that say two formats are refused, not read as one.
+        try "id\n1\n".write(to: directory.appendingPathComponent("new.csv"), atomically: true, encoding: .utf8)
+        let mixed = try runJob(["old.ndjson", "new.csv", "--id", "id", "--partitions", "3"], in: directory)
+        #expect(mixed.status == 2 && mixed.stderr.contains("changeset_spark: old.ndjson is ndjson and new.csv is csv"), "\(mixed)")
         let patch = try runJob(["old.ndjson", "new.ndjson", "--id", "id", "--format", "patch"], in: directory)
         #expect(patch.status == 2 && patch.stderr.contains("--format patch: the job renders a report from change streams"), "\(patch)")
     }

@@ -152,10 +152,9 @@ def passed_options(arguments, options):
     return words
 
 
-def input_format(arguments):
-    if arguments.input_format:
-        return arguments.input_format
-    name = arguments.old.lower()
+def format_of(path):
+    """The format a path's name says (compression suffixes aside), parquet for a folder; None when it says none."""
+    name = path.lower()
     for suffix in (".gz", ".zst", ".bz2"):
         if name.endswith(suffix):
             name = name[: -len(suffix)]
@@ -164,9 +163,21 @@ def input_format(arguments):
                ".json": "json", ".parquet": "parquet"}
     if extension in formats:
         return formats[extension]
-    if os.path.isdir(arguments.old):
-        return "parquet"
-    raise JobError(f"{arguments.old}: cannot tell its format from its name; give --input-format")
+    return "parquet" if os.path.isdir(path) else None
+
+
+def input_format(arguments):
+    """Both snapshots' format: --input-format, else OLD's name; NEW's name must not say another (Spark
+    reads both alike, so a CSV beside an NDJSON file would be read wrong)."""
+    if arguments.input_format:
+        return arguments.input_format
+    old, new = format_of(arguments.old), format_of(arguments.new)
+    if old is None:
+        raise JobError(f"{arguments.old}: cannot tell its format from its name; give --input-format")
+    if new is not None and new != old:
+        raise JobError(f"{arguments.old} is {old} and {arguments.new} is {new}: the job reads both snapshots alike; "
+                       "give both in one format (or --input-format when the names mislead)")
+    return old
 
 
 # --- Keys ------------------------------------------------------------------
@@ -517,10 +528,14 @@ def spark_session():
     SparkContext._ensure_initialized()
     # Progress bars would garble standard error, which carries changeset's messages.
     builder = SparkSession.builder.appName("changeset").config("spark.ui.showConsoleProgress", "false")
-    if not SparkConf().contains("spark.master"):
-        # Local mode under plain python3: the workers run this Python, and no web UI starts for a one-off run.
+    conf = SparkConf()
+    if not conf.contains("spark.master"):
+        # Local mode under plain python3: the workers run this Python.
         os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
-        builder = builder.master("local[*]").config("spark.ui.enabled", "false")
+        builder = builder.master("local[*]")
+    if conf.get("spark.master", "local[*]").startswith("local"):
+        # No web UI for a one-off local run (pyspark's launcher may have set the master already).
+        builder = builder.config("spark.ui.enabled", "false")
     return builder.getOrCreate()
 
 
