@@ -12,6 +12,7 @@ struct DiffCommand: RuledCommand {
             changeset [diff] <old> <new> [<options>]
             changeset apply <base> <patch> [-o <file>]
             changeset merge <base> <ours> <theirs> [<options>] [-o <file>]
+            changeset report [<options>] <stream> ...
             changeset git setup [--global] [--id <field>] <pattern> ...
             """,
         discussion: """
