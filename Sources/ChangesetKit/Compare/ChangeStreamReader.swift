@@ -301,7 +301,7 @@ package struct ChangeStreamReader: Sendable {
             guard let object = value.member(at: [side]) else { return nil }
             guard case .object(let members) = object,
                   members.allSatisfy({ ["index", "line"].contains($0.name) || ($0.name == "section" && sectioned && !sectionChange) }) else {
-                throw fail("\"\(side)\" is no position (an object of index, line and, with --section, section): the stream was edited")
+                throw fail("\"\(side)\" is no position (an object of index, line and, in sections, section): the stream was edited")
             }
             let index = try int(object.member(at: ["index"]), fail)
             guard index >= 0 else { throw fail("\"\(side)\" has index \(index), below 0: the stream was edited") }
