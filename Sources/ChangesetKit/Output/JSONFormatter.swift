@@ -117,21 +117,7 @@ package struct JSONFormatter: ReportFormatter {
     /// records that changed it, most first.
     package static func summaryJSON(_ summary: Summary, sections: Bool) -> String {
         var object = JSONObjectWriter()
-        object.add("inserted", int: summary.inserted)
-        object.add("deleted", int: summary.deleted)
-        object.add("updated", int: summary.updated)
-        object.add("moved", int: summary.moved)
-        // Not the sum of the four: a record both moved and updated is one changed record.
-        object.add("changed", int: summary.changed)
-        object.add("unchanged", int: summary.unchanged)
-        if sections {
-            var counts = JSONObjectWriter()
-            counts.add("inserted", int: summary.sectionsInserted)
-            counts.add("deleted", int: summary.sectionsDeleted)
-            counts.add("moved", int: summary.sectionsMoved)
-            object.add("sections", raw: counts.text)
-        }
-        object.add("schema", int: summary.schema)
+        addCounts(summary, sections: sections, to: &object)
         var fields = JSONObjectWriter()
         for count in summary.fieldCounts { fields.add(count.path.description, int: count.records) }
         object.add("fields", raw: fields.text)
@@ -282,20 +268,7 @@ package struct NDJSONFormatter: ReportFormatter {
     static func endSummaryJSON(_ report: Report) -> String {
         let summary = report.summary
         var object = JSONObjectWriter()
-        object.add("inserted", int: summary.inserted)
-        object.add("deleted", int: summary.deleted)
-        object.add("updated", int: summary.updated)
-        object.add("moved", int: summary.moved)
-        object.add("changed", int: summary.changed)
-        object.add("unchanged", int: summary.unchanged)
-        if report.sectioned {
-            object.add("sections", object: { counts in
-                counts.add("inserted", int: summary.sectionsInserted)
-                counts.add("deleted", int: summary.sectionsDeleted)
-                counts.add("moved", int: summary.sectionsMoved)
-            })
-        }
-        object.add("schema", int: summary.schema)
+        JSONFormatter.addCounts(summary, sections: report.sectioned, to: &object)
         object.add("oldRecords", int: summary.oldCount)
         object.add("newRecords", int: summary.newCount)
         JSONFormatter.addRekeyed(summary, to: &object)
@@ -313,6 +286,27 @@ package struct NDJSONFormatter: ReportFormatter {
 }
 
 extension JSONFormatter {
+    /// The counts the json summary and a change stream's end line both
+    /// begin with: the kinds of change, changed, unchanged, the sections'
+    /// (with `sections`) and schema.
+    static func addCounts(_ summary: Summary, sections: Bool, to object: inout JSONObjectWriter) {
+        object.add("inserted", int: summary.inserted)
+        object.add("deleted", int: summary.deleted)
+        object.add("updated", int: summary.updated)
+        object.add("moved", int: summary.moved)
+        // Not the sum of the four: a record both moved and updated is one changed record.
+        object.add("changed", int: summary.changed)
+        object.add("unchanged", int: summary.unchanged)
+        if sections {
+            object.add("sections", object: { counts in
+                counts.add("inserted", int: summary.sectionsInserted)
+                counts.add("deleted", int: summary.sectionsDeleted)
+                counts.add("moved", int: summary.sectionsMoved)
+            })
+        }
+        object.add("schema", int: summary.schema)
+    }
+
     /// `"rekeyed"`, when deleted records equal an inserted one but for the
     /// id: the count and the first pairs, ids as a change's `id` (the json
     /// summary's and a change stream's end line's).
