@@ -289,4 +289,38 @@ import Testing
         #expect(Comparison.partitionCount(bytes: 6 << 30, limit: 1 << 30, cores: 8) == 128)
         #expect(Comparison.partitionCount(bytes: 100, limit: 1 << 30) == 1)
     }
+
+    /// The estimate's count of record starts in a sample, found with
+    /// memchr, is the count a byte-at-a-time pass gives, on pieces cut
+    /// anywhere: pretty-printed, one-line and nested arrays, white space
+    /// between the marks, marks at a piece's ends.
+    @Test func recordStartsCountAsAByteAtATimePass() {
+        func byteAtATime(_ bytes: [UInt8], _ format: InputFormat) -> Int {
+            guard format == .json else { return bytes.filter { $0 == 0x0A }.count }
+            var count = 0
+            var state = 0  // 1: after `}`; 2: after `}` and `,`
+            for byte in bytes {
+                switch byte {
+                case UInt8(ascii: "}"): state = 1
+                case UInt8(ascii: ","): state = state == 1 ? 2 : 0
+                case UInt8(ascii: "{"): count += state == 2 ? 1 : 0; state = 0
+                case 0x20, 0x09, 0x0A, 0x0D: break
+                default: state = 0
+                }
+            }
+            return count
+        }
+        let fixed = ["", "{", ",{", "},{", "}, \n\t{", "} ,{", "},x{", "}}{", "[{\"a\":[{},{}]},\r\n{\"b\":1}]", "{}\n{}\n", "\n\n"]
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("{},  \n\r\tx\"[]".utf8)
+        let random = (0..<500).map { _ in
+            (0..<Int.random(in: 0...64, using: &generator)).map { _ in alphabet.randomElement(using: &generator)! }
+        }
+        for bytes in fixed.map({ Array($0.utf8) }) + random {
+            for format in [InputFormat.json, .ndjson, .csv] {
+                #expect(Comparison.recordStarts(in: bytes, format: format) == byteAtATime(bytes, format),
+                        "\(String(decoding: bytes, as: UTF8.self).debugDescription) as \(format)")
+            }
+        }
+    }
 }

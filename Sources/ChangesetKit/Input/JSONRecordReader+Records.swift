@@ -63,6 +63,7 @@ extension JSONRecordReader {
             return nil
         }
         for index in idParts.indices { idParts[index] = nil }
+        hasOneID = false
         idHash = nil
         sectionName = nil
         return .record
@@ -148,7 +149,7 @@ extension JSONRecordReader {
             }
             previousRecordEndLine = scanner.line
         }
-        for (index, part) in idParts.enumerated() where part == nil {
+        for (index, part) in idParts.enumerated() where idParts.count == 1 ? !hasOneID : part == nil {
             let path = options.id[index]
             // Other records may have it: then the name is right and this record lacks it.
             let hint = schema.names.contains { ExactText.same($0, path.flatName) } ? "" : "; " + NameHint.hint(path, schema.names)
@@ -156,10 +157,17 @@ extension JSONRecordReader {
         }
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {
-            try builder.append(
-                key: idParts.count == 1 ? idParts[0] : RecordTableBuilder.key(idParts.map { $0! }), keyHash: idHash,
-                section: sectionName, fingerprint: fingerprint,
-                range: recordStart..<end, line: recordMark.line, location: recordLocation)
+            if idParts.count == 1 {
+                let key = oneID
+                try builder.append(
+                    keyText: key.span, keyHash: idHash, section: sectionName, fingerprint: fingerprint,
+                    range: recordStart..<end, line: recordMark.line, location: recordLocation)
+            } else {
+                try builder.append(
+                    key: RecordTableBuilder.key(idParts.map { $0! }), keyHash: idHash,
+                    section: sectionName, fingerprint: fingerprint,
+                    range: recordStart..<end, line: recordMark.line, location: recordLocation)
+            }
         } catch {
             failure = error as? InputError
             budgetSpent = error as? RecordBudget.Exceeded
@@ -190,6 +198,9 @@ extension JSONRecordReader {
             schema.noValue(parent.pendingName)
         }
         if parent.isObject, let role = rules.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
+            if !role.isSection && idParts.count == 1 && (kind == .number || kind == .string) {
+                return oneIDScalar(kind, value, literal: literal)
+            }
             let value: String? = switch kind {
             case .null: nil
             case .trueValue: "true"
@@ -210,10 +221,38 @@ extension JSONRecordReader {
                     guard let token = currentTokenStart() else { return 0 }
                     return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: location(of: token))
                 }
-                idParts[role.idComponent] = value
-                if idParts.count == 1 && indexesKeys { idHash = builder.hashPrefetchingSlot(key: value) }
+                if idParts.count == 1 {
+                    oneID.removeAll(keepingCapacity: true)
+                    oneID.append(contentsOf: value.utf8)
+                    hasOneID = true
+                    if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
+                } else {
+                    idParts[role.idComponent] = value
+                }
             }
         }
+        deliver(value.hash, isEmpty: value.isEmpty, isObject: false)
+        return 1
+    }
+
+    /// `scalar` for a one-part id that is a number or a string, its text
+    /// copied from the token into `oneID` (a number's in canonical form, as
+    /// `ScalarText.fromNumber` gives it; a string's bytes are valid UTF-8,
+    /// or the scanner refuses the record before it is added).
+    private func oneIDScalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
+        oneID.removeAll(keepingCapacity: true)
+        if kind == .number, CanonicalNumber.literalForm(literal) != .canonical,
+           CanonicalNumber.canonicalize(literal, into: &scratch) {
+            oneID.append(contentsOf: scratch)
+        } else {
+            oneID.append(literal)
+        }
+        if oneID.isEmpty, options.mode.isText {
+            guard let token = currentTokenStart() else { return 0 }
+            return cancel("the id field \"\(options.id[0])\" is empty", at: location(of: token))
+        }
+        hasOneID = true
+        if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
         deliver(value.hash, isEmpty: value.isEmpty, isObject: false)
         return 1
     }

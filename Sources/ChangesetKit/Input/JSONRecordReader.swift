@@ -69,7 +69,12 @@ package final class JSONRecordReader {
     /// Where the current record starts; its column is counted only for an error.
     @exclusivity(unchecked) var recordMark = JSONTextScanner.Mark()
     var recordLocation: InputLocation { location(of: recordMark) }
+    /// The id's parts as text, for an id of several parts (a one-part id is in `oneID`).
     @exclusivity(unchecked) var idParts: [String?]
+    /// A one-part id's text, copied from the token: made into a String, a
+    /// number's or string's id cost about 160 instructions a record.
+    @exclusivity(unchecked) var oneID: [UInt8] = []
+    @exclusivity(unchecked) var hasOneID = false
     /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
     @exclusivity(unchecked) var idHash: UInt64?
     @exclusivity(unchecked) var sectionName: String?
@@ -171,6 +176,7 @@ package final class JSONRecordReader {
         self.idParts = Array(repeating: nil, count: options.id.count)
         self.hasRenames = options.appliesRenames && !options.renames.isEmpty
         scratch.reserveCapacity(64)
+        oneID.reserveCapacity(64)
         handle = yajl_alloc(JSONRecordReader.callbacks, nil, Unmanaged.passUnretained(self).toOpaque())
         // Our scanner validates UTF-8 more strictly than yajl; no need to do it twice.
         _ = changeset_yajl_set_option(handle, yajl_dont_validate_strings, 1)
