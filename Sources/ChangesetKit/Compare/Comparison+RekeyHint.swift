@@ -36,9 +36,9 @@ extension Comparison {
         // What is read per record is set up once: a record costs a read, a filter and a hash.
         let keyless = KeylessRecord(self)
         let (old, new, mode) = (self.old, self.new, options.records.mode)
-        let oldCells = KeylessCells(old, keyless: keyless, mode: mode), newCells = KeylessCells(new, keyless: keyless, mode: mode)
-        let oldHashes = try OrderedConcurrentMap.map(oldRows) { try oldCells?.hash(row: $0) ?? keyless.hash(old, row: $0, mode: mode) }
-        let newHashes = try OrderedConcurrentMap.map(newRows) { try newCells?.hash(row: $0) ?? keyless.hash(new, row: $0, mode: mode) }
+        let oldHasher = KeylessHasher(old, keyless: keyless, mode: mode), newHasher = KeylessHasher(new, keyless: keyless, mode: mode)
+        let oldHashes = try OrderedConcurrentMap.map(oldRows) { try oldHasher.hash(row: $0) }
+        let newHashes = try OrderedConcurrentMap.map(newRows) { try newHasher.hash(row: $0) }
         let candidates = Self.rekeyCandidates(oldHashes: oldHashes, oldSections: oldSectionNames, newHashes: newHashes, newSections: newSectionNames)
         // The hashes agree: the records, read again, must be equal by the rule the hash follows.
         let equal = try OrderedConcurrentMap.map(candidates) { pair in
@@ -177,6 +177,95 @@ struct KeylessRecord: Sendable {
             if below.contains(where: { $0.count == memberPath.count && ExactText.same($0[path.count], member.name) }) { return nil }
             return Value.Member(name: member.name, value: without(member.value, at: memberPath))
         })
+    }
+}
+
+/// How one side's records are hashed less their key: from a CSV row's
+/// cells or a JSON record's members where they can be, else from the record
+/// read into a `Value` (the same hash either way).
+struct KeylessHasher: Sendable {
+    let side: Snapshot
+    let keyless: KeylessRecord
+    let mode: ComparisonMode
+    private let cells: KeylessCells?
+    private let members: KeylessMembers?
+
+    init(_ side: Snapshot, keyless: KeylessRecord, mode: ComparisonMode) {
+        self.side = side
+        self.keyless = keyless
+        self.mode = mode
+        cells = KeylessCells(side, keyless: keyless, mode: mode)
+        members = cells == nil ? KeylessMembers(side, keyless: keyless, mode: mode) : nil
+    }
+
+    /// `KeylessRecord.hash(_:row:mode:)` of the record at `row`.
+    func hash(row: Int) throws -> UInt64? {
+        if let cells { return try cells.hash(row: row) }
+        if let members, let hash = try members.hash(row: row) { return hash }
+        return try keyless.hash(side, row: row, mode: mode)
+    }
+}
+
+/// A JSON side's records hashed less their key from their members' bytes,
+/// as `KeylessRecord.hash` hashes the record's `Value`: a scalar of printable
+/// ASCII is hashed from its text, anything else read into a `Value` alone.
+/// Read whole, a record's `Value` and its hash cost about 16,000
+/// instructions, most of the note's cost on JSON. Nil where a record's
+/// `Value` is more than its members (renamed or flattened fields, id paths
+/// inside objects).
+private struct KeylessMembers: Sendable {
+    let side: Snapshot
+    let mode: ComparisonMode
+    /// The top-level names left out, as bytes.
+    let droppedNames: [[UInt8]]
+
+    init?(_ side: Snapshot, keyless: KeylessRecord, mode: ComparisonMode) {
+        guard side.input.format.isJSON, side.renames.isEmpty, !side.flattensObjects, keyless.nestedPaths.isEmpty else { return nil }
+        self.side = side
+        self.mode = mode
+        droppedNames = keyless.droppedNames.map { Array($0.text.utf8) }
+    }
+
+    /// The record's hash less its key; nil (`.none`) when the record holds
+    /// nothing else; nil as a whole (the outer optional) when its text does
+    /// not split into members here, and the caller reads it whole.
+    func hash(row: Int) throws -> UInt64?? {
+        try side.input.bytes.withBytes(in: side.records.byteRange(row)) { text -> UInt64?? in
+            guard let rawMembers = JSONValueReader.rawMembers(ofObject: text) else { return nil }
+            var hasher = ValueHasher(mode: mode)
+            var sum: UInt64 = 0, count = 0, holdsValue = false
+            for member in rawMembers {
+                let rawName = text.extracting(member.name)
+                let nameHash: UInt64
+                if JSONValueReader.isPlainText(rawName) {
+                    if droppedNames.contains(where: { $0.span.sameBytes(as: rawName) }) { continue }
+                    nameHash = ValueHasher.name(rawName)
+                } else {
+                    let name = try JSONValueReader.name(ofRawMember: rawName)
+                    if droppedNames.contains(where: { $0 == Array(name.utf8) }) { continue }
+                    nameHash = name.withBytes { ValueHasher.name($0) }
+                }
+                let (valueHash, empty) = try Self.hash(ofRawValue: text.extracting(member.value), &hasher)
+                holdsValue = holdsValue || !empty
+                if mode.isText && empty { continue }
+                sum &+= ValueHasher.member(name: nameHash, value: valueHash)
+                count += 1
+            }
+            return .some(holdsValue ? ValueHasher.objectEnd(sum, count: count) : nil)
+        }
+    }
+
+    /// A member value's hash, as its `Value`'s `contentHash`, and whether it
+    /// is empty text (null or an empty string).
+    private static func hash(ofRawValue raw: Span<UInt8>, _ hasher: inout ValueHasher) throws -> (hash: UInt64, empty: Bool) {
+        if raw.count >= 2, raw[0] == 0x22, raw[raw.count - 1] == 0x22 {
+            let inner = raw.extracting(1..<(raw.count - 1))
+            if JSONValueReader.isPlainText(inner) { return (hasher.string(inner).hash, inner.isEmpty) }
+        } else if !raw.isEmpty, raw[0] == 0x2D || (0x30...0x39).contains(raw[0]), CanonicalNumber.isNumberLiteral(raw) {
+            return (hasher.number(raw).hash, false)
+        }
+        let value = try JSONValueReader.value(ofRawMember: raw)
+        return (value.contentHash(mode: hasher.mode), value.isEmptyText)
     }
 }
 

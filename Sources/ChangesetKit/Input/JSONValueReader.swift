@@ -397,7 +397,9 @@ package enum JSONValueReader {
     }
 
     /// Printable ASCII without a quote or a backslash: JSON string content that is its own text.
-    private static func isPlainText(_ bytes: Span<UInt8>) -> Bool {
+    /// Whether `bytes` (a string's, between its quotes) are their own text:
+    /// printable ASCII with no quote or backslash.
+    static func isPlainText(_ bytes: Span<UInt8>) -> Bool {
         for index in bytes.indices {
             let byte = bytes[index]
             if byte < 0x20 || byte >= 0x7F || byte == 0x22 || byte == 0x5C { return false }
