@@ -122,14 +122,14 @@ public struct Change: Equatable, Sendable {
 /// from an array.
 public struct ChangeStream: Sendable {
     /// Hands the changes over in order, a batch at a time.
-    private let produce: @Sendable (_ body: ([Change]) throws -> Void) throws -> Void
+    private let produce: @Sendable (_ body: (ChangeBatch) throws -> Void) throws -> Void
 
     /// A stream of `changes`, in the order given.
     public init(_ changes: [Change]) {
-        produce = { body in try OrderedConcurrentMap.forEachBatch(changes, body) }
+        produce = { body in try OrderedConcurrentMap.forEachBatch(changes) { try body(ChangeBatch(made: $0)) } }
     }
 
-    init(batches producer: @escaping @Sendable (_ body: ([Change]) throws -> Void) throws -> Void) {
+    init(batches producer: @escaping @Sendable (_ body: (ChangeBatch) throws -> Void) throws -> Void) {
         produce = producer
     }
 
@@ -137,7 +137,7 @@ public struct ChangeStream: Sendable {
     /// fail (a file that changed meanwhile); that error ends the stream.
     public func forEach(_ body: (Change) throws -> Void) throws {
         try produce { batch in
-            for change in batch { try body(change) }
+            for change in try batch.made ?? OrderedConcurrentMap.map(Array(0..<batch.count), batch.make) { try body(change) }
         }
     }
 
@@ -145,10 +145,15 @@ public struct ChangeStream: Sendable {
     /// and hands the renderings to `write` in order. For formatters whose text
     /// for a change depends on that change alone: the rendering of a large
     /// report is then shared between the cores, and only the writing is
-    /// left to one. `render` runs on several threads at once.
+    /// left to one. `render` runs on several threads at once, each change
+    /// made (its record read again) and rendered in one pass: made on every
+    /// core and then rendered on every core, each batch waited twice for
+    /// its slowest part.
     public func forEach<Rendering>(rendering render: (Change) throws -> Rendering, _ write: (Rendering) throws -> Void) throws {
         try produce { batch in
-            for rendering in try OrderedConcurrentMap.map(batch, render) { try write(rendering) }
+            for rendering in try OrderedConcurrentMap.map(Array(0..<batch.count), { try render(batch.made?[$0] ?? batch.make($0)) }) {
+                try write(rendering)
+            }
         }
     }
 
@@ -157,5 +162,26 @@ public struct ChangeStream: Sendable {
         var all: [Change] = []
         try forEach { all.append($0) }
         return all
+    }
+}
+
+/// A batch of a stream's changes, made on demand: change `index` is
+/// `make(index)`, which runs on several threads at once (it may read a
+/// record from its file), or the changes themselves when they are at hand.
+struct ChangeBatch {
+    let count: Int
+    let make: (Int) throws -> Change
+    let made: [Change]?
+
+    init(count: Int, make: @escaping (Int) throws -> Change) {
+        self.count = count
+        self.make = make
+        made = nil
+    }
+
+    init(made changes: [Change]) {
+        count = changes.count
+        make = { changes[$0] }
+        made = changes
     }
 }

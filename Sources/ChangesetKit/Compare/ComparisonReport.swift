@@ -155,7 +155,7 @@ extension Comparison {
                 sectionChanges.append(Change(kind: .sectionMoved, section: oldSections[move.from].id.text,
                                              old: RecordPlace(index: move.from), new: RecordPlace(index: move.to)))
             }
-            try OrderedConcurrentMap.forEachBatch(sectionChanges, body)
+            try OrderedConcurrentMap.forEachBatch(sectionChanges) { try body(ChangeBatch(made: $0)) }
             let old = comparison.old
             let new = comparison.new
             // Each kind's changes numbered, so those past `recordsPerKind` are not read again.
@@ -168,7 +168,8 @@ extension Comparison {
                 }
             }
             try numbered(shows(.deleted) ? changeset.deletions : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { position, deletion in
+                try body(ChangeBatch(count: batch.count) { index in
+                    let (position, deletion) = batch[index]
                     let ref = comparison.ref(deletion.at, .old)
                     guard position < recordsPerKind else {
                         return Change(kind: .deleted, id: comparison.id(ref, old), old: comparison.place(deletion.at, .old))
@@ -200,7 +201,8 @@ extension Comparison {
                 context.map { ($0.path, $0.value(in: record, new: isNew)) }
             }
             try numbered(shows(.inserted) ? changeset.insertions : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { position, insertion in
+                try body(ChangeBatch(count: batch.count) { index in
+                    let (position, insertion) = batch[index]
                     guard position < recordsPerKind else {
                         return Change(kind: .inserted, id: comparison.id(insertion.element, new), new: comparison.place(insertion.at, .new))
                     }
@@ -216,7 +218,8 @@ extension Comparison {
             // Without an id, a moved record is shown by its content.
             let byContent = new.records.keys.isEmpty
             try numbered(shows(.moved) ? comparison.reportedMoves : []) { batch in
-                try body(OrderedConcurrentMap.map(batch) { position, move in
+                try body(ChangeBatch(count: batch.count) { index in
+                    let (position, move) = batch[index]
                     if byContent && context.isEmpty && renames.isEmpty && position < recordsPerKind {
                         return Change(kind: .moved, id: comparison.id(move.element, new), old: comparison.place(move.from, .old),
                                       new: comparison.place(move.to, .new),
@@ -229,11 +232,11 @@ extension Comparison {
             }
             let updates = changeset.updates
             try numbered(shows(.updated) ? resolved : []) { batch in
-                // Updated records are read again only for `--show` (their field changes are at hand).
-                let records: [Value?] = context.isEmpty ? batch.map { _ in nil }
-                    : try OrderedConcurrentMap.map(batch) { $0.position < recordsPerKind ? try newRecord(updates[Int($0.item.index)].element.row) : nil }
-                try body(zip(batch.map(\.item), records).map { resolved, record in
+                try body(ChangeBatch(count: batch.count) { index in
+                    let (position, resolved) = batch[index]
                     let update = updates[Int(resolved.index)]
+                    // Updated records are read again only for `--show` (their field changes are at hand).
+                    let record = !context.isEmpty && position < recordsPerKind ? try newRecord(update.element.row) : nil
                     return Change(kind: .updated, id: comparison.id(update.element, new),
                                   old: comparison.place(update.old, .old), new: comparison.place(update.new, .new),
                                   fields: resolved.fields, context: shown(record))
