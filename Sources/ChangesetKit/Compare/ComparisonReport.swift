@@ -35,9 +35,19 @@ extension Comparison {
         let (resolved, keyedArrays, firstUpdates) = try resolveUpdates()
         var schema = self.schema
         schema.suggestedRenames = try suggestedRenames()
-        var summary = summary(resolved)
+        // The counts (one pass over the updates' field changes, in order)
+        // and the re-key note (records read again on every core) at once:
+        // the counts alone kept one core busy and the other idle, about 23
+        // ms of a 430 ms report of a million CSV records.
+        let comparison = self
+        let parts = try OrderedConcurrentMap.mapOnNewThreads([false, true]) { rekeyed -> SummaryPart in
+            rekeyed ? .rekeyed(try comparison.rekeyedRecords()) : .counts(comparison.summary(resolved))
+        }
+        guard case .counts(var summary) = parts[0], case .rekeyed(let rekeyed) = parts[1] else {
+            preconditionFailure("the parts come back in order")
+        }
         summary.keyedArrays = keyedArrays
-        (summary.rekeyed, summary.rekeyedExamples) = try rekeyedRecords()
+        (summary.rekeyed, summary.rekeyedExamples) = rekeyed
         var report = Report(
             old: old.summary, new: new.summary, id: options.records.id, section: options.records.section,
             summary: summary, schema: schema,
@@ -98,6 +108,12 @@ extension Comparison {
             compared.changes.isEmpty ? nil : ResolvedUpdate(index: Int32(index), fields: compared.changes)
         }
         return (resolved, keyedArrays, firstUpdates)
+    }
+
+    /// What `report` works out at once.
+    private enum SummaryPart: Sendable {
+        case counts(Summary)
+        case rekeyed((count: Int, examples: [RekeyedRecord]))
     }
 
     private func summary(_ resolved: [ResolvedUpdate]) -> Summary {
