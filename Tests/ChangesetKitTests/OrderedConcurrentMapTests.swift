@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Testing
 @testable import ChangesetKit
 
@@ -46,6 +47,22 @@ import Testing
                 return item
             }
         }
+    }
+
+    /// Items are handed out a stretch at a time to whichever thread is free:
+    /// each is transformed exactly once, however uneven their costs, and
+    /// the results keep the items' order.
+    @Test(arguments: [2, 3, 17, 1024, 5001])
+    func mapTransformsEveryItemOnceWhateverItsCost(count: Int) throws {
+        let calls = Mutex([Int](repeating: 0, count: count))
+        let results = try OrderedConcurrentMap.map(Array(0..<count)) { item -> Int in
+            // The first items cost far more than the rest: a fixed half each would leave one thread idle.
+            if item < count / 8 { for _ in 0..<2_000 { _ = calls.withLock { $0[item] } } }
+            calls.withLock { $0[item] += 1 }
+            return item * 5
+        }
+        #expect(results == (0..<count).map { $0 * 5 })
+        #expect(calls.withLock { $0 } == [Int](repeating: 1, count: count))
     }
 
     /// A file's parts, each on a thread of its own: results in order, the

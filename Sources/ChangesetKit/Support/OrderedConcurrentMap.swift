@@ -1,5 +1,6 @@
 import Foundation
 import Dispatch
+import Synchronization
 
 // Unsafe code here: results are written from several threads into slots the
 // compiler cannot see are disjoint (see below).
@@ -141,13 +142,24 @@ enum OrderedConcurrentMap {
     private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
         guard parts > 1, items.count > 1 else { return try items.map(transform) }
         let slots = Slots<Result>(items.count)
+        // The items are handed out in stretches of about an eighth of a
+        // part, each taken by the next thread free: with one fixed half
+        // each, the thread given the costlier records (or descheduled on a
+        // shared machine) kept the other waiting at the end of every batch.
+        let stretch = max(1, items.count / (parts * 8))
+        let next = Atomic<Int>(0)
         withoutActuallyEscaping(transform) { transform in
             nonisolated(unsafe) let transform = transform
             nonisolated(unsafe) let items = items
-            DispatchQueue.concurrentPerform(iterations: parts) { part in
-                // Each part owns its own stretch of the slots.
-                let range = (items.count * part / parts)..<(items.count * (part + 1) / parts)
-                for index in range { slots.results[index] = Swift.Result { try transform(items[index]) } }
+            DispatchQueue.concurrentPerform(iterations: parts) { _ in
+                while true {
+                    // Each stretch taken is its taker's alone.
+                    let start = next.add(stretch, ordering: .relaxed).oldValue
+                    guard start < items.count else { return }
+                    for index in start..<min(start + stretch, items.count) {
+                        slots.results[index] = Swift.Result { try transform(items[index]) }
+                    }
+                }
             }
         }
         return try slots.results.map { try $0!.get() }
