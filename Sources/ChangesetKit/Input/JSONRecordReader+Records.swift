@@ -122,9 +122,9 @@ extension JSONRecordReader {
         lastValueEnd = callbackOffset
         let frame = frames.removeLast()
         if frame.isRecordRoot && frame.isObject {
-            schema.endRecord(memberCount: memberNames.count - frame.namesStart) { memberNames[frame.namesStart...] }
+            schema.endRecord(memberCount: memberNames.count - frame.namesStart) { Array(memberNames.elements[frame.namesStart...]) }
         }
-        memberNames.removeSubrange(frame.namesStart...)
+        memberNames.removeAll(from: frame.namesStart)
         if !manyNames.isEmpty { manyNames[frames.count] = nil }
         if case .recordArray = frame.role { builder.setContainerRange(recordsArrayStart..<callbackOffset) }
         guard case .record = frame.role else { return 1 }
@@ -293,13 +293,12 @@ extension JSONRecordReader {
         let nameHash = ValueHasher.name(bytes)
         var duplicate = false
         if memberNames.count - start < 16 {
-            let held = memberNames
-            let names = held.span
+            let names = memberNames.elements
             var index = start
             while index < names.count && names[index] != nameHash { index += 1 }
             duplicate = index < names.count
         } else {
-            if manyNames[top] == nil { manyNames[top] = Set(memberNames[start...]) }
+            if manyNames[top] == nil { manyNames[top] = Set(memberNames.elements[start...]) }
             duplicate = !manyNames[top]!.insert(nameHash).inserted
         }
         if duplicate {

@@ -52,7 +52,7 @@ struct SchemaCollector {
     /// The current record is complete, with `memberCount` members; their
     /// name hashes are asked for only when the record has a shape of its own.
     @inline(__always)
-    mutating func endRecord(memberCount: Int, memberHashes: () -> ArraySlice<UInt64>) {
+    mutating func endRecord(memberCount: Int, memberHashes: () -> [UInt64]) {
         if !irregular && memberCount == shapeCount {
             regularRecords += 1
             return

@@ -289,6 +289,13 @@ struct ScratchBuffer<Element: BitwiseCopyable>: ~Copyable {
     /// Empties the buffer, keeping its memory.
     mutating func removeAll() { count = 0 }
 
+    /// Drops the elements from `start` on, keeping the memory.
+    @inline(__always)
+    mutating func removeAll(from start: Int) {
+        precondition(start >= 0 && start <= count, "scratch index out of range")
+        count = start
+    }
+
     private mutating func grow(toHold needed: Int) {
         var newCapacity = capacity * 2
         while newCapacity < needed { newCapacity *= 2 }
