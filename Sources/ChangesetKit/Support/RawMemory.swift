@@ -3,7 +3,8 @@
 // Everything else reads bytes as `Span<UInt8>` (bounds and lifetime checked by
 // the compiler) and calls these helpers for what a span cannot do itself:
 // make a String, compare, copy out, hand over eight bytes at a time, find a
-// byte. Measured reasons are next to each piece. Nothing here knows what the
+// byte; and the memory a table's columns and a reader's scratch live in.
+// Measured reasons are next to each piece. Nothing here knows what the
 // bytes mean.
 internal import CPrefetch
 import Foundation
