@@ -126,6 +126,62 @@ import Testing
         #expect(table.lines == lines)
         for row in stride(from: 0, to: 5_000, by: 7) { #expect(table.line(row) == lines[row]) }
     }
+
+    /// A copy of a table (what a builder hands out while it reads on) keeps
+    /// its rows as they were while the original grows past its reserved
+    /// room: starts, lengths (long ones too) and lines are copied on write.
+    @Test func aCopyKeepsItsRowsWhileTheOriginalGrows() {
+        func length(_ row: Int) -> Int { row % 50 == 7 ? 70_000 + row : 10 + row % 5 }
+        var table = RecordTable()
+        table.reserveCapacity(100)
+        var start = 0
+        var starts: [Int] = []
+        for row in 0..<1_000 {
+            if row == 300 {
+                let copy = table
+                for more in 300..<1_000 {
+                    starts.append(start)
+                    table.append(fingerprint: UInt64(more), range: start..<(start + length(more)), line: 2 * more + 1)
+                    start += length(more)
+                }
+                #expect(copy.count == 300 && copy.lines == (0..<300).map { 2 * $0 + 1 })
+                for old in 0..<300 { #expect(copy.byteRange(old) == starts[old]..<(starts[old] + length(old))) }
+                break
+            }
+            starts.append(start)
+            table.append(fingerprint: UInt64(row), range: start..<(start + length(row)), line: 2 * row + 1)
+            start += length(row)
+        }
+        #expect(table.count == 1_000 && table.lines == (0..<1_000).map { 2 * $0 + 1 })
+        for row in 0..<1_000 { #expect(table.byteRange(row) == starts[row]..<(starts[row] + length(row))) }
+    }
+}
+
+@Suite struct RowColumnsTests {
+    /// Rows come back as they went in across growth from empty and past a
+    /// reserved capacity; a copy shares the rows until either changes, then
+    /// each keeps its own.
+    @Test func rowsSurviveGrowthAndCopiesAreIndependent() {
+        var columns = RowColumns<UInt32, UInt16, UInt8>()
+        #expect(columns.count == 0)
+        for row in 0..<40 { columns.append(UInt32(row) << 8, UInt16(row), UInt8(row & 0xFF)) }
+        columns.reserveCapacity(64)
+        for row in 40..<1_000 { columns.append(UInt32(row) << 8, UInt16(row), UInt8(row & 0xFF)) }
+        var copy = columns
+        copy.append(7, 7, 7)
+        columns.append(9, 9, 9)
+        #expect(columns.count == 1_001 && copy.count == 1_001)
+        #expect(columns.first(1_000) == 9 && copy.first(1_000) == 7 && copy.second(1_000) == 7 && columns.third(1_000) == 9)
+        for row in 0..<1_000 {
+            #expect(columns.first(row) == UInt32(row) << 8 && columns.second(row) == UInt16(row) && columns.third(row) == UInt8(row & 0xFF))
+            #expect(copy.first(row) == columns.first(row) && copy.second(row) == columns.second(row) && copy.third(row) == columns.third(row))
+        }
+        // Reserving on a shared copy gives it rows of its own too.
+        var reserved = copy
+        reserved.reserveCapacity(5_000)
+        reserved.append(1, 2, 3)
+        #expect(copy.count == 1_001 && reserved.count == 1_002 && reserved.third(1_001) == 3 && reserved.first(1_000) == 7)
+    }
 }
 
 @Suite struct RecordKeysTests {
@@ -145,6 +201,21 @@ import Testing
         // "é" precomposed and decomposed are equal Strings but different keys: ids compare as bytes.
         #expect(!keys.key(3, is: "e\u{301}") && keys[4] == "e\u{301}")
         #expect(RecordKeys(texts) == keys && RecordKeys(texts.reversed()) != keys && RecordKeys().isEmpty)
+    }
+
+    /// Keys copied into room reserved for fewer, shorter keys, across the
+    /// arena's growth, and a copy taken in between keeps its keys as they were.
+    @Test func keysCrossingTheReservedRoomComeBackAsTheyWentIn() {
+        var keys = RecordKeys()
+        keys.reserveCapacity(4, bytesPerKey: 2)
+        let texts = (0..<300).map { $0 % 37 == 0 ? "" : $0 % 11 == 0 ? String(repeating: "k\($0)", count: 40) : "\($0)" }
+        var copy = RecordKeys()
+        for (position, text) in texts.enumerated() {
+            if position == 150 { copy = keys }
+            text.withBytes { keys.append($0) }
+        }
+        #expect(Array(keys) == texts && Array(copy) == Array(texts[..<150]))
+        #expect(keys.byteCount == texts.reduce(0) { $0 + $1.utf8.count })
     }
 }
 

@@ -7,7 +7,7 @@ import Testing
 @Suite struct UnsafeCodeTests {
     /// The files allowed to hold unsafe constructs, each for one reason.
     static let box: [String: String] = [
-        "ChangesetKit/Support/RawMemory.swift": "spans to and from addresses, the byte kernels, words for the hash, scratch and huge-page memory",
+        "ChangesetKit/Support/RawMemory.swift": "spans to and from addresses, the byte kernels, words for the hash, scratch, table-column and huge-page memory",
         "ChangesetKit/Input/InputBytes.swift": "reading files, pipes and SQLite tables (libsqlite3's handle and cells) into buffers the readers borrow",
         "ChangesetKit/Input/Decompression.swift": "zlib's and libzstd's C streams",
         "ChangesetKit/Input/JSONRecordReader.swift": "yajl's C callbacks while reading records",

@@ -181,7 +181,9 @@ struct RecordTableBuilder {
     }
 
     /// Adds a record. `keyHash`, when given, is `key`'s hash from
-    /// `hashPrefetchingSlot(key:)`.
+    /// `hashPrefetchingSlot(key:)`. Inlined into the readers: called on its
+    /// own, it retains and releases the key and the reader once a record.
+    @inline(__always)
     mutating func append(
         key: String?, keyHash: UInt64? = nil, section: String?, fingerprint: UInt64, range: Range<Int>, line: Int,
         location: @autoclosure () -> InputLocation

@@ -62,7 +62,9 @@ package struct RecordKeys: RandomAccessCollection, Equatable, Sendable {
         key.withBytes { append($0) }
     }
 
-    /// Appends a key given as UTF-8 bytes; the caller checks `wouldOverflow` first.
+    /// Appends a key given as UTF-8 bytes; the caller checks `wouldOverflow`
+    /// first. Inlined: a reader adds a key a record.
+    @inline(__always)
     package mutating func append(_ key: Span<UInt8>) {
         precondition(!wouldOverflow(adding: key.count), "keys past 4 GiB")
         bytes.append(key)

@@ -20,18 +20,23 @@ package struct RecordTable: Sendable {
     /// Each record's fingerprint of the compared content (see `ValueHasher`)
     /// and its row: the engine's elements (see `Comparison.sections`).
     package private(set) var refs: [RecordRef] = []
-    /// Where each record's text starts in its file, in 32 bits: the low 32
-    /// bits of the offset. Records come in file order, so offsets only grow;
-    /// `startWraps` lists the rows whose offset passed another multiple of
-    /// 4 GiB (none in a file under 4 GiB), and a row's high bits are how
-    /// many of those come at or before it. 4 bytes a record, not 8.
-    private var startLows: [UInt32] = []
+    /// Where each record lies in its file, a row a record in one allocation
+    /// (see `RowColumns`: a record is added with one capacity check for the
+    /// three, not one an array), 7 bytes a record:
+    ///
+    /// - Where its text starts, in 32 bits: the low 32 bits of the offset.
+    ///   Records come in file order, so offsets only grow; `startWraps` lists
+    ///   the rows whose offset passed another multiple of 4 GiB (none in a
+    ///   file under 4 GiB), and a row's high bits are how many of those come
+    ///   at or before it. 4 bytes a record, not 8.
+    /// - The length of its text: 16 bits, and lengths of 65,535 bytes and
+    ///   more apart in `longLengths` (a single record is smaller than 4 GiB).
+    /// - Its line's step from the record before (see `RecordLines`).
+    private var places = RowColumns<UInt32, UInt16, UInt8>()
     private var startWraps: [UInt32] = []
-    /// The length of each record's text: 16 bits, and lengths of 65,535 bytes
-    /// and more apart (a single record is smaller than 4 GiB).
-    private var lengths: [UInt16] = []
     private var longLengths: [Int: UInt32] = [:]
-    /// Line of the record's first byte (1-based; 32 bits: fewer than 4G lines).
+    /// Line of the record's first byte (1-based; 32 bits: fewer than 4G
+    /// lines), from the steps in `places`.
     private var lineNumbers = RecordLines()
     /// The header row's names, for CSV and TSV.
     package var fieldNames: [String]?
@@ -69,12 +74,12 @@ package struct RecordTable: Sendable {
     package func start(_ row: Int) -> Int {
         var wraps = 0
         while wraps < startWraps.count && Int(startWraps[wraps]) <= row { wraps += 1 }
-        return wraps << 32 | Int(startLows[row])
+        return wraps << 32 | Int(places.first(row))
     }
 
     package func byteRange(_ index: Int) -> Range<Int> {
         let start = start(index)
-        let length = lengths[index]
+        let length = places.second(index)
         return start..<(start + (length == UInt16.max ? Int(longLengths[index]!) : Int(length)))
     }
 
@@ -85,13 +90,8 @@ package struct RecordTable: Sendable {
         let row = refs.count
         refs.append(RecordRef(fingerprint: fingerprint, row: row))
         if range.lowerBound >> 32 > startWraps.count { noteWraps(row: row, start: range.lowerBound) }
-        startLows.append(UInt32(truncatingIfNeeded: range.lowerBound))
-        if range.count < Int(UInt16.max) {
-            lengths.append(UInt16(range.count))
-        } else {
-            appendLongLength(row: row, range.count)
-        }
-        lineNumbers.append(line)
+        let length = range.count < Int(UInt16.max) ? UInt16(range.count) : noteLongLength(row: row, range.count)
+        places.append(UInt32(truncatingIfNeeded: range.lowerBound), length, lineNumbers.step(row: row, line: line))
     }
 
     // The rare cases out of line: `append` is inlined into the readers, and kept small.
@@ -101,17 +101,17 @@ package struct RecordTable: Sendable {
         startWraps.append(contentsOf: repeatElement(UInt32(row), count: start >> 32 - startWraps.count))
     }
 
+    /// Keeps a length of 65,535 bytes or more apart; returns the mark stored in its place.
     @inline(never)
-    private mutating func appendLongLength(row: Int, _ length: Int) {
-        lengths.append(UInt16.max)
+    private mutating func noteLongLength(row: Int, _ length: Int) -> UInt16 {
         longLengths[row] = UInt32(length)
+        return UInt16.max
     }
 
     /// Makes room for `count` records in all.
     package mutating func reserveCapacity(_ count: Int) {
         refs.reserveCapacity(count)
-        startLows.reserveCapacity(count)
-        lengths.reserveCapacity(count)
+        places.reserveCapacity(count)
         lineNumbers.reserveCapacity(count)
     }
 
@@ -122,11 +122,10 @@ package struct RecordTable: Sendable {
     package mutating func takeRows() -> RecordTable {
         var taken = RecordTable()
         swap(&taken.refs, &refs)
-        swap(&taken.startLows, &startLows)
+        swap(&taken.places, &places)
         taken.startWraps = startWraps
         // Every row to come starts past the 4 GiB multiples passed so far.
         startWraps = [UInt32](repeating: 0, count: startWraps.count)
-        swap(&taken.lengths, &lengths)
         swap(&taken.longLengths, &longLengths)
         swap(&taken.lineNumbers, &lineNumbers)
         swap(&taken.keys, &keys)
@@ -150,10 +149,15 @@ package struct RecordTable: Sendable {
     }
 
     /// The line of record `index`'s first byte.
-    package func line(_ index: Int) -> Int { lineNumbers[index] }
+    package func line(_ index: Int) -> Int { lineNumbers.line(index, steps: places) }
 
     /// Every record's line, in order.
-    package var lines: [Int] { lineNumbers.all }
+    package var lines: [Int] {
+        var lines: [Int] = []
+        lines.reserveCapacity(count)
+        lineNumbers.forEach(steps: places) { lines.append($0) }
+        return lines
+    }
 
     /// Appends the records of `part`, the stretch of the same file that
     /// follows this one, read on its own (see `InputFile.readRecordsInParts`):
@@ -165,7 +169,7 @@ package struct RecordTable: Sendable {
         let rowOffset = count
         reserveCapacity(rowOffset + part.count)
         var row = 0
-        part.lineNumbers.forEach { line in
+        part.lineNumbers.forEach(steps: part.places) { line in
             append(fingerprint: part.fingerprint(row), range: part.byteRange(row), line: line + lineOffset)
             row += 1
         }
@@ -346,8 +350,9 @@ package struct RecordRef: Identifiable, Equatable, Sendable {
 /// step, mostly 0 (records side by side, as in a JSON array on one line) or
 /// a few (a record a line, a pretty-printed record of a few lines). Every
 /// 64th record's line is kept whole, so finding a line adds at most 63 steps.
+/// The steps, a byte a record, are kept by the table beside each record's
+/// place (the third of `RecordTable.places`); this keeps the rest.
 struct RecordLines: Sendable {
-    private var steps: [UInt8] = []
     /// The line of records 0, 64, 128, ...
     private var checkpoints: [UInt32] = []
     /// The lines of the records whose step does not fit in a byte (marked 255), by row.
@@ -357,53 +362,45 @@ struct RecordLines: Sendable {
 
     private static let far: UInt8 = 255
 
+    /// The step to store for record `row` (rows come in order, from 0), on `line`.
     @inline(__always)
-    mutating func append(_ line: Int) {
-        let row = steps.count
+    mutating func step(row: Int, line: Int) -> UInt8 {
         let step = line - last
         last = line
         if row & 63 == 0 {
             checkpoints.append(UInt32(truncatingIfNeeded: line))
-            steps.append(0)
-        } else if step >= 0 && step < Int(RecordLines.far) {
-            steps.append(UInt8(step))
-        } else {
-            appendFar(row: row, line)
+            return 0
         }
+        if step >= 0 && step < Int(RecordLines.far) { return UInt8(step) }
+        return noteFar(row: row, line)
     }
 
     @inline(never)
-    private mutating func appendFar(row: Int, _ line: Int) {
-        steps.append(RecordLines.far)
+    private mutating func noteFar(row: Int, _ line: Int) -> UInt8 {
         farLines[row] = UInt32(truncatingIfNeeded: line)
+        return RecordLines.far
     }
 
-    subscript(row: Int) -> Int {
+    /// Record `row`'s line, with `steps` the table's places (steps third).
+    func line<First, Second>(_ row: Int, steps: RowColumns<First, Second, UInt8>) -> Int {
         var line = Int(checkpoints[row >> 6])
         var next = (row & ~63) + 1
         while next <= row {
-            let step = steps[next]
+            let step = steps.third(next)
             line = step == RecordLines.far ? Int(farLines[next]!) : line + Int(step)
             next += 1
         }
         return line
     }
 
-    /// Every record's line, in order.
-    var all: [Int] {
-        var lines: [Int] = []
-        lines.reserveCapacity(steps.count)
-        forEach { lines.append($0) }
-        return lines
-    }
-
     /// Calls `body` with every record's line, in order (each step read once).
-    func forEach(_ body: (Int) -> Void) {
+    func forEach<First, Second>(steps: RowColumns<First, Second, UInt8>, _ body: (Int) -> Void) {
         var line = 0
-        for (row, step) in steps.enumerated() {
+        for row in 0..<steps.count {
             if row & 63 == 0 {
                 line = Int(checkpoints[row >> 6])
             } else {
+                let step = steps.third(row)
                 line = step == RecordLines.far ? Int(farLines[row]!) : line + Int(step)
             }
             body(line)
@@ -411,8 +408,6 @@ struct RecordLines: Sendable {
     }
 
     mutating func reserveCapacity(_ count: Int) {
-        steps.reserveCapacity(count)
         checkpoints.reserveCapacity(count / 64 + 1)
     }
 }
-
