@@ -145,10 +145,10 @@ public struct ChangeStream: Sendable {
     /// and hands the renderings to `write` in order. For formatters whose text
     /// for a change depends on that change alone: the rendering of a large
     /// report is then shared between the cores, and only the writing is
-    /// left to one. `render` runs on several threads at once, each change
-    /// made (its record read again) and rendered in one pass: made on every
-    /// core and then rendered on every core, each batch waited twice for
-    /// its slowest part.
+    /// left to one. `render` runs on several threads at once: the thread
+    /// that makes a change (reads its record again) renders it, so a batch
+    /// waits once for its slowest stretch. The first error in the changes'
+    /// order ends the stream, whether making or rendering threw it.
     public func forEach<Rendering>(rendering render: (Change) throws -> Rendering, _ write: (Rendering) throws -> Void) throws {
         try produce { batch in
             for rendering in try OrderedConcurrentMap.map(Array(0..<batch.count), { try render(batch.made?[$0] ?? batch.make($0)) }) {

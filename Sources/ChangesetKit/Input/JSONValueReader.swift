@@ -396,7 +396,6 @@ package enum JSONValueReader {
         String.withBytes(of: word) { text.sameBytes(as: $0) }
     }
 
-    /// Printable ASCII without a quote or a backslash: JSON string content that is its own text.
     /// Whether `bytes` (a string's, between its quotes) are their own text:
     /// printable ASCII with no quote or backslash.
     static func isPlainText(_ bytes: Span<UInt8>) -> Bool {
