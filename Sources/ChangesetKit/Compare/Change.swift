@@ -151,7 +151,7 @@ public struct ChangeStream: Sendable {
     /// order ends the stream, whether making or rendering threw it.
     public func forEach<Rendering>(rendering render: (Change) throws -> Rendering, _ write: (Rendering) throws -> Void) throws {
         try produce { batch in
-            for rendering in try OrderedConcurrentMap.map(Array(0..<batch.count), { try render(batch.made?[$0] ?? batch.make($0)) }) {
+            for rendering in try OrderedConcurrentMap.map(Array(0..<batch.count), { try render(batch.make($0)) }) {
                 try write(rendering)
             }
         }
@@ -167,7 +167,8 @@ public struct ChangeStream: Sendable {
 
 /// A batch of a stream's changes, made on demand: change `index` is
 /// `make(index)`, which runs on several threads at once (it may read a
-/// record from its file), or the changes themselves when they are at hand.
+/// record from its file). `made`: the changes themselves when they are at
+/// hand, so a walk that only reads them needs no threads.
 struct ChangeBatch {
     let count: Int
     let make: (Int) throws -> Change

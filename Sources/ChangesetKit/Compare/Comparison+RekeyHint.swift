@@ -179,16 +179,12 @@ struct KeylessRecord: Sendable {
         // hashes one: the sum of its members' hashes), summed in place,
         // without a copy of every record less its key.
         guard case .object(let members) = record else { return nil }
-        var sum: UInt64 = 0, count = 0, holdsValue = false
+        var sum = KeylessSum(mode: mode)
         for member in members where !droppedNames.contains(ExactTextKey(member.name)) {
-            let empty = member.value.isEmptyText
-            holdsValue = holdsValue || !empty
-            if mode.isText && empty { continue }
-            let name = member.name.withBytes { ValueHasher.name($0) }
-            sum &+= ValueHasher.member(name: name, value: member.value.contentHash(mode: mode))
-            count += 1
+            sum.add(name: member.name.withBytes { ValueHasher.name($0) }, value: member.value.contentHash(mode: mode),
+                    isEmptyText: member.value.isEmptyText)
         }
-        return holdsValue ? ValueHasher.objectEnd(sum, count: count) : nil
+        return sum.hash
     }
 
     /// The record stripped; nil when it is not an object.
@@ -248,13 +244,15 @@ struct KeylessHasher: Sendable {
 /// inside objects).
 private struct KeylessMembers: Sendable {
     let side: Snapshot
+    let keyless: KeylessRecord
     let mode: ComparisonMode
-    /// The top-level names left out, as bytes.
+    /// The top-level names left out, as bytes (for names that are their own text).
     let droppedNames: [[UInt8]]
 
     init?(_ side: Snapshot, keyless: KeylessRecord, mode: ComparisonMode) {
         guard side.input.format.isJSON, side.renames.isEmpty, !side.flattensObjects, keyless.nestedPaths.isEmpty else { return nil }
         self.side = side
+        self.keyless = keyless
         self.mode = mode
         droppedNames = keyless.droppedNames.map { Array($0.text.utf8) }
     }
@@ -266,7 +264,7 @@ private struct KeylessMembers: Sendable {
         try side.input.bytes.withBytes(in: side.records.byteRange(row)) { text -> UInt64?? in
             guard let rawMembers = JSONValueReader.rawMembers(ofObject: text) else { return nil }
             var hasher = ValueHasher(mode: mode)
-            var sum: UInt64 = 0, count = 0, holdsValue = false
+            var sum = KeylessSum(mode: mode)
             for member in rawMembers {
                 let rawName = text.extracting(member.name)
                 let nameHash: UInt64
@@ -275,16 +273,13 @@ private struct KeylessMembers: Sendable {
                     nameHash = ValueHasher.name(rawName)
                 } else {
                     let name = try JSONValueReader.name(ofRawMember: rawName)
-                    if droppedNames.contains(where: { $0 == Array(name.utf8) }) { continue }
+                    if keyless.droppedNames.contains(ExactTextKey(name)) { continue }
                     nameHash = name.withBytes { ValueHasher.name($0) }
                 }
                 let (valueHash, empty) = try Self.hash(ofRawValue: text.extracting(member.value), &hasher)
-                holdsValue = holdsValue || !empty
-                if mode.isText && empty { continue }
-                sum &+= ValueHasher.member(name: nameHash, value: valueHash)
-                count += 1
+                sum.add(name: nameHash, value: valueHash, isEmptyText: empty)
             }
-            return .some(holdsValue ? ValueHasher.objectEnd(sum, count: count) : nil)
+            return .some(sum.hash)
         }
     }
 
@@ -334,16 +329,40 @@ private struct KeylessCells: Sendable {
             func scalar(_ bytes: Span<UInt8>) -> ValueHasher.ScalarHash {
                 CanonicalNumber.isNumberLiteral(bytes) ? hasher.number(bytes) : hasher.string(bytes)
             }
-            var sum: UInt64 = 0, count = 0
+            var sum = KeylessSum(mode: mode)
             for (column, cell) in cells.enumerated() {
                 guard let name = nameHashes[column] else { continue }
                 let raw = text.extracting(cell)
                 let value = raw.isEmpty || raw[0] != 0x22 ? scalar(raw) : CSVRecordReader.text(ofRawCell: raw).withBytes { scalar($0) }
-                if value.isEmpty { continue }
-                sum &+= ValueHasher.member(name: name, value: value.hash)
-                count += 1
+                sum.add(name: name, value: value.hash, isEmptyText: value.isEmpty)
             }
-            return count > 0 ? ValueHasher.objectEnd(sum, count: count) : nil
+            return sum.hash
         }
     }
+}
+
+/// A record's hash less its key, summed member by member as `Value` hashes
+/// an object (the sum of its members' hashes): a member of empty text (null,
+/// an empty string or cell) is left out of the sum where values compare as
+/// text, and a record that holds nothing but such members has no hash.
+/// What every way of hashing a record for the re-key note shares.
+struct KeylessSum {
+    let mode: ComparisonMode
+    private var sum: UInt64 = 0
+    private var count = 0
+    private var holdsValue = false
+
+    init(mode: ComparisonMode) {
+        self.mode = mode
+    }
+
+    mutating func add(name: UInt64, value: UInt64, isEmptyText: Bool) {
+        holdsValue = holdsValue || !isEmptyText
+        if mode.isText && isEmptyText { return }
+        sum &+= ValueHasher.member(name: name, value: value)
+        count += 1
+    }
+
+    /// The object's hash, or nil when it holds no value.
+    var hash: UInt64? { holdsValue ? ValueHasher.objectEnd(sum, count: count) : nil }
 }

@@ -224,8 +224,7 @@ extension JSONRecordReader {
                 if idParts.count == 1 {
                     oneID.removeAll(keepingCapacity: true)
                     oneID.append(contentsOf: value.utf8)
-                    hasOneID = true
-                    if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
+                    keyOneID()
                 } else {
                     idParts[role.idComponent] = value
                 }
@@ -251,10 +250,15 @@ extension JSONRecordReader {
             guard let token = currentTokenStart() else { return 0 }
             return cancel("the id field \"\(options.id[0])\" is empty", at: location(of: token))
         }
-        hasOneID = true
-        if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
+        keyOneID()
         deliver(value.hash, isEmpty: value.isEmpty, isObject: false)
         return 1
+    }
+
+    /// `oneID` holds the record's id: its key hashed, the key index's slot asked for.
+    private func keyOneID() {
+        hasOneID = true
+        if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
     }
 
     /// The options' fields that some record has (see `RecordTable.fieldsFound`).
