@@ -158,10 +158,11 @@ extension JSONRecordReader {
         builder.sizeAfterFirstRecords(endingAt: end, inputSize: expectedInputSize)
         do {
             if idParts.count == 1 {
-                let key = oneID
-                try builder.append(
-                    keyText: key.span, keyHash: idHash, section: sectionName, fingerprint: fingerprint,
-                    range: recordStart..<end, line: recordMark.line, location: recordLocation)
+                try oneID.withBytes { key in
+                    try builder.append(
+                        keyText: key, keyHash: idHash, section: sectionName, fingerprint: fingerprint,
+                        range: recordStart..<end, line: recordMark.line, location: recordLocation)
+                }
             } else {
                 try builder.append(
                     key: RecordTableBuilder.key(idParts.map { $0! }), keyHash: idHash,
@@ -222,8 +223,8 @@ extension JSONRecordReader {
                     return cancel("the id field \"\(options.id[role.idComponent])\" is empty", at: location(of: token))
                 }
                 if idParts.count == 1 {
-                    oneID.removeAll(keepingCapacity: true)
-                    oneID.append(contentsOf: value.utf8)
+                    oneID.removeAll()
+                    oneID.append(contentsOf: value)
                     keyOneID()
                 } else {
                     idParts[role.idComponent] = value
@@ -239,10 +240,10 @@ extension JSONRecordReader {
     /// `ScalarText.fromNumber` gives it; a string's bytes are valid UTF-8,
     /// or the scanner refuses the record before it is added).
     private func oneIDScalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
-        oneID.removeAll(keepingCapacity: true)
+        oneID.removeAll()
         if kind == .number, CanonicalNumber.literalForm(literal) != .canonical,
            CanonicalNumber.canonicalize(literal, into: &scratch) {
-            oneID.append(contentsOf: scratch)
+            oneID.append(scratch.span)
         } else {
             oneID.append(literal)
         }
@@ -258,7 +259,7 @@ extension JSONRecordReader {
     /// `oneID` holds the record's id: its key hashed, the key index's slot asked for.
     private func keyOneID() {
         hasOneID = true
-        if indexesKeys { idHash = builder.hashPrefetchingSlot(key: oneID.span) }
+        if indexesKeys { idHash = oneID.withBytes { builder.hashPrefetchingSlot(key: $0) } }
     }
 
     /// The options' fields that some record has (see `RecordTable.fieldsFound`).

@@ -74,8 +74,9 @@ package final class JSONRecordReader {
     /// The id's parts as text, for an id of several parts (a one-part id is in `oneID`).
     @exclusivity(unchecked) var idParts: [String?]
     /// A one-part id's text, copied from the token: made into a String, a
-    /// number's or string's id cost about 160 instructions a record.
-    @exclusivity(unchecked) var oneID: [UInt8] = []
+    /// number's or string's id cost about 160 instructions a record, and
+    /// kept in an Array, emptying and refilling it about 165 more.
+    @exclusivity(unchecked) var oneID = ScratchBuffer<UInt8>(capacity: 64)
     @exclusivity(unchecked) var hasOneID = false
     /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
     @exclusivity(unchecked) var idHash: UInt64?
@@ -178,7 +179,6 @@ package final class JSONRecordReader {
         self.idParts = Array(repeating: nil, count: options.id.count)
         self.hasRenames = options.appliesRenames && !options.renames.isEmpty
         scratch.reserveCapacity(64)
-        oneID.reserveCapacity(64)
         handle = yajl_alloc(JSONRecordReader.callbacks, nil, Unmanaged.passUnretained(self).toOpaque())
         // Our scanner validates UTF-8 more strictly than yajl; no need to do it twice.
         _ = changeset_yajl_set_option(handle, yajl_dont_validate_strings, 1)

@@ -344,6 +344,26 @@ extension UnsafePointer where Pointee == UInt8 {
 extension ScratchBuffer where Element == UInt8 {
     /// The bytes so far; valid until the next append.
     var bytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(elements) }
+
+    /// `body` with the bytes so far as a span.
+    @inline(__always)
+    func withBytes<Result>(_ body: (Span<UInt8>) throws -> Result) rethrows -> Result {
+        let elements = elements
+        return try body(elements.span)
+    }
+
+    /// Appends the bytes of `span`.
+    @inline(__always)
+    mutating func append(_ span: Span<UInt8>) {
+        span.withUnsafeBufferPointer { bytes in
+            if let base = bytes.baseAddress { append(base, count: bytes.count) }
+        }
+    }
+
+    /// Appends the UTF-8 of `text`.
+    mutating func append(contentsOf text: String) {
+        text.withBytes { append($0) }
+    }
 }
 
 // MARK: - A table's columns
