@@ -74,6 +74,13 @@ import Testing
                 == [#"a=1"#, #"b\"c="}{""#, #"d=[{"e":"]"}]"#, "f=-1.5e3", "g=true"])
         #expect(members("{}") == [])
         #expect(members("\r\n{\t}\n") == [])
+        // Strings longer than a word, their quotes and escapes at every place in one (crossed eight bytes at a time).
+        for padding in 0..<17 {
+            let filler = String(repeating: "x", count: padding)
+            let name = filler + #"n\"q"# + filler, value = #""\\"# + filler + #"\"}""#
+            #expect(members("{\"\(name)\":\(value),\"z\":\"\(filler)\"}") == ["\(name)=\(value)", "z=\"\(filler)\""], "\(padding)")
+            #expect(members("{\"\(filler)\":\"\(filler)") == nil, "\(padding)")
+        }
         for broken in ["", "[]", "1", "{", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":1 \"b\":2}", "{\"a\":[1}", "{\"a\":\"x}", "{} x", "{\"a\":1}}"] {
             #expect(members(broken) == nil, "\(broken)")
         }

@@ -292,6 +292,21 @@ package enum JSONValueReader {
         @inline(__always)
         mutating func skipString() -> Bool {
             index += 1
+            // Eight bytes at a time up to the first quote or backslash (SWAR,
+            // as `JSONTextScanner` crosses strings): the record was read and
+            // checked before, so only those two end a run here. The lowest
+            // byte a word flags is a true match (a borrow only runs upwards).
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            while index + 8 <= count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* 0x22), backslash = word ^ (ones &* 0x5C)
+                let flagged = ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & (ones &* 0x80)
+                if flagged != 0 {
+                    index += flagged.trailingZeroBitCount / 8
+                    break
+                }
+                index += 8
+            }
             while index < count {
                 switch base[index] {
                 case 0x22:
