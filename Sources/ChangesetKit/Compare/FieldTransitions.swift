@@ -112,7 +112,12 @@ struct FieldTransitionCounter {
     }
 
     private var entries: [Entry] = []
-    private var slots: [Key: Int] = [:]
+    /// Where each entry's key lies (`entries`' index; -1: free): open
+    /// addressing with linear probing over twice the entries' room: the
+    /// keys are hashes already, so a lookup is a probe or two, where a
+    /// `Dictionary` would hash each key again with SipHash.
+    private var table = [Int8](repeating: -1, count: Self.tableSize)
+    private static let tableSize = 2 * capacity
     private var evicted = false
     /// A Bloom filter of the transitions evicted so far (`filterBits` bits,
     /// made at the first eviction): bounded memory that answers "was this
@@ -129,27 +134,42 @@ struct FieldTransitionCounter {
     /// A running mean: a sum of large distances could overflow where none of them does.
     private var numericMean = 0.0
 
+    /// Counts `change`, its values' fingerprints computed here.
     mutating func add(_ change: FieldChange) {
-        let key = Key(old: Self.hash(change.old), new: Self.hash(change.new))
-        if let slot = slots[key] {
-            entries[slot].count += 1
+        add(old: change.old, new: change.new, oldHash: change.old?.contentHash(mode: .typed), newHash: change.new?.contentHash(mode: .typed))
+    }
+
+    /// Counts a change from `old` to `new` (nil: absent), given their
+    /// `contentHash(mode: .typed)`, which a caller that needs them too
+    /// computes once. The values are copied only into an entry they take.
+    mutating func add(old: Value?, new: Value?, oldHash: UInt64?, newHash: UInt64?) {
+        // A value's identity is its typed fingerprint (equal values count as
+        // one transition), made odd so that absent (0) is its own.
+        let key = Key(old: oldHash.map { $0 | 1 } ?? 0, new: newHash.map { $0 | 1 } ?? 0)
+        var position = Self.home(of: key)
+        while table[position] >= 0, entries[Int(table[position])].key != key { position = (position + 1) % Self.tableSize }
+        if table[position] >= 0 {
+            entries[Int(table[position])].count += 1
         } else if entries.count < Self.capacity {
-            slots[key] = entries.count
-            entries.append(Entry(key: key, old: change.old, new: change.new, count: 1, error: 0, exact: true))
+            table[position] = Int8(entries.count)
+            entries.append(Entry(key: key, old: old, new: new, count: 1, error: 0, exact: true))
         } else {
             // Space-Saving: the least counted entry gives its place, and its count, plus one.
             let slot = leastCounted()
             let inherited = entries[slot].count
-            slots[entries[slot].key] = nil
+            removeFromTable(entries[slot].key)
             if evictedKeys.isEmpty { evictedKeys = Array(repeating: 0, count: Self.filterBits / 64) }
             noteEvicted(entries[slot].key)
-            entries[slot] = Entry(key: key, old: change.old, new: change.new, count: inherited + 1, error: inherited,
+            entries[slot] = Entry(key: key, old: old, new: new, count: inherited + 1, error: inherited,
                                   exact: !mayHaveBeenEvicted(key))
-            slots[key] = slot
+            // The removal may have moved the free place the probe found: probe again.
+            position = Self.home(of: key)
+            while table[position] >= 0 { position = (position + 1) % Self.tableSize }
+            table[position] = Int8(slot)
             evicted = true
         }
-        if case .number(let oldText)? = change.old, case .number(let newText)? = change.new,
-           let old = Double(oldText), let new = Double(newText), (new - old).isFinite, new != old {
+        if case .number(let oldText)? = old, case .number(let newText)? = new,
+           let old = Self.double(oldText), let new = Self.double(newText), (new - old).isFinite, new != old {
             // Only what a Double can measure: two texts that differ past its
             // precision (or past its range) say nothing about how far they moved.
             let distance = abs(new - old)
@@ -159,6 +179,90 @@ struct FieldTransitionCounter {
         }
     }
 
+    /// Where a key's probe starts: its two fingerprints are mixed already.
+    private static func home(of key: Key) -> Int {
+        Int(truncatingIfNeeded: (key.old ^ key.new.rotated(29)) % UInt64(tableSize))
+    }
+
+    /// Takes `key` out of the table, moving the keys probed past its place
+    /// back where a probe for them still finds them (no tombstones).
+    private mutating func removeFromTable(_ key: Key) {
+        var hole = Self.home(of: key)
+        while entries[Int(table[hole])].key != key { hole = (hole + 1) % Self.tableSize }
+        var next = (hole + 1) % Self.tableSize
+        while table[next] >= 0 {
+            let home = Self.home(of: entries[Int(table[next])].key)
+            // A key whose probe starts after the hole (cyclically, up to its place) must stay.
+            let fromHome = (next - home + Self.tableSize) % Self.tableSize
+            let fromHole = (next - hole + Self.tableSize) % Self.tableSize
+            if fromHome >= fromHole {
+                table[hole] = table[next]
+                hole = next
+            }
+            next = (next + 1) % Self.tableSize
+        }
+        table[hole] = -1
+    }
+
+    /// `Double(text)`, the same value: a literal of at most 2^53 as an
+    /// integer of its digits and a power of ten within ±22 is that integer
+    /// times or over the power, both exact in a Double, so one correctly
+    /// rounded operation gives the correctly rounded value (Clinger's fast
+    /// path); anything else goes to `Double(text)`, whose C call costs
+    /// several times more and which most numbers in data never need.
+    static func double(_ text: String) -> Double? {
+        let fast: Double? = text.withBytes { bytes in
+            let count = bytes.count
+            var index = 0
+            let negative = count > 0 && bytes[0] == UInt8(ascii: "-")
+            if negative { index = 1 }
+            var digits: UInt64 = 0
+            var digitCount = 0
+            var fractionDigits = 0
+            func readDigits(fraction: Bool) -> Bool {
+                while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39 {
+                    digits = digits * 10 + UInt64(bytes[index] - 0x30)
+                    guard digits <= 1 << 53 else { return false }
+                    digitCount += 1
+                    if fraction { fractionDigits += 1 }
+                    index += 1
+                }
+                return true
+            }
+            guard readDigits(fraction: false), digitCount > 0 else { return nil }
+            if index < count, bytes[index] == UInt8(ascii: ".") {
+                index += 1
+                let before = digitCount
+                guard readDigits(fraction: true), digitCount > before else { return nil }
+            }
+            var exponent = 0
+            if index < count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+                index += 1
+                var exponentNegative = false
+                if index < count, bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+") {
+                    exponentNegative = bytes[index] == UInt8(ascii: "-")
+                    index += 1
+                }
+                let start = index
+                while index < count, bytes[index] >= 0x30, bytes[index] <= 0x39, index - start < 4 {
+                    exponent = exponent * 10 + Int(bytes[index] - 0x30)
+                    index += 1
+                }
+                guard index > start else { return nil }
+                if exponentNegative { exponent = -exponent }
+            }
+            guard index == count else { return nil }
+            let power = exponent - fractionDigits
+            guard power >= -22, power <= 22 else { return nil }
+            let magnitude = power >= 0 ? Double(digits) * Self.powersOfTen[power] : Double(digits) / Self.powersOfTen[-power]
+            return negative ? -magnitude : magnitude
+        }
+        return fast ?? Double(text)
+    }
+
+    /// 10^0 through 10^22, each exact in a Double.
+    private static let powersOfTen: [Double] = (0...22).map { power in (0..<power).reduce(1.0) { value, _ in value * 10 } }
+
     /// The filter's three bits for a transition, from one mixed hash.
     private static func filterPositions(of key: Key) -> (Int, Int, Int) {
         let mixed = StableHash.combine(key.old, key.new)
@@ -167,11 +271,10 @@ struct FieldTransitionCounter {
     }
 
     private mutating func noteEvicted(_ key: Key) {
-        func set(_ bit: Int) { evictedKeys[bit / 64] |= 1 << UInt64(bit % 64) }
         let (a, b, c) = Self.filterPositions(of: key)
-        set(a)
-        set(b)
-        set(c)
+        evictedKeys[a / 64] |= 1 << UInt64(a % 64)
+        evictedKeys[b / 64] |= 1 << UInt64(b % 64)
+        evictedKeys[c / 64] |= 1 << UInt64(c % 64)
     }
 
     private func mayHaveBeenEvicted(_ key: Key) -> Bool {
@@ -205,13 +308,5 @@ struct FieldTransitionCounter {
             ? NumericChanges(records: numericCount, largest: numericLargest, mean: numericMean) : nil
         guard !top.isEmpty || numbers != nil else { return nil }
         return FieldTransitions(path: path, elementPattern: elementPattern, top: Array(top), exact: !evicted, numbers: numbers)
-    }
-
-    /// A value's identity for counting: its fingerprint under the typed
-    /// rule (equal values count as one transition), no text made; absent is
-    /// its own.
-    private static func hash(_ value: Value?) -> UInt64 {
-        guard let value else { return 0 }
-        return value.contentHash(mode: .typed) | 1
     }
 }

@@ -8,37 +8,37 @@ extension Summary {
     /// two agree to the byte.
     package mutating func countFields(of updates: [[FieldChange]], mode: ComparisonMode) {
     // Per field: how many updated records changed it, and its transitions
-    // in bounded memory (a top-k, not a map of every value); one lookup a change.
-    // Updates that only change types: compared by text, every field would be equal.
-    if mode == .typed {
-        let typeOnly = updates.filter { fields in
-            !fields.isEmpty && fields.allSatisfy { Value.changesOnlyType($0.old, $0.new) }
-        }
-        typeOnlyUpdates = typeOnly.count
-        typeOnlyExample = typeOnly.first?.first
-    }
-    // Updates that only respell numbers: compared by value, every field would be equal.
-    if mode == .cellText {
-        let respelled = updates.filter { fields in
-            !fields.isEmpty && fields.allSatisfy { Value.respellsNumber($0.old, $0.new) }
-        }
-        respelledNumberUpdates = respelled.count
-        respelledNumberExample = respelled.first?.first
-    }
+    // in bounded memory (a top-k, not a map of every value).
+    // Updates that only change types (mode typed): compared by text, every
+    // field would be equal. Updates that only respell numbers (mode
+    // cellText): compared by value, every field would be equal. Each
+    // update's changes are asked only until one says no.
+    let countsTypes = mode == .typed, countsRespellings = mode == .cellText
+    var typeOnlyUpdateCount = 0, respelledUpdateCount = 0
+    var firstTypeOnlyUpdate: FieldChange?, firstRespelledUpdate: FieldChange?
     // Per field, the records that changed it (once each, however many
     // of its array's elements changed) and its transitions: a field's
-    // own, and its array elements' apart (`tags[]: inserted "x"`), the
-    // common case found with one lookup of the path.
+    // own, and its array elements' apart (`tags[]: inserted "x"`).
     var slotOfPath: [FieldPath: Int] = [:]
     var fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)] = []
+    // Records mostly change the same fields in the same order: the slot
+    // that followed each slot last time (-1: none yet), and the slot an
+    // update began with, are guessed first, then the path is found by
+    // the bytes of its names (`PathSlots`); `slotOfPath` has the last word.
+    var pathSlots = PathSlots()
+    var followingSlot: [Int] = []
+    var firstSlot = -1
     // Per field, the records whose every change of it was only of a type
     // (what --loose-types would count as none): counted per field, since
     // a field's records may have changed other fields too and so be no
     // type-only update. `now`: whether this update's changes of the field are so far.
-    let countsTypes = mode == .typed
     var typeOnly: [(records: Int, example: FieldChange?, now: Bool)] = []
     var touched: [Int] = []
     var slotOfPattern: [String: Int] = [:]
+    // Per field, the element pattern counted last (`tags[]`) with the path
+    // (byte for byte) and array depths that made it: the same ones make
+    // the same pattern, so it is not written out again.
+    var lastPattern: [(path: FieldPath, depths: [Int], counter: Int)?] = []
     var counters: [(path: FieldPath, pattern: String?, counter: FieldTransitionCounter)] = []
     // An element transition counts once a record, however many of its elements made it.
     struct ElementTransition: Hashable { var counter: Int; var old: UInt64; var new: UInt64 }
@@ -46,16 +46,37 @@ extension Summary {
     for (number, update) in updates.enumerated() {
         elementTransitions.removeAll(keepingCapacity: true)
         touched.removeAll(keepingCapacity: true)
-        for field in update {
+        var allTypeOnly = countsTypes && !update.isEmpty, allRespelled = countsRespellings && !update.isEmpty
+        var previous = -1
+        // Each change borrowed where it lies (a span's element), its parts
+        // read in place: a copy of each change (its path, values,
+        // positions) and its release cost more than counting it.
+        let changes = update.span
+        for index in changes.indices {
             let slot: Int
-            if let known = slotOfPath[field.path] {
-                slot = known
+            let guess = previous < 0 ? firstSlot : followingSlot[previous]
+            if guess >= 0, fields[guess].path == changes[index].path {
+                slot = guess
             } else {
-                slot = fields.count
-                slotOfPath[field.path] = slot
-                fields.append((field.path, 0, -1, -1))
-                typeOnly.append((0, nil, false))
+                let bytesHash = PathSlots.bytesHash(of: changes[index].path)
+                if let known = pathSlots.slot(of: changes[index].path, bytesHash: bytesHash, in: fields) {
+                    slot = known
+                } else if let known = slotOfPath[changes[index].path] {
+                    // The same path by `==`, its names spelled in other bytes.
+                    slot = known
+                    pathSlots.insert(slot, bytesHash: bytesHash)
+                } else {
+                    slot = fields.count
+                    slotOfPath[changes[index].path] = slot
+                    pathSlots.insert(slot, bytesHash: bytesHash)
+                    fields.append((changes[index].path, 0, -1, -1))
+                    followingSlot.append(-1)
+                    typeOnly.append((0, nil, false))
+                    lastPattern.append(nil)
+                }
             }
+            if previous < 0 { firstSlot = slot } else { followingSlot[previous] = slot }
+            previous = slot
             if fields[slot].lastUpdate != number {
                 fields[slot].records += 1
                 fields[slot].lastUpdate = number
@@ -64,35 +85,66 @@ extension Summary {
                     typeOnly[slot].now = true
                 }
             }
-            if countsTypes && typeOnly[slot].now && !Value.changesOnlyType(field.old, field.new) { typeOnly[slot].now = false }
+            // The values (copied once, each read of a change's member is a
+            // copy) and their fingerprints, for the counter, the element
+            // transitions and a respelled number alike.
+            let old = changes[index].old, new = changes[index].new
+            let oldHash = old?.contentHash(mode: .typed), newHash = new?.contentHash(mode: .typed)
+            if countsTypes && (allTypeOnly || typeOnly[slot].now) && !Value.changesOnlyType(old, new) {
+                typeOnly[slot].now = false
+                allTypeOnly = false
+            }
+            if allRespelled && !Self.respellsNumber(old, new, oldHash: oldHash, newHash: newHash) {
+                allRespelled = false
+            }
             let counter: Int
-            if field.elements.isEmpty {
+            let inArray = !changes[index].elements.isEmpty
+            if !inArray {
                 if fields[slot].own < 0 {
                     fields[slot].own = counters.count
-                    counters.append((field.path, nil, FieldTransitionCounter()))
+                    counters.append((changes[index].path, nil, FieldTransitionCounter()))
                 }
                 counter = fields[slot].own
+            } else if let last = lastPattern[slot], Self.sameBytes(last.path, changes[index].path),
+                      last.depths.elementsEqual(changes[index].elements.lazy.map(\.depth)) {
+                counter = last.counter
             } else {
-                let pattern = field.elementPattern
+                let pattern = changes[index].elementPattern
                 if let known = slotOfPattern[pattern] {
                     counter = known
                 } else {
                     counter = counters.count
                     slotOfPattern[pattern] = counter
-                    counters.append((field.path, pattern, FieldTransitionCounter()))
+                    counters.append((changes[index].path, pattern, FieldTransitionCounter()))
                 }
+                lastPattern[slot] = (changes[index].path, changes[index].elements.map(\.depth), counter)
             }
-            if !field.elements.isEmpty {
-                let transition = ElementTransition(
-                    counter: counter, old: field.old?.contentHash(mode: .typed) ?? 0, new: field.new?.contentHash(mode: .typed) ?? 0)
+            if inArray {
+                let transition = ElementTransition(counter: counter, old: oldHash ?? 0, new: newHash ?? 0)
                 guard elementTransitions.insert(transition).inserted else { continue }
             }
-            counters[counter].counter.add(field)
+            counters[counter].counter.add(old: old, new: new, oldHash: oldHash, newHash: newHash)
         }
         for slot in touched where typeOnly[slot].now {
             typeOnly[slot].records += 1
             if typeOnly[slot].example == nil { typeOnly[slot].example = update.first { $0.path == fields[slot].path } }
         }
+        if allTypeOnly {
+            typeOnlyUpdateCount += 1
+            if firstTypeOnlyUpdate == nil { firstTypeOnlyUpdate = update.first }
+        }
+        if allRespelled {
+            respelledUpdateCount += 1
+            if firstRespelledUpdate == nil { firstRespelledUpdate = update.first }
+        }
+    }
+    if countsTypes {
+        typeOnlyUpdates = typeOnlyUpdateCount
+        typeOnlyExample = firstTypeOnlyUpdate
+    }
+    if countsRespellings {
+        respelledNumberUpdates = respelledUpdateCount
+        respelledNumberExample = firstRespelledUpdate
     }
     let typeOnlyOfPath = Dictionary(uniqueKeysWithValues: fields.indices.map { (fields[$0].path, typeOnly[$0]) })
     fields.sort {
@@ -111,5 +163,68 @@ extension Summary {
         ((field.own >= 0 ? [field.own] : []) + (elementCounters[field.path] ?? []))
             .compactMap { counters[$0].counter.transitions(of: field.path, elementPattern: counters[$0].pattern) }
     }
+    }
+
+    /// `Value.respellsNumber(old, new)`, the two numbers' case (the common
+    /// one) from their typed fingerprints, already made.
+    private static func respellsNumber(_ old: Value?, _ new: Value?, oldHash: UInt64?, newHash: UInt64?) -> Bool {
+        if case .number(let oldText)? = old, case .number(let newText)? = new {
+            return oldHash == newHash && !ExactText.same(oldText, newText)
+        }
+        return Value.respellsNumber(old, new)
+    }
+
+    /// Whether two paths' names are the same bytes, so their element
+    /// patterns are the same text (`==` compares names as Unicode text,
+    /// which two spellings of one name pass).
+    private static func sameBytes(_ a: FieldPath, _ b: FieldPath) -> Bool {
+        a.components.count == b.components.count && zip(a.components, b.components).allSatisfy { ExactText.same($0, $1) }
+    }
+}
+
+/// The fields' slots by a hash of their paths' names, byte for byte: a
+/// `Hasher` over a path's names as Unicode text costs several times more.
+/// A slot found here has a path equal (`==`) to the one asked for; a path
+/// not found may still be a field's, its names spelled in other bytes, so
+/// `slotOfPath` decides and its slot is filed here too.
+private struct PathSlots {
+    /// Each filed hash and its slot.
+    private var entries: [(bytesHash: UInt64, slot: Int)] = []
+    /// Where each entry lies (`entries`' index; -1: free): open addressing,
+    /// linear probing, at most half full.
+    private var table = [Int32](repeating: -1, count: 16)
+
+    static func bytesHash(of path: FieldPath) -> UInt64 {
+        var hash = UInt64(truncatingIfNeeded: path.components.count)
+        for name in path.components { hash = StableHash.combine(hash, name.withBytes { ValueHasher.name($0) }) }
+        return hash
+    }
+
+    func slot(of path: FieldPath, bytesHash: UInt64, in fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)]) -> Int? {
+        let mask = table.count - 1
+        var position = Int(truncatingIfNeeded: bytesHash) & mask
+        while table[position] >= 0 {
+            let entry = entries[Int(table[position])]
+            if entry.bytesHash == bytesHash, fields[entry.slot].path == path { return entry.slot }
+            position = (position + 1) & mask
+        }
+        return nil
+    }
+
+    mutating func insert(_ slot: Int, bytesHash: UInt64) {
+        entries.append((bytesHash, slot))
+        if entries.count * 2 > table.count {
+            table = [Int32](repeating: -1, count: table.count * 2)
+            for index in entries.indices { place(index) }
+        } else {
+            place(entries.count - 1)
+        }
+    }
+
+    private mutating func place(_ index: Int) {
+        let mask = table.count - 1
+        var position = Int(truncatingIfNeeded: entries[index].bytesHash) & mask
+        while table[position] >= 0 { position = (position + 1) & mask }
+        table[position] = Int32(index)
     }
 }
