@@ -75,7 +75,6 @@ extension JSONRecordReader {
     package static let maximumDepth = 1000
 
     func openContainer(isObject: Bool) -> Int32 {
-        lastValueEnd = callbackOffset
         if frames.count >= JSONRecordReader.maximumDepth {
             guard let token = currentTokenStart() else { return 0 }
             return cancel(
@@ -282,7 +281,6 @@ extension JSONRecordReader {
 
     @inline(__always)
     func resolvedMemberName(_ bytes: Span<UInt8>) -> Int32 {
-        lastValueEnd = callbackOffset
         let top = frames.count - 1
         let start = frames[top].namesStart
         if frames[top].isRecordRoot {

@@ -74,8 +74,9 @@ package final class JSONRecordReader {
     /// The id's parts as text, for an id of several parts (a one-part id is in `oneID`).
     @exclusivity(unchecked) var idParts: [String?]
     /// A one-part id's text, copied from the token: made into a String, a
-    /// number's or string's id cost about 160 instructions a record, and
-    /// kept in an Array, emptying and refilling it about 165 more.
+    /// number's or string's id cost about 160 instructions a record. (A
+    /// `ScratchBuffer`: as an Array, emptying and refilling it a record
+    /// cost about 165 more.)
     @exclusivity(unchecked) var oneID = ScratchBuffer<UInt8>(capacity: 64)
     @exclusivity(unchecked) var hasOneID = false
     /// A one-part id's key hash, taken when the id is read (see `RecordTableBuilder.hashPrefetchingSlot`).
@@ -95,7 +96,10 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var scratch: [UInt8] = []
     @exclusivity(unchecked) var schema = SchemaCollector()
     @exclusivity(unchecked) var recordMemberNames = RecordMemberNames()
-    /// Where the token of the latest callback ended (for placing one kind of yajl error).
+    /// Where the latest value yajl accepted ended, for placing an error
+    /// after a member's value (`yajlError`). Only a scalar's or a closing
+    /// bracket's callback ends a value: asking yajl for its offset at every
+    /// member name and opening bracket too cost about 10 instructions each.
     @exclusivity(unchecked) var lastValueEnd = 0
 
     enum Role {
