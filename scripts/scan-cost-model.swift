@@ -9,11 +9,13 @@
 // step of changeset's StableHash) into an order-free sum, counts lines, and
 // crosses strings eight bytes at a time, noting those with an escape, a
 // control byte or a byte past ASCII (which a real reader would take on a
-// slow path). It decodes no escape and keeps no table. Alone it checks no
-// grammar and follows no nesting beyond a depth count; with `--validate` it
-// also checks the grammar as yajl does (where each token may stand, a stack
-// of open containers, numbers' digits, literals' letters, escapes' letters),
-// stopping at the first error. A lower bound on what such a pass costs,
+// slow path). It decodes no escape, checks no UTF-8 (changeset's scanner
+// does, and `json_verify` by default) and keeps no table. Alone it checks
+// no grammar and follows no nesting beyond a depth count (so an array's
+// elements after the first are hashed as names); with `--validate` it also
+// checks the grammar as yajl does (where each token may stand, a stack of
+// open containers, numbers' digits, literals' letters, escapes' letters,
+// no raw control byte in a string), stopping at the first error. A lower bound on what such a pass costs,
 // which docs/performance.md sets beside yajl's own cost (`json_verify`) and
 // the reader's. Raw pointers and no bounds checks, since a lower bound is
 // the point; one file, so the compiler inlines all of it.
@@ -68,7 +70,8 @@ func stringEnd(_ bytes: UnsafePointer<UInt8>, _ count: Int, from start: Int, pla
     var index = start
     while index + 8 <= count {
         let word = UnsafeRawPointer(bytes + index).loadUnaligned(as: UInt64.self)
-        let controls = (word & ~((word | byteHighs) &- (0x20 &* byteOnes))) & byteHighs
+        // A byte below 0x20: with its high bit set first, taking 0x20 away leaves the high bit clear.
+        let controls = ~((word | byteHighs) &- (0x20 &* byteOnes)) & byteHighs
         let special = zeroBytes(word ^ (0x22 &* byteOnes)) | zeroBytes(word ^ (0x5C &* byteOnes)) | controls | (word & byteHighs)
         if special != 0 {
             index += special.trailingZeroBitCount >> 3

@@ -134,7 +134,8 @@ struct FieldTransitionCounter {
     /// A running mean: a sum of large distances could overflow where none of them does.
     private var numericMean = 0.0
 
-    /// Counts `change`, its values' fingerprints computed here.
+    /// Counts `change`, its values' fingerprints computed here (what the
+    /// tests call; `Summary.countFields` has the fingerprints already).
     mutating func add(_ change: FieldChange) {
         add(old: change.old, new: change.new, oldHash: change.old?.contentHash(mode: .typed), newHash: change.new?.contentHash(mode: .typed))
     }

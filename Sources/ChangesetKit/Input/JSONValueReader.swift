@@ -295,7 +295,9 @@ package enum JSONValueReader {
             // Eight bytes at a time up to the first quote or backslash (SWAR,
             // as `JSONTextScanner` crosses strings): the record was read and
             // checked before, so only those two end a run here. The lowest
-            // byte a word flags is a true match (a borrow only runs upwards).
+            // byte a word flags is a true match (a borrow only runs upwards),
+            // and the lowest byte is the first in memory on the little-endian
+            // machines changeset runs on, as in the scanner.
             let ones: UInt64 = 0x0101_0101_0101_0101
             while index + 8 <= count {
                 let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
