@@ -5,8 +5,8 @@
 /// found may still be a field's, its names spelled in other bytes, so the
 /// counts' dictionary of paths decides, and its slot is filed here too.
 struct PathSlots {
-    /// Each filed hash and its slot.
-    private var entries: [(bytesHash: UInt64, slot: Int)] = []
+    /// Each filed path, its hash and its slot.
+    private var entries: [(path: FieldPath, bytesHash: UInt64, slot: Int)] = []
     /// Where each entry lies (`entries`' index; -1: free): open addressing,
     /// linear probing, at most half full.
     private var table = [Int32](repeating: -1, count: 16)
@@ -17,19 +17,19 @@ struct PathSlots {
         return hash
     }
 
-    func slot(of path: FieldPath, bytesHash: UInt64, in fields: [(path: FieldPath, records: Int, lastUpdate: Int, own: Int)]) -> Int? {
+    func slot(of path: FieldPath, bytesHash: UInt64) -> Int? {
         let mask = table.count - 1
         var position = Int(truncatingIfNeeded: bytesHash) & mask
         while table[position] >= 0 {
             let entry = entries[Int(table[position])]
-            if entry.bytesHash == bytesHash, fields[entry.slot].path == path { return entry.slot }
+            if entry.bytesHash == bytesHash, entry.path == path { return entry.slot }
             position = (position + 1) & mask
         }
         return nil
     }
 
-    mutating func insert(_ slot: Int, bytesHash: UInt64) {
-        entries.append((bytesHash, slot))
+    mutating func insert(_ slot: Int, path: FieldPath, bytesHash: UInt64) {
+        entries.append((path, bytesHash, slot))
         if entries.count * 2 > table.count {
             table = [Int32](repeating: -1, count: table.count * 2)
             for index in entries.indices { place(index) }

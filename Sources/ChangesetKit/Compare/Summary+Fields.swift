@@ -59,16 +59,16 @@ extension Summary {
                 slot = guess
             } else {
                 let bytesHash = PathSlots.bytesHash(of: changes[index].path)
-                if let known = pathSlots.slot(of: changes[index].path, bytesHash: bytesHash, in: fields) {
+                if let known = pathSlots.slot(of: changes[index].path, bytesHash: bytesHash) {
                     slot = known
                 } else if let known = slotOfPath[changes[index].path] {
                     // The same path by `==`, its names spelled in other bytes.
                     slot = known
-                    pathSlots.insert(slot, bytesHash: bytesHash)
+                    pathSlots.insert(slot, path: changes[index].path, bytesHash: bytesHash)
                 } else {
                     slot = fields.count
                     slotOfPath[changes[index].path] = slot
-                    pathSlots.insert(slot, bytesHash: bytesHash)
+                    pathSlots.insert(slot, path: changes[index].path, bytesHash: bytesHash)
                     fields.append((changes[index].path, 0, -1, -1))
                     followingSlot.append(-1)
                     typeOnly.append((0, nil, false))
