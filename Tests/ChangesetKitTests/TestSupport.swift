@@ -39,6 +39,9 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
         return nil
     }
 
+    /// What `read` gives when the JSON reader's own lexer gave up.
+    static let ownLexerGaveUp = ReadOutcome.failure("\(JSONRecordReader.Lexer.GaveUp())")
+
     var failureMessage: String? {
         if case .failure(let message) = self { return message }
         return nil
@@ -50,7 +53,7 @@ enum ReadOutcome: Equatable, CustomStringConvertible {
 /// cases the command shares), else as the library spells them.
 func read(
     _ bytes: [UInt8], format: InputFormat, options: RecordOptions, chunkSize: Int, source: String = "test",
-    naming: ((LibrarySetting) -> String)? = nil
+    naming: ((LibrarySetting) -> String)? = nil, lexer: JSONRecordReader.Lexer = .yajl
 ) -> ReadOutcome {
     do {
         let feed: (Span<UInt8>) throws -> Void
@@ -58,7 +61,7 @@ func read(
         switch format {
         case .json, .ndjson:
             let layout: JSONLayout = format == .ndjson ? .lines : options.recordsAt.map { .nested($0) } ?? .array
-            let reader = JSONRecordReader(source: source, layout: layout, options: options)
+            let reader = JSONRecordReader(source: source, layout: layout, options: options, lexer: lexer)
             feed = reader.feed
             finish = reader.finish
         case .csv, .tsv:
@@ -95,6 +98,14 @@ func read(
     let outcomes = chunkSizes.map { read(bytes, format: format, options: options, chunkSize: $0, source: source, naming: naming) }
     for (size, outcome) in zip(chunkSizes, outcomes).dropFirst() {
         #expect(outcome == outcomes[0], "chunks of \(size) bytes disagree with chunks of 1", sourceLocation: sourceLocation)
+    }
+    if format.isJSON {
+        // The reader's own lexer reads the same records, or gives up (and yajl reads them).
+        for size in chunkSizes {
+            let own = read(bytes, format: format, options: options, chunkSize: size, source: source, naming: naming, lexer: .own)
+            #expect(own == outcomes[0] || own == ReadOutcome.ownLexerGaveUp,
+                    "the own lexer, in chunks of \(size) bytes, read \(own), not \(outcomes[0])", sourceLocation: sourceLocation)
+        }
     }
     return outcomes[0]
 }

@@ -180,16 +180,22 @@ extension InputFile {
     ) throws -> (table: RecordTable, lineBreaks: Int) {
         let range = part.range
         if format.isJSON {
-            // A JSON array's later parts get a `[` just before their first byte, so offsets stay the file's.
-            let reader = JSONRecordReader(source: name, layout: format == .ndjson ? .lines : .array, options: options,
-                                          partStart: isFirst ? nil : range.lowerBound - (part.opensArray ? 1 : 0), indexesKeys: false)
-            reader.builder.budget = budget
-            reader.expectedInputSize = isFirst ? bytes.count : range.count
-            if part.opensArray { try reader.feed([UInt8(ascii: "[")]) }
-            try bytes.forEachChunk(in: range, reader.feed, wantsMore: { reader.endsInsideLongToken })
-            if part.closesArray { try reader.feed([UInt8(ascii: "]")]) }
-            let table = try reader.finish()
-            return (table, reader.lineBreaksRead)
+            var lineBreaks = 0
+            let table = try Self.readJSON(ownLexerFirst: true) { lexer in
+                // A JSON array's later parts get a `[` just before their first byte, so offsets stay the file's.
+                let reader = JSONRecordReader(source: name, layout: format == .ndjson ? .lines : .array, options: options,
+                                              partStart: isFirst ? nil : range.lowerBound - (part.opensArray ? 1 : 0),
+                                              indexesKeys: false, lexer: lexer)
+                reader.builder.budget = budget
+                reader.expectedInputSize = isFirst ? bytes.count : range.count
+                if part.opensArray { try reader.feed([UInt8(ascii: "[")]) }
+                try bytes.forEachChunk(in: range, reader.feed, wantsMore: { reader.endsInsideLongToken })
+                if part.closesArray { try reader.feed([UInt8(ascii: "]")]) }
+                let table = try reader.finish()
+                lineBreaks = reader.lineBreaksRead
+                return table
+            }
+            return (table, lineBreaks)
         }
         let reader = CSVRecordReader(source: name, delimiter: delimiter, options: options, indexesKeys: false)
         reader.builder.budget = budget

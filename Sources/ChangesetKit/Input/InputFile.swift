@@ -201,16 +201,32 @@ package struct InputFile: Sendable {
             } else {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
-            let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys)
-            reader.builder.budget = budget
-            return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,
-                            locating: locating, located: located)
+            // Batches are handed on as they are read and cannot be taken
+            // back, so a read in batches is yajl's from the start.
+            return try Self.readJSON(ownLexerFirst: batches == nil) { lexer in
+                let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys, lexer: lexer)
+                reader.builder.budget = budget
+                return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,
+                                locating: locating, located: located)
+            }
         case .csv, .tsv:
             let reader = CSVRecordReader(
                 source: name, delimiter: format.delimiter(delimiter), options: options, indexesKeys: indexesKeys)
             reader.builder.budget = budget
             return try read(with: reader, wantsMore: { false }, batchSize: batchSize, batches: batches, locating: locating, located: located)
         }
+    }
+
+    /// `read` with the JSON reader's own lexer, then, if it gave up (an
+    /// error to place, or text it leaves to yajl), again from the start with
+    /// yajl (see `JSONRecordReader.Lexer`).
+    static func readJSON(ownLexerFirst: Bool, _ read: (JSONRecordReader.Lexer) throws -> RecordTable) throws -> RecordTable {
+        if ownLexerFirst {
+            do {
+                return try read(.own)
+            } catch is JSONRecordReader.Lexer.GaveUp {}
+        }
+        return try read(.yajl)
     }
 
     /// The chunk a reader that hands on batches is fed at a time.

@@ -16,6 +16,8 @@ extension JSONRecordReader {
     /// without complaint, so the scanner may cross plain bytes quickly
     /// (`JSONTextScanner.skipAccepted`).
     func scanUpTo(_ offset: Int, acceptedByYajl: Bool = false) -> InputError? {
+        // The own lexer has checked what the scanner would have.
+        if lexer == .own { return nil }
         let end = min(max(offset, scanner.offset), chunkBase + chunk.count)
         if end > scanner.offset, chunk.count > 0 {
             withChunk { chunk in
@@ -135,6 +137,7 @@ extension JSONRecordReader {
 
     /// Where the token that triggered the current callback starts.
     func currentTokenStart() -> JSONTextScanner.Mark? {
+        if lexer == .own { return JSONTextScanner.Mark(offset: ownTokenStart, line: ownLine, lineStart: ownLineStart, column: nil) }
         if let problem = scanUpTo(callbackOffset, acceptedByYajl: true) {
             failure = problem
             return nil
@@ -142,5 +145,5 @@ extension JSONRecordReader {
         return scanner.lastToken
     }
 
-    var callbackOffset: Int { chunkBase + Int(yajl_get_bytes_consumed(handle)) }
+    var callbackOffset: Int { lexer == .own ? ownTokenEnd : chunkBase + Int(yajl_get_bytes_consumed(handle)) }
 }

@@ -143,10 +143,10 @@ extension JSONRecordReader {
             return 0
         }
         if layout == .lines {
-            if scanner.line != recordMark.line {
+            if lineNow != recordMark.line {
                 return cancel("a record must end on the line it starts on (NDJSON holds one record per line)", at: recordLocation)
             }
-            previousRecordEndLine = scanner.line
+            previousRecordEndLine = lineNow
         }
         for (index, part) in idParts.enumerated() where idParts.count == 1 ? !hasOneID : part == nil {
             let path = options.id[index]

@@ -102,6 +102,29 @@ package final class JSONRecordReader {
     /// member name and opening bracket too cost about 10 instructions each.
     @exclusivity(unchecked) var lastValueEnd = 0
 
+    /// What lexes the text and calls the handlers below (see `Lexer`).
+    package let lexer: Lexer
+    /// The own lexer's state (`JSONRecordReader+Tokenizer.swift`): what may
+    /// come next, the line it is on, the token it is at.
+    @exclusivity(unchecked) var expected = Expected.topValue
+    @exclusivity(unchecked) var ownLine = 1
+    @exclusivity(unchecked) var ownLineStart = 0
+    @exclusivity(unchecked) var ownAfterCR = false
+    /// Where the token whose handler runs starts in the input (on `ownLine`: no token spans a line break).
+    @exclusivity(unchecked) var ownTokenStart = 0
+    /// Just past the token whose handler runs: the own lexer's `callbackOffset`.
+    @exclusivity(unchecked) var ownTokenEnd = 0
+    @exclusivity(unchecked) var ownSawToken = false
+    /// The own lexer met something it leaves to yajl: the rest is not read, and `finish` throws `Lexer.GaveUp`.
+    @exclusivity(unchecked) var gaveUp = false
+    /// A token cut by the end of a chunk, from its first byte, and where it starts in the input.
+    @exclusivity(unchecked) var carried = ScratchBuffer<UInt8>(capacity: 64)
+    @exclusivity(unchecked) var carriedStart = 0
+    /// The string just lexed has an escape to decode.
+    @exclusivity(unchecked) var stringHasEscape = false
+    /// A string with escapes, decoded.
+    @exclusivity(unchecked) var decoded = ScratchBuffer<UInt8>(capacity: 64)
+
     enum Role {
         /// Outside the records, in a part of the document that is only checked.
         case outside
@@ -163,13 +186,16 @@ package final class JSONRecordReader {
     /// chunk, so the next chunk should be bigger. (A token merely cut by the
     /// chunk's end is finished by the next chunk; asking for more then grew
     /// the buffer to 64 MiB on an ordinary file.)
-    package var endsInsideLongToken: Bool { scanner.isInsideToken(begunBefore: chunkBase) }
+    package var endsInsideLongToken: Bool { lexer == .yajl && scanner.isInsideToken(begunBefore: chunkBase) }
 
     /// A reader of a whole input, or, given `partStart`, of a part of an
     /// NDJSON file or JSON array that starts at that offset (its lines count
     /// from 1; see `InputFile.readRecordsInParts`).
     /// Without `indexesKeys`, the table's key index is left to `RecordTable.indexKeys`.
-    package init(source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil, indexesKeys: Bool = true) {
+    package init(
+        source: String, layout: JSONLayout, options: RecordOptions, partStart: Int? = nil, indexesKeys: Bool = true,
+        lexer: Lexer = .yajl
+    ) {
         precondition(partStart == nil || layout == .lines || layout == .array, "a document whose records sit at a path is read whole")
         self.source = source
         self.layout = layout
@@ -182,6 +208,7 @@ package final class JSONRecordReader {
         self.hasher = ValueHasher(mode: options.mode)
         self.idParts = Array(repeating: nil, count: options.id.count)
         self.hasRenames = options.appliesRenames && !options.renames.isEmpty
+        self.lexer = lexer
         scratch.reserveCapacity(64)
         handle = yajl_alloc(JSONRecordReader.callbacks, nil, Unmanaged.passUnretained(self).toOpaque())
         // Our scanner validates UTF-8 more strictly than yajl; no need to do it twice.
@@ -206,7 +233,10 @@ package final class JSONRecordReader {
     }
 
     /// The line breaks read so far (a CRLF is one).
-    var lineBreaksRead: Int { scanner.line - 1 }
+    var lineBreaksRead: Int { lineNow - 1 }
+
+    /// The line the lexer is on.
+    var lineNow: Int { lexer == .own ? ownLine : scanner.line }
 
     /// Parses a few bytes held in an array (a part's `[` or `]`).
     func feed(_ bytes: [UInt8]) throws {
@@ -215,6 +245,7 @@ package final class JSONRecordReader {
 
     /// Ends the input and returns the records.
     package func finish() throws -> RecordTable {
+        if lexer == .own { return try finishOwn() }
         if let failure { throw failure }
         do {
             try byteOrderMark.finish { content, base in try parse(content, base: base) }
@@ -244,7 +275,7 @@ package final class JSONRecordReader {
     }
 
     /// The builder's table, with the layout of the bytes fed.
-    private func finishedTable() throws -> RecordTable {
+    func finishedTable() throws -> RecordTable {
         var table = try builder.finished()
         table.layout = layoutScanner.layout(lineBreaks: lineBreaksRead, byteOrderMark: byteOrderMark.contentStart > 0, columns: nil)
         return table
@@ -261,9 +292,15 @@ package final class JSONRecordReader {
     func parse(_ content: Span<UInt8>, base: Int) throws {
         if !scannerStarted {
             scanner = JSONTextScanner(startOffset: base)
+            ownLineStart = base
             scannerStarted = true
         }
         guard content.count > 0 else { return }
+        if lexer == .own {
+            tokenize(content, base: base)
+            if gaveUp, let budgetSpent { throw budgetSpent }
+            return
+        }
         // `chunk` is the callbacks' (and errors') view of these bytes while yajl parses them.
         try content.withUnsafeBytes { content in
             chunk = content
@@ -290,7 +327,7 @@ package final class JSONRecordReader {
     }
 
     /// What a null or boolean hands on as its text.
-    private static let noBytes: [UInt8] = []
+    static let noBytes: [UInt8] = []
 
     /// `body` with the bytes of the chunk yajl is parsing (empty between chunks).
     @inline(__always)
@@ -300,12 +337,15 @@ package final class JSONRecordReader {
 
     /// The place of `mark`, its column counted from the chunk if need be.
     func location(of mark: JSONTextScanner.Mark) -> InputLocation {
-        withChunk { scanner.location(of: mark, $0, chunkBase) }
+        // The own lexer counts no columns: any error it meets is yajl's to place.
+        if lexer == .own { return InputLocation(line: mark.line, column: 1) }
+        return withChunk { scanner.location(of: mark, $0, chunkBase) }
     }
 
     /// The place of the scanner's next byte.
     var currentLocation: InputLocation {
-        withChunk { scanner.location($0, chunkBase) }
+        if lexer == .own { return InputLocation(line: ownLine, column: 1) }
+        return withChunk { scanner.location($0, chunkBase) }
     }
 
     // MARK: yajl callbacks

@@ -163,7 +163,7 @@ struct JSONTextScanner {
     /// matching byte of a word exactly (a borrow only runs upwards, so a false
     /// flag can only sit above a true one), which is the one wanted.
     @inline(__always)
-    private static func skipPlainStringBytes(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
+    static func skipPlainStringBytes(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highs: UInt64 = 0x8080_8080_8080_8080
         var found: Int?
