@@ -72,7 +72,6 @@ extension JSONRecordReader {
                 continue
             }
             ownAfterCR = false
-            ownTokenStart = base + index
             // One-byte tokens here; the others lexed first, then taken (or carried to the next chunk).
             var taken = false
             var end = index + 1
@@ -89,6 +88,7 @@ extension JSONRecordReader {
                 taken = expected == .commaOrClose
                 expected = frames.isEmpty || frames[frames.count - 1].isObject ? .name : .value
             case UInt8(ascii: "{"), UInt8(ascii: "["):
+                ownTokenStart = base + index
                 ownTokenEnd = base + end
                 taken = takeOpening(isObject: byte == UInt8(ascii: "{"))
             case UInt8(ascii: "}"), UInt8(ascii: "]"):
@@ -112,7 +112,6 @@ extension JSONRecordReader {
                 return
             }
             guard end > index, taken else { return giveUp() }
-            ownSawToken = true
             index = end
         }
     }
@@ -364,10 +363,9 @@ extension JSONRecordReader {
     }
 
     /// Checks that the token `bytes[start..<end]` may stand where it is and
-    /// calls its handler, as yajl would. False to give up. (`ownTokenStart`
-    /// and `ownTokenEnd` say where the token is in the input.)
+    /// calls its handler, as yajl would. False to give up. (`ownTokenEnd`
+    /// says where the token ends in the input.)
     private func take(_ bytes: Span<UInt8>, from start: Int, to end: Int) -> Bool {
-        ownSawToken = true
         let first = bytes[start]
         switch first {
         case UInt8(ascii: "\""): return takeString(bytes.extracting(start + 1..<end - 1))
@@ -418,6 +416,9 @@ extension JSONRecordReader {
     }
 
     private func takeOpening(isObject: Bool) -> Bool {
+        // Every input the lexer takes starts with one; a first token of
+        // another kind is out of place, and the lexer gives up on it.
+        ownSawToken = true
         guard takesValue, openContainer(isObject: isObject) != 0 else { return false }
         expected = isObject ? .nameOrClose : .valueOrClose
         return true

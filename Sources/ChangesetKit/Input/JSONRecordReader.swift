@@ -110,7 +110,9 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var ownLine = 1
     @exclusivity(unchecked) var ownLineStart = 0
     @exclusivity(unchecked) var ownAfterCR = false
-    /// Where the token whose handler runs starts in the input (on `ownLine`: no token spans a line break).
+    /// Where the latest `{` or `[` starts in the input (on `ownLine`: no
+    /// token spans a line break): a record's start. (Other tokens' starts
+    /// would place errors, and the own lexer places none.)
     @exclusivity(unchecked) var ownTokenStart = 0
     /// Just past the token whose handler runs: the own lexer's `callbackOffset`.
     @exclusivity(unchecked) var ownTokenEnd = 0
