@@ -130,6 +130,23 @@ import Testing
         try Self.expectSameAsYajl(Array(" \n".utf8), layout: .lines, options: RecordOptions(id: [FieldPath(["id"])]))
     }
 
+    /// A token cut by many chunks is carried whole up to `longestCarriedToken`; a longer one is yajl's.
+    @Test func longTokensAcrossChunks() throws {
+        let options = RecordOptions(id: [FieldPath(["id"])])
+        let long = String(repeating: "ab\\u00e9c", count: 20_000)  // 160 KB of text, escapes all through
+        let text = Array(#"[{"id": 1, "s": "\#(long)", "n": 12345678901234567890.5e-3}, {"id": 2, "s": "x"}]"#.utf8)
+        let yajl = try Self.read(text, layout: .array, options: options, lexer: .yajl, chunkSize: 1 << 20)
+        for size in [4096, 65536] {
+            #expect(try Self.read(text, layout: .array, options: options, lexer: .own, chunkSize: size) == yajl)
+        }
+        let longer = Array(#"[{"id": 1, "s": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: JSONRecordReader.longestCarriedToken + 200_000)
+            + Array(#""}]"#.utf8)
+        #expect(throws: JSONRecordReader.Lexer.GaveUp.self) {
+            _ = try Self.read(longer, layout: .array, options: options, lexer: .own, chunkSize: 65536)
+        }
+        #expect(try Self.read(longer, layout: .array, options: options, lexer: .own, chunkSize: 4 << 20).outcome.table?.keys == ["1"])
+    }
+
     // MARK: What it leaves to yajl
 
     /// Inputs the own lexer gives up on: every error (yajl places it), and
@@ -215,6 +232,14 @@ import Testing
         #expect(table.count == 2)
         let yajl = try Self.read(Array(try Data(contentsOf: valid)), layout: .array, options: options, lexer: .yajl, chunkSize: 1 << 20)
         #expect(ReadOutcome(table) == yajl.outcome)
+
+        // The records the own lexer charged to a memory budget before it gave up are taken back.
+        let many = folder.appendingPathComponent("many.json")
+        let records = (0..<9000).map { #"{"id": \#($0), "s": "\#($0 == 8999 ? "\\u0000" : "x")"}"# }
+        try Data(("[" + records.joined(separator: ",\n") + "]").utf8).write(to: many)
+        let budget = RecordBudget(records: 3 * RecordBudget.chargeInterval)
+        #expect(try InputFile.open(many.path).readRecords(options, budget: budget).count == 9000)
+        #expect(!budget.isExceeded)
 
         let invalid = folder.appendingPathComponent("bad.json")
         try Data("[{\"id\": 1},\n {\"id\": 2, \"s\": \"\\uD800\"}]".utf8).write(to: invalid)

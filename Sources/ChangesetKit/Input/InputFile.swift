@@ -202,8 +202,9 @@ package struct InputFile: Sendable {
                 layout = options.recordsAt.map { .nested($0) } ?? .array
             }
             // Batches are handed on as they are read and cannot be taken
-            // back, so a read in batches is yajl's from the start.
-            return try Self.readJSON(ownLexerFirst: batches == nil) { lexer in
+            // back, and a stream is read once (and may not end: /dev/zero),
+            // so those are yajl's from the start.
+            return try Self.readJSON(ownLexerFirst: batches == nil && bytes.knownCount != nil) { lexer in
                 let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys, lexer: lexer)
                 reader.builder.budget = budget
                 return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,

@@ -19,9 +19,9 @@ extension JSONRecordReader {
         /// input, any chunking, every error placed.
         case yajl
         /// The reader's own lexer: the same records from a valid input, in
-        /// about half the instructions. On anything else `finish` throws
-        /// `GaveUp` (reading stops at that point), and the input is to be
-        /// read again with `.yajl`.
+        /// about half the instructions. On anything else `feed` or `finish`
+        /// throws `GaveUp` (reading stops there), and the input is to be read
+        /// again with `.yajl`: so only for an input that can be read again.
         case own
 
         /// The own lexer met something it leaves to yajl.
@@ -39,6 +39,13 @@ extension JSONRecordReader {
 
     /// `tokenEnd`'s answers that are not an offset.
     private static let needsMore = -1, refused = -2
+
+    /// The longest token cut by a chunk's end the lexer carries on to the
+    /// next chunk; a longer one is yajl's. yajl holds such a token whole once
+    /// (the reader's chunk grows to take it, `endsInsideLongToken`), where
+    /// the carried copy would be a second one, grown by doubling: a 64 MB
+    /// string took more than twice its size.
+    static let longestCarriedToken = 1 << 20
 
     // MARK: Chunks
 
@@ -106,6 +113,7 @@ extension JSONRecordReader {
                 taken = take(bytes, from: index, to: end)
             }
             if end == Self.needsMore {
+                guard count - index <= Self.longestCarriedToken else { return giveUp() }
                 carried.removeAll()
                 carried.append(bytes.extracting(index..<count))
                 carriedStart = base + index
@@ -131,6 +139,10 @@ extension JSONRecordReader {
             taken += more
             let end = carried.withBytes { tokenEnd($0, from: 0, atEnd: false) }
             if end == Self.needsMore {
+                guard carried.count <= Self.longestCarriedToken else {
+                    giveUp()
+                    return nil
+                }
                 if taken == bytes.count { return nil }
                 piece *= 2
                 continue
@@ -163,28 +175,36 @@ extension JSONRecordReader {
     /// The own lexer's `finish`: the records, or `Lexer.GaveUp` for any
     /// input it did not take whole (an error it would have had to place among them).
     func finishOwn() throws -> RecordTable {
+        if gaveUp { throw gaveUpError() }
         do {
             try byteOrderMark.finish { content, base in try parse(content, base: base) }
             fileLength = byteOrderMark.fileOffset
             finishInputs()
-            if gaveUp {
-                if let budgetSpent { throw budgetSpent }
-                throw Lexer.GaveUp()
-            }
-            guard ownSawToken else {
-                if layout == .lines { return try finishedTable() }  // no records, no fields
-                throw Lexer.GaveUp()
-            }
-            guard frames.isEmpty, expected == (layout == .lines ? .topValue : .end) else { throw Lexer.GaveUp() }
-            if case .nested = layout, !sawRecordsArray { throw Lexer.GaveUp() }
+            guard !gaveUp, ownSawToken || layout == .lines, frames.isEmpty,
+                  expected == (layout == .lines ? .topValue : .end) else { try giveUpNow() }
+            if case .nested = layout, !sawRecordsArray { try giveUpNow() }
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
             builder.setFieldsFound(fieldsFound)
             return try finishedTable()
         } catch is InputError {
             // A repeated id, say: yajl's reading says it, placed.
-            throw Lexer.GaveUp()
+            try giveUpNow()
         }
+    }
+
+    private func giveUpNow() throws -> Never {
+        giveUp()
+        throw gaveUpError()
+    }
+
+    /// What reading throws once the lexer gave up: the budget's stop, if
+    /// that was the cause, else `GaveUp`, the records' charges to the
+    /// budget taken back (yajl reads them again and charges them itself).
+    func gaveUpError() -> any Error {
+        if let budgetSpent { return budgetSpent }
+        builder.refundBudget()
+        return Lexer.GaveUp()
     }
 
     private func giveUp() {

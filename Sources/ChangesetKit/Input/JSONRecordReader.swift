@@ -117,7 +117,7 @@ package final class JSONRecordReader {
     /// Just past the token whose handler runs: the own lexer's `callbackOffset`.
     @exclusivity(unchecked) var ownTokenEnd = 0
     @exclusivity(unchecked) var ownSawToken = false
-    /// The own lexer met something it leaves to yajl: the rest is not read, and `finish` throws `Lexer.GaveUp`.
+    /// The own lexer met something it leaves to yajl: `feed` or `finish` throws `Lexer.GaveUp`, and reads no more.
     @exclusivity(unchecked) var gaveUp = false
     /// A token cut by the end of a chunk, from its first byte, and where it starts in the input.
     @exclusivity(unchecked) var carried = ScratchBuffer<UInt8>(capacity: 64)
@@ -300,7 +300,7 @@ package final class JSONRecordReader {
         guard content.count > 0 else { return }
         if lexer == .own {
             tokenize(content, base: base)
-            if gaveUp, let budgetSpent { throw budgetSpent }
+            if gaveUp { throw gaveUpError() }
             return
         }
         // `chunk` is the callbacks' (and errors') view of these bytes while yajl parses them.

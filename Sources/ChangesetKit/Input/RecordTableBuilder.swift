@@ -270,6 +270,13 @@ struct RecordTableBuilder {
         records.append(fingerprint: fingerprint, range: range, line: line)
         if records.count % RecordBudget.chargeInterval == 0, let budget { try budget.charge(RecordBudget.chargeInterval) }
     }
+
+    /// Takes back from the budget what the records read so far charged (the
+    /// records are dropped), once: the builder charges no more after it.
+    mutating func refundBudget() {
+        budget?.refund(records.count / RecordBudget.chargeInterval * RecordBudget.chargeInterval)
+        budget = nil
+    }
 }
 
 /// A reader that fills a table through a `RecordTableBuilder` (the JSON and

@@ -37,6 +37,12 @@ package final class RecordBudget: Sendable {
         if total >= records { throw Exceeded() }
     }
 
+    /// Takes back `count` records a reader charged and then dropped: a JSON
+    /// reader whose own lexer gave up, its input read again with yajl.
+    func refund(_ count: Int) {
+        charged.withLock { $0 -= count }
+    }
+
     /// Throws when the budget has been passed.
     package func check() throws {
         if isExceeded { throw Exceeded() }
