@@ -1,6 +1,8 @@
 // libFuzzer target json-reader: JSONRecordReader on arbitrary bytes.
 // Errors are expected; crashes, hangs, sanitizer reports, results that
-// depend on the chunking or on reading NDJSON or an array in parts, and a record read again through its members
+// depend on the chunking or on reading NDJSON or an array in parts, a
+// table from the reader's own lexer that differs from yajl's (it may only
+// give up), and a record read again through its members
 // (JSONValueReader.readRecord) that differs from yajl's reading of it are bugs.
 
 private let id = [FieldPath(["id"])]
@@ -24,9 +26,17 @@ private let configurations: [(label: String, layout: JSONLayout, options: Record
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let input = UnsafeRawBufferPointer(start: data, count: size)
     for configuration in configurations {
-        checkChunking(input, label: configuration.label) {
+        let yajl = checkChunking(input, label: configuration.label) {
             let reader = JSONRecordReader(source: "fuzz", layout: configuration.layout, options: configuration.options)
             return FuzzReader(feed: reader.feed, finish: reader.finish)
+        }
+        // The reader's own lexer reads what yajl reads, or gives up (and yajl reads the input again).
+        let own = checkChunking(input, label: configuration.label + ", own lexer") {
+            let reader = JSONRecordReader(source: "fuzz", layout: configuration.layout, options: configuration.options, lexer: .own)
+            return FuzzReader(feed: reader.feed, finish: reader.finish)
+        }
+        if own != yajl && own != .failure("\(JSONRecordReader.Lexer.GaveUp())") {
+            fatalError("json-reader: the own lexer read \(own), yajl \(yajl) (\(configuration.label))\n\(hex(Array(input)))")
         }
         if configuration.layout == .lines || configuration.layout == .array {
             checkParts(input, format: configuration.layout == .lines ? .ndjson : .json, options: configuration.options,
