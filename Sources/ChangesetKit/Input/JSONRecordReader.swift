@@ -104,7 +104,7 @@ package final class JSONRecordReader {
 
     /// What lexes the text and calls the handlers below (see `Lexer`).
     package let lexer: Lexer
-    /// The own lexer's state (`JSONRecordReader+Tokenizer.swift`): what may
+    /// The own lexer's state (`JSONRecordReader+Lexer.swift`): what may
     /// come next, the line it is on, the token it is at.
     @exclusivity(unchecked) var expected = Expected.topValue
     @exclusivity(unchecked) var ownLine = 1
@@ -329,7 +329,7 @@ package final class JSONRecordReader {
     }
 
     /// What a null or boolean hands on as its text.
-    static let noBytes: [UInt8] = []
+    private static let noBytes: [UInt8] = []
 
     /// `body` with the bytes of the chunk yajl is parsing (empty between chunks).
     @inline(__always)

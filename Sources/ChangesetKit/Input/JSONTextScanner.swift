@@ -154,43 +154,12 @@ struct JSONTextScanner {
         }
     }
 
-    /// Bytes that end a run of plain string bytes: `"`, `\`, control characters, non-ASCII.
-    private static let stringStop: [Bool] = (0...255).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 || $0 >= 0x80 }
-
-    /// Skips plain string bytes eight at a time (SWAR: one 64-bit word
-    /// tests eight bytes), stopping at or before the first `"`, `\`, control
-    /// character or byte past ASCII. The byte tests below flag the lowest
-    /// matching byte of a word exactly (a borrow only runs upwards, so a false
-    /// flag can only sit above a true one), which is the one wanted.
-    @inline(__always)
-    static func skipPlainStringBytes(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highs: UInt64 = 0x8080_8080_8080_8080
-        var found: Int?
-        let stopped = bytes.forEachWord(from: start, upTo: end) { word, index in
-            let quote = word ^ (ones &* 0x22)
-            let backslash = word ^ (ones &* 0x5C)
-            let zeroInQuote = (quote &- ones) & ~quote
-            let zeroInBackslash = (backslash &- ones) & ~backslash
-            let belowSpace = (word &- ones &* 0x20) & ~word
-            let flagged = (zeroInQuote | zeroInBackslash | belowSpace | word) & highs
-            if flagged != 0 { found = index + flagged.trailingZeroBitCount / 8 }
-            return flagged == 0
-        }
-        return found ?? stopped
-    }
-
     /// The first byte at or after `start` (and before `end`) that ends a run
-    /// of plain string bytes, or `end`: eight at a time, then one by one.
-    /// Offsets are in `bytes`. `stops` is `stringStop`'s storage (the callers
-    /// hold it across a loop: each access to a static costs a call).
+    /// of plain string bytes (`"`, `\`, a control character, a byte past
+    /// ASCII), or `end`. Offsets are in `bytes`.
     @inline(__always)
-    private static func plainStringEnd(
-        _ bytes: Span<UInt8>, from start: Int, upTo end: Int, stops: Span<Bool>
-    ) -> Int {
-        var index = skipPlainStringBytes(bytes, from: start, upTo: end)
-        while index < end && !stops[Int(bytes[index])] { index += 1 }
-        return index
+    private static func plainStringEnd(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
+        bytes.jsonStringStop(from: start, upTo: end)
     }
 
     private enum ByteClass {
@@ -211,7 +180,7 @@ struct JSONTextScanner {
             switch state {
             case .inString:
                 // The common case: plain string bytes.
-                let index = Self.plainStringEnd(chunk, from: offset - chunkBase, upTo: end - chunkBase, stops: Self.stringStop.span) + chunkBase
+                let index = Self.plainStringEnd(chunk, from: offset - chunkBase, upTo: end - chunkBase) + chunkBase
                 if let high = highSurrogateStart, index > offset {
                     // A plain character after a high surrogate escape: it has no low half (found by the diff-apply fuzz target).
                     offset = index
@@ -315,7 +284,7 @@ struct JSONTextScanner {
         let chunkEnd = end - chunkBase
         var refused = false
         var index = chunk.forEachWord(from: offset - chunkBase, upTo: chunkEnd) { word, index in
-            // The same borrow test as `skipPlainStringBytes`: exact for "is any byte flagged".
+            // The same borrow test as `Span.jsonStringStop`: exact for "is any byte flagged".
             let backslash = word ^ (ones &* 0x5C)
             let backslashOrHigh = (((backslash &- ones) & ~backslash) | word) & highs
             let upToCR = (word &- ones &* 0x0E) & ~word & highs
@@ -372,7 +341,6 @@ struct JSONTextScanner {
         let chunkEnd = end - chunkBase
         var inWord = self.inWord
         let classes = Self.outsideClass.span
-        let stringStops = Self.stringStop.span
         loop: while index < chunkEnd {
             let byte = bytes[index]
             switch classes[Int(byte)] {
@@ -407,7 +375,7 @@ struct JSONTextScanner {
                 token(byte)
                 // Most strings are plain and short: read to the closing
                 // quote here, without a trip through `scan`'s states.
-                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: chunkEnd, stops: stringStops)
+                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: chunkEnd)
                 if close < chunkEnd && bytes[close] == 0x22 {
                     index = close + 1
                     continue loop

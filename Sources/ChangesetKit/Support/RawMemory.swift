@@ -61,12 +61,12 @@ extension Span where Element == UInt8 {
 
     /// The first byte at or after `start` (before `end`) that ends a run of
     /// plain JSON string bytes: `"`, `\`, a control byte or a byte past
-    /// ASCII; `end` if none does. Eight bytes at a time (SWAR: the borrow
-    /// tests flag the lowest matching byte of a word exactly, as
-    /// `JSONTextScanner.skipPlainStringBytes` explains), then one by one.
-    /// The JSON reader's own lexer crosses every string this way; through
-    /// `forEachWord`'s closure and a second loop for the last bytes, a
-    /// short string cost twice the instructions.
+    /// ASCII; `end` if none does. Eight bytes at a time (SWAR: one 64-bit
+    /// word tests eight bytes; the borrow tests flag the lowest matching byte
+    /// of a word exactly, since a borrow only runs upwards, so a false flag
+    /// can only sit above a true one), then one by one. Both JSON lexers
+    /// cross strings this way; through `forEachWord`'s closure and a second
+    /// loop for the last bytes, a short string cost twice the instructions.
     @inline(__always)
     func jsonStringStop(from start: Int, upTo end: Int) -> Int {
         precondition(start >= 0 && start <= end && end <= count, "bytes past the end of a span")
