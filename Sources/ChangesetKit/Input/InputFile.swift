@@ -203,8 +203,10 @@ package struct InputFile: Sendable {
             }
             // Batches are handed on as they are read and cannot be taken
             // back, and a stream is read once (and may not end: /dev/zero),
-            // so those are yajl's from the start.
-            return try Self.readJSON(ownLexerFirst: batches == nil && bytes.knownCount != nil) { lexer in
+            // so those are yajl's from the start; so is a read that indexes
+            // ids as it goes to say where an id repeats (an error to place).
+            let ownLexerFirst = batches == nil && bytes.knownCount != nil && !(indexesKeys && options.duplicates == .error)
+            return try Self.readJSON(ownLexerFirst: ownLexerFirst) { lexer in
                 let reader = JSONRecordReader(source: name, layout: layout, options: options, indexesKeys: indexesKeys, lexer: lexer)
                 reader.builder.budget = budget
                 return try read(with: reader, wantsMore: { reader.endsInsideLongToken }, batchSize: batchSize, batches: batches,

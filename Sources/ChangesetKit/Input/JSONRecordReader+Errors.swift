@@ -137,7 +137,8 @@ extension JSONRecordReader {
 
     /// Where the token that triggered the current callback starts.
     func currentTokenStart() -> JSONTextScanner.Mark? {
-        if lexer == .own { return JSONTextScanner.Mark(offset: ownTokenStart, line: ownLine, lineStart: ownLineStart, column: nil) }
+        // (No line start: the own lexer's marks are never given a column.)
+        if lexer == .own { return JSONTextScanner.Mark(offset: ownTokenStart, line: ownLine, lineStart: ownTokenStart, column: nil) }
         if let problem = scanUpTo(callbackOffset, acceptedByYajl: true) {
             failure = problem
             return nil

@@ -67,10 +67,8 @@ extension JSONRecordReader {
                     ownAfterCR = false
                 case 0x0A:
                     if ownAfterCR { ownAfterCR = false } else { ownLine += 1 }
-                    ownLineStart = base + index + 1
                 case 0x0D:
                     ownLine += 1
-                    ownLineStart = base + index + 1
                     ownAfterCR = true
                 default:
                     return giveUp()  // a control byte, or white space yajl allows and JSON does not
@@ -165,7 +163,7 @@ extension JSONRecordReader {
 
     /// After the last chunk: the token it cut ends with the input (a number)
     /// or was never finished.
-    private func finishInputs() {
+    private func finishLastToken() {
         guard !gaveUp, !carried.isEmpty else { return }
         let end = carried.withBytes { tokenEnd($0, from: 0, atEnd: true) }
         if end != carried.count || !takeCarried(to: end) { giveUp() }
@@ -179,9 +177,10 @@ extension JSONRecordReader {
         do {
             try byteOrderMark.finish { content, base in try parse(content, base: base) }
             fileLength = byteOrderMark.fileOffset
-            finishInputs()
-            guard !gaveUp, ownSawToken || layout == .lines, frames.isEmpty,
-                  expected == (layout == .lines ? .topValue : .end) else { try giveUpNow() }
+            finishLastToken()
+            // A document's value was read (a value at the top other than
+            // an array or object is one the lexer gave up on); NDJSON may hold none.
+            guard !gaveUp, frames.isEmpty, expected == (layout == .lines ? .topValue : .end) else { try giveUpNow() }
             if case .nested = layout, !sawRecordsArray { try giveUpNow() }
             let fields = schema.finish()
             builder.setSchema(fields.names, valueCounts: fields.valueCounts)
@@ -198,18 +197,19 @@ extension JSONRecordReader {
         throw gaveUpError()
     }
 
-    /// What reading throws once the lexer gave up: the budget's stop, if
-    /// that was the cause, else `GaveUp`, the records' charges to the
-    /// budget taken back (yajl reads them again and charges them itself).
+    /// What reading throws once the lexer stopped: the budget's stop, if
+    /// that was the cause, else `GaveUp`.
     func gaveUpError() -> any Error {
-        if let budgetSpent { return budgetSpent }
-        builder.refundBudget()
-        return Lexer.GaveUp()
+        budgetSpent ?? Lexer.GaveUp()
     }
 
+    /// Stops the lexer for good. Unless the budget stopped it, yajl reads
+    /// the input again and charges its records itself: this reading's
+    /// charges are taken back.
     private func giveUp() {
         gaveUp = true
         failure = nil
+        if budgetSpent == nil { builder.refundBudget() }
     }
 
     // MARK: Tokens
@@ -436,9 +436,6 @@ extension JSONRecordReader {
     }
 
     private func takeOpening(isObject: Bool) -> Bool {
-        // Every input the lexer takes starts with one; a first token of
-        // another kind is out of place, and the lexer gives up on it.
-        ownSawToken = true
         guard takesValue, openContainer(isObject: isObject) != 0 else { return false }
         expected = isObject ? .nameOrClose : .valueOrClose
         return true

@@ -237,7 +237,7 @@ extension JSONRecordReader {
     /// `scalar` for a one-part id that is a number or a string, its text
     /// copied from the token into `oneID` (a number's in canonical form, as
     /// `ScalarText.fromNumber` gives it; a string's bytes are valid UTF-8,
-    /// or the scanner refuses the record before it is added).
+    /// or the scanner, or the own lexer, refuses the record before it is added).
     private func oneIDScalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
         oneID.removeAll()
         if kind == .number, CanonicalNumber.literalForm(literal) != .canonical,

@@ -15,14 +15,15 @@ package enum JSONLayout: Sendable, Equatable {
     case nested(FieldPath)
 }
 
-/// Streams JSON through libyajl and hands back one `RecordTable` row per
-/// record, never building a tree of the document.
+/// Streams JSON, lexed by libyajl or by the reader's own lexer (`Lexer`),
+/// and hands back one `RecordTable` row per record, never building a tree
+/// of the document.
 ///
 /// Push-style: call `feed` with the input in chunks of any size (the result
 /// and any error are the same for every chunking), then `finish`. Big chunks
-/// are faster: yajl re-scans a token cut by a chunk boundary from its start,
-/// so feeding a huge string in small pieces is quadratic. The file reader
-/// feeds a whole mapped file at once.
+/// are faster: both lexers read a token cut by a chunk boundary again from
+/// its start, so feeding a huge string in small pieces is quadratic. The
+/// file reader feeds chunks of 8 MiB.
 ///
 /// Numbers go through yajl's raw number callback and keep their source text:
 /// the integer and double callbacks would fail past Int64 and round `1e400`,
@@ -108,7 +109,6 @@ package final class JSONRecordReader {
     /// come next, the line it is on, the token it is at.
     @exclusivity(unchecked) var expected = Expected.topValue
     @exclusivity(unchecked) var ownLine = 1
-    @exclusivity(unchecked) var ownLineStart = 0
     @exclusivity(unchecked) var ownAfterCR = false
     /// Where the latest `{` or `[` starts in the input (on `ownLine`: no
     /// token spans a line break): a record's start. (Other tokens' starts
@@ -116,7 +116,6 @@ package final class JSONRecordReader {
     @exclusivity(unchecked) var ownTokenStart = 0
     /// Just past the token whose handler runs: the own lexer's `callbackOffset`.
     @exclusivity(unchecked) var ownTokenEnd = 0
-    @exclusivity(unchecked) var ownSawToken = false
     /// The own lexer met something it leaves to yajl: `feed` or `finish` throws `Lexer.GaveUp`, and reads no more.
     @exclusivity(unchecked) var gaveUp = false
     /// A token cut by the end of a chunk, from its first byte, and where it starts in the input.
@@ -187,7 +186,8 @@ package final class JSONRecordReader {
     /// longer than a chunk, which yajl lexes again from its start with each
     /// chunk, so the next chunk should be bigger. (A token merely cut by the
     /// chunk's end is finished by the next chunk; asking for more then grew
-    /// the buffer to 64 MiB on an ordinary file.)
+    /// the buffer to 64 MiB on an ordinary file.) Always false for the own
+    /// lexer, which leaves a token longer than a chunk to yajl.
     package var endsInsideLongToken: Bool { lexer == .yajl && scanner.isInsideToken(begunBefore: chunkBase) }
 
     /// A reader of a whole input, or, given `partStart`, of a part of an
@@ -294,7 +294,6 @@ package final class JSONRecordReader {
     func parse(_ content: Span<UInt8>, base: Int) throws {
         if !scannerStarted {
             scanner = JSONTextScanner(startOffset: base)
-            ownLineStart = base
             scannerStarted = true
         }
         guard content.count > 0 else { return }
