@@ -241,6 +241,17 @@ import Testing
         #expect(try InputFile.open(many.path).readRecords(options, budget: budget).count == 9000)
         #expect(!budget.isExceeded)
 
+        // A part the own lexer gives up on is read again by yajl, alone: the parts still join into the whole's records.
+        let text = "[\n" + (0..<2000).map { #"{"id": \#($0), "s": "\#($0 == 1500 ? "\\u0000" : "x")"}"# }.joined(separator: ",\n") + "\n]\n"
+        for format in [InputFormat.json, .ndjson] {
+            let bytes = format == .json ? Array(text.utf8)
+                : Array(text.split(separator: "\n").dropFirst().dropLast().map { $0.hasSuffix(",") ? $0.dropLast() : $0 }.joined(separator: "\n").utf8)
+            let input = InputFile(name: "parts", bytes: InputBytes(copying: bytes), format: format)
+            let parts = try #require(input.readRecordsInParts(options, delimiter: format.defaultDelimiter, parts: 2, minimumPartSize: 1000))
+            let whole = try Self.read(bytes, layout: format == .json ? .array : .lines, options: options, lexer: .yajl, chunkSize: 1 << 20)
+            #expect(ReadOutcome(parts) == whole.outcome, "\(format)")
+        }
+
         let invalid = folder.appendingPathComponent("bad.json")
         try Data("[{\"id\": 1},\n {\"id\": 2, \"s\": \"\\uD800\"}]".utf8).write(to: invalid)
         let error = #expect(throws: InputError.self) { _ = try InputFile.open(invalid.path).readRecords(options) }
