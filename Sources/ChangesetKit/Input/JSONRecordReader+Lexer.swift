@@ -156,7 +156,6 @@ extension JSONRecordReader {
 
     /// Takes the carried token, which ends at `end` in `carried`.
     private func takeCarried(to end: Int) -> Bool {
-        ownTokenStart = carriedStart
         ownTokenEnd = carriedStart + end
         return carried.withBytes { take($0, from: 0, to: end) }
     }
@@ -291,15 +290,8 @@ extension JSONRecordReader {
     private static func hexUnit(_ bytes: Span<UInt8>, at start: Int) -> UInt32? {
         var unit: UInt32 = 0
         for index in start..<start + 4 {
-            let byte = bytes[index]
-            let digit: UInt8
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-            default: return nil
-            }
-            unit = unit << 4 | UInt32(digit)
+            guard let digit = JSONTextScanner.hexDigit(bytes[index]) else { return nil }
+            unit = unit << 4 | digit
         }
         return unit
     }
@@ -486,21 +478,6 @@ extension JSONRecordReader {
 
     /// Appends a code point (not a surrogate, at most U+10FFFF) as UTF-8.
     private func appendUTF8(_ scalar: UInt32) {
-        switch scalar {
-        case ..<0x80:
-            decoded.append(UInt8(scalar))
-        case ..<0x800:
-            decoded.append(UInt8(0xC0 | scalar >> 6))
-            decoded.append(UInt8(0x80 | scalar & 0x3F))
-        case ..<0x10000:
-            decoded.append(UInt8(0xE0 | scalar >> 12))
-            decoded.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            decoded.append(UInt8(0x80 | scalar & 0x3F))
-        default:
-            decoded.append(UInt8(0xF0 | scalar >> 18))
-            decoded.append(UInt8(0x80 | scalar >> 12 & 0x3F))
-            decoded.append(UInt8(0x80 | scalar >> 6 & 0x3F))
-            decoded.append(UInt8(0x80 | scalar & 0x3F))
-        }
+        for unit in Unicode.Scalar(scalar)!.utf8 { decoded.append(unit) }
     }
 }

@@ -154,14 +154,6 @@ struct JSONTextScanner {
         }
     }
 
-    /// The first byte at or after `start` (and before `end`) that ends a run
-    /// of plain string bytes (`"`, `\`, a control character, a byte past
-    /// ASCII), or `end`. Offsets are in `bytes`.
-    @inline(__always)
-    private static func plainStringEnd(_ bytes: Span<UInt8>, from start: Int, upTo end: Int) -> Int {
-        bytes.jsonStringStop(from: start, upTo: end)
-    }
-
     private enum ByteClass {
         static let word: UInt8 = 0, space: UInt8 = 1, lineFeed: UInt8 = 2, carriageReturn: UInt8 = 3
         static let quote: UInt8 = 4, structural: UInt8 = 5, high: UInt8 = 6
@@ -180,7 +172,7 @@ struct JSONTextScanner {
             switch state {
             case .inString:
                 // The common case: plain string bytes.
-                let index = Self.plainStringEnd(chunk, from: offset - chunkBase, upTo: end - chunkBase) + chunkBase
+                let index = chunk.jsonStringStop(from: offset - chunkBase, upTo: end - chunkBase) + chunkBase
                 if let high = highSurrogateStart, index > offset {
                     // A plain character after a high surrogate escape: it has no low half (found by the diff-apply fuzz target).
                     offset = index
@@ -375,7 +367,7 @@ struct JSONTextScanner {
                 token(byte)
                 // Most strings are plain and short: read to the closing
                 // quote here, without a trip through `scan`'s states.
-                let close = Self.plainStringEnd(bytes, from: index + 1, upTo: chunkEnd)
+                let close = bytes.jsonStringStop(from: index + 1, upTo: chunkEnd)
                 if close < chunkEnd && bytes[close] == 0x22 {
                     index = close + 1
                     continue loop
@@ -438,12 +430,7 @@ struct JSONTextScanner {
 
     @inline(__always)
     private mutating func scanHexDigit(_ byte: UInt8, _ chunk: Span<UInt8>, _ chunkBase: Int) {
-        let digit: UInt32
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-        default:
+        guard let digit = Self.hexDigit(byte) else {
             // Not a hex digit: yajl reports the bad escape.
             state = .inString
             highSurrogateStart = nil
@@ -467,6 +454,16 @@ struct JSONTextScanner {
             highSurrogateStart = nil
         default:
             if let high = highSurrogateStart { unpairedSurrogate(at: high, chunk, chunkBase) }
+        }
+    }
+
+    /// The value of a `\u` escape's hex digit, if `byte` is one.
+    static func hexDigit(_ byte: UInt8) -> UInt32? {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(byte - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): UInt32(byte - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): UInt32(byte - UInt8(ascii: "A") + 10)
+        default: nil
         }
     }
 

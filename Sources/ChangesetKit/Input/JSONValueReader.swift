@@ -293,7 +293,7 @@ package enum JSONValueReader {
         mutating func skipString() -> Bool {
             index += 1
             // Eight bytes at a time up to the first quote or backslash (SWAR,
-            // as `JSONTextScanner` crosses strings): the record was read and
+            // as `Span.jsonStringStop` crosses strings): the record was read and
             // checked before, so only those two end a run here. The lowest
             // byte a word flags is a true match (a borrow only runs upwards),
             // and the lowest byte is the first in memory on the little-endian
