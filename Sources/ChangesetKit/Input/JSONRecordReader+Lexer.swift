@@ -100,10 +100,11 @@ extension JSONRecordReader {
                 ownTokenEnd = base + end
                 taken = takeClosing(isObject: byte == UInt8(ascii: "}"))
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                end = numberEnd(bytes, from: index, atEnd: false)
+                let number = numberEnd(bytes, from: index, atEnd: false)
+                end = number.end
                 if end < 0 { break }
                 ownTokenEnd = base + end
-                taken = takeNumber(bytes.extracting(index..<end))
+                taken = takeNumber(bytes.extracting(index..<end), canonicalInteger: number.canonicalInteger)
             default:
                 end = tokenEnd(bytes, from: index, atEnd: false)
                 if end < 0 { break }
@@ -118,8 +119,29 @@ extension JSONRecordReader {
                 return
             }
             guard end > index, taken else { return giveUp() }
-            index = end
+            index = separatorEnd(bytes, from: end)
         }
+    }
+
+    /// Past the `:` or `,` the grammar expects right after a token, and one
+    /// space after it, taken in the token's step; else `start`, the loop's
+    /// to read. A member is mostly a name, its colon, its value and a comma,
+    /// so this halves the loop's turns through a record.
+    @inline(__always)
+    private func separatorEnd(_ bytes: Span<UInt8>, from start: Int) -> Int {
+        guard start < bytes.count else { return start }
+        switch bytes[start] {
+        case UInt8(ascii: ":"):
+            guard expected == .colon else { return start }
+            expected = .value
+        case UInt8(ascii: ","):
+            guard expected == .commaOrClose else { return start }
+            expected = frames[frames.count - 1].isObject ? .name : .value
+        default:
+            return start
+        }
+        let end = start + 1
+        return end < bytes.count && bytes[end] == 0x20 ? end + 1 : end
     }
 
     /// Completes the token the previous chunk's end cut, from the start of
@@ -223,7 +245,7 @@ extension JSONRecordReader {
         case UInt8(ascii: "\""):
             return stringEnd(bytes, from: start, atEnd: atEnd)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return numberEnd(bytes, from: start, atEnd: atEnd)
+            return numberEnd(bytes, from: start, atEnd: atEnd).end
         case UInt8(ascii: "t"):
             return wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x65_75_72, 3))  // "rue", first letter lowest
         case UInt8(ascii: "n"):
@@ -312,9 +334,14 @@ extension JSONRecordReader {
     /// or digits not starting with 0, then a fraction, then an exponent. A
     /// number ends at the first byte that cannot go on, so one the bytes end
     /// in needs more unless the input ends there.
-    private func numberEnd(_ bytes: Span<UInt8>, from start: Int, atEnd: Bool) -> Int {
+    ///
+    /// `canonicalInteger`: the number is an integer `CanonicalNumber.literalForm`
+    /// calls canonical (not `-0`; 20 digits or fewer, or not ending in 0),
+    /// so its hash and an id's text need no second look at its digits.
+    private func numberEnd(_ bytes: Span<UInt8>, from start: Int, atEnd: Bool) -> (end: Int, canonicalInteger: Bool) {
         let count = bytes.count
-        let short = atEnd ? Self.refused : Self.needsMore
+        let short = (end: atEnd ? Self.refused : Self.needsMore, canonicalInteger: false)
+        let refused = (end: Self.refused, canonicalInteger: false)
         var index = start
         @inline(__always) func isDigit(_ index: Int) -> Bool { bytes[index] &- UInt8(ascii: "0") < 10 }
         /// Reads one or more digits; false when there is none.
@@ -324,21 +351,32 @@ extension JSONRecordReader {
             while index < count && isDigit(index) { index += 1 }
             return true
         }
-        if bytes[index] == UInt8(ascii: "-") {
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative {
             index += 1
             guard index < count else { return short }
         }
+        let integerStart = index
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
         } else if !digits() {
-            return Self.refused
+            return refused
         }
-        guard index < count else { return atEnd ? index : Self.needsMore }
-        if bytes[index] == UInt8(ascii: ".") {
+        /// Where the number ends after its integer part, and whether it is canonical.
+        @inline(__always) func integer() -> (end: Int, canonicalInteger: Bool) {
+            let length = index - integerStart
+            let canonical = length == 1 && bytes[integerStart] == UInt8(ascii: "0")
+                ? !negative : length <= 20 || bytes[index - 1] != UInt8(ascii: "0")
+            return (index, canonical)
+        }
+        guard index < count else { return atEnd ? integer() : short }
+        let isFraction = bytes[index] == UInt8(ascii: ".")
+        guard isFraction || bytes[index] | 0x20 == UInt8(ascii: "e") else { return integer() }
+        if isFraction {
             index += 1
             guard index < count else { return short }
-            guard digits() else { return Self.refused }
-            guard index < count else { return atEnd ? index : Self.needsMore }
+            guard digits() else { return refused }
+            guard index < count else { return atEnd ? (index, false) : short }
         }
         if bytes[index] | 0x20 == UInt8(ascii: "e") {
             index += 1
@@ -347,10 +385,10 @@ extension JSONRecordReader {
                 index += 1
                 guard index < count else { return short }
             }
-            guard digits() else { return Self.refused }
-            guard index < count else { return atEnd ? index : Self.needsMore }
+            guard digits() else { return refused }
+            guard index < count else { return atEnd ? (index, false) : short }
         }
-        return index
+        return (index, false)
     }
 
     /// Past `true`, `null` or `false`, whose first letter is at `start` and
@@ -381,7 +419,7 @@ extension JSONRecordReader {
         let first = bytes[start]
         switch first {
         case UInt8(ascii: "\""): return takeString(bytes.extracting(start + 1..<end - 1))
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return takeNumber(bytes.extracting(start..<end))
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return takeNumber(bytes.extracting(start..<end), canonicalInteger: false)
         case UInt8(ascii: "t"), UInt8(ascii: "f"):
             guard takesValue else { return false }
             let isTrue = first == UInt8(ascii: "t")
@@ -421,8 +459,10 @@ extension JSONRecordReader {
     }
 
     @inline(__always)
-    private func takeNumber(_ literal: Span<UInt8>) -> Bool {
-        guard takesValue, scalar(.number, hasher.number(literal), literal: literal) != 0 else { return false }
+    private func takeNumber(_ literal: Span<UInt8>, canonicalInteger: Bool) -> Bool {
+        guard takesValue,
+              scalar(.number, hasher.number(literal, isCanonical: canonicalInteger), literal: literal, isCanonical: canonicalInteger) != 0
+        else { return false }
         valueEnded()
         return true
     }

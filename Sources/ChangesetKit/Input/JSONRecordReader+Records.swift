@@ -187,8 +187,9 @@ extension JSONRecordReader {
         frames[top].add(hash)
     }
 
-    /// A scalar value; `literal` is a number's or string's bytes (empty for the others).
-    func scalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
+    /// A scalar value; `literal` is a number's or string's bytes (empty for
+    /// the others); `isCanonical`, a number the lexer knows is in canonical form.
+    func scalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>, isCanonical: Bool = false) -> Int32 {
         lastValueEnd = callbackOffset
         guard let parent = frames.last, case .record = parent.role else {
             guard beginValue(kind) != nil else { return 0 }
@@ -199,7 +200,7 @@ extension JSONRecordReader {
         }
         if parent.isObject, let role = rules.role(parent.pendingNode), role.idComponent >= 0 || role.isSection {
             if !role.isSection && idParts.count == 1 && (kind == .number || kind == .string) {
-                return oneIDScalar(kind, value, literal: literal)
+                return oneIDScalar(kind, value, literal: literal, isCanonical: isCanonical)
             }
             let value: String? = switch kind {
             case .null: nil
@@ -238,9 +239,9 @@ extension JSONRecordReader {
     /// copied from the token into `oneID` (a number's in canonical form, as
     /// `ScalarText.fromNumber` gives it; a string's bytes are valid UTF-8,
     /// or the scanner, or the own lexer, refuses the record before it is added).
-    private func oneIDScalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>) -> Int32 {
+    private func oneIDScalar(_ kind: Kind, _ value: ValueHasher.ScalarHash, literal: Span<UInt8>, isCanonical: Bool) -> Int32 {
         oneID.removeAll()
-        if kind == .number, CanonicalNumber.literalForm(literal) != .canonical,
+        if kind == .number, !isCanonical, CanonicalNumber.literalForm(literal) != .canonical,
            CanonicalNumber.canonicalize(literal, into: &scratch) {
             oneID.append(scratch.span)
         } else {

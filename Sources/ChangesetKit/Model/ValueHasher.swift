@@ -54,11 +54,13 @@ struct ValueHasher {
         }
     }
 
-    mutating func number(_ literal: Span<UInt8>) -> ScalarHash {
+    /// `isCanonical`: the caller knows `literal` is in canonical form (the
+    /// own JSON lexer, for an integer it read).
+    mutating func number(_ literal: Span<UInt8>, isCanonical: Bool = false) -> ScalarHash {
         let seed = mode == .typed ? Seed.number : Seed.text
         // A CSV cell read again as a number is still the cell's text.
         if mode == .cellText { return ScalarHash(hash: StableHash.bytes(literal, seed: seed), isEmpty: false) }
-        if CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
+        if !isCanonical, CanonicalNumber.literalForm(literal) == .unsure, CanonicalNumber.canonicalize(literal, into: &scratch) {
             return ScalarHash(hash: StableHash.bytes(scratch.span, seed: seed), isEmpty: false)
         }
         return ScalarHash(hash: StableHash.bytes(literal, seed: seed), isEmpty: false)
