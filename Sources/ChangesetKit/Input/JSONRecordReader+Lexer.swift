@@ -105,11 +105,13 @@ extension JSONRecordReader {
                 if end < 0 { break }
                 ownTokenEnd = base + end
                 taken = takeNumber(bytes.extracting(index..<end), canonicalInteger: number.canonicalInteger)
-            default:
-                end = tokenEnd(bytes, from: index, atEnd: false)
+            case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+                end = literalEnd(bytes, from: index, atEnd: false)
                 if end < 0 { break }
                 ownTokenEnd = base + end
-                taken = take(bytes, from: index, to: end)
+                taken = takeLiteral(byte)
+            default:
+                return giveUp()  // a byte no token starts with
             }
             if end == Self.needsMore {
                 guard count - index <= Self.longestCarriedToken else { return giveUp() }
@@ -246,14 +248,20 @@ extension JSONRecordReader {
             return stringEnd(bytes, from: start, atEnd: atEnd)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             return numberEnd(bytes, from: start, atEnd: atEnd).end
-        case UInt8(ascii: "t"):
-            return wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x65_75_72, 3))  // "rue", first letter lowest
-        case UInt8(ascii: "n"):
-            return wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x6C_6C_75, 3))  // "ull"
-        case UInt8(ascii: "f"):
-            return wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x65_73_6C_61, 4))  // "alse"
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"):
+            return literalEnd(bytes, from: start, atEnd: atEnd)
         default:
             return Self.refused
+        }
+    }
+
+    /// Past `true`, `false` or `null`, whose first letter is at `start`.
+    @inline(__always)
+    private func literalEnd(_ bytes: Span<UInt8>, from start: Int, atEnd: Bool) -> Int {
+        switch bytes[start] {
+        case UInt8(ascii: "t"): wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x65_75_72, 3))  // "rue", first letter lowest
+        case UInt8(ascii: "f"): wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x65_73_6C_61, 4))  // "alse"
+        default: wordEnd(bytes, from: start, atEnd: atEnd, rest: (0x6C_6C_75, 3))  // "ull"
         }
     }
 
@@ -420,15 +428,20 @@ extension JSONRecordReader {
         switch first {
         case UInt8(ascii: "\""): return takeString(bytes.extracting(start + 1..<end - 1))
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return takeNumber(bytes.extracting(start..<end), canonicalInteger: false)
-        case UInt8(ascii: "t"), UInt8(ascii: "f"):
-            guard takesValue else { return false }
-            let isTrue = first == UInt8(ascii: "t")
-            guard scalar(isTrue ? .trueValue : .falseValue, hasher.boolean(isTrue), literal: Span()) != 0 else { return false }
-        case UInt8(ascii: "n"):
-            guard takesValue, scalar(.null, hasher.null(), literal: Span()) != 0 else { return false }
-        default:
-            return false  // one-byte tokens are never carried
+        case UInt8(ascii: "t"), UInt8(ascii: "f"), UInt8(ascii: "n"): return takeLiteral(first)
+        default: return false  // one-byte tokens are never carried
         }
+    }
+
+    /// Takes `true`, `false` or `null`, named by its first letter.
+    private func takeLiteral(_ first: UInt8) -> Bool {
+        guard takesValue else { return false }
+        let handled = switch first {
+        case UInt8(ascii: "t"): scalar(.trueValue, hasher.boolean(true), literal: Span())
+        case UInt8(ascii: "f"): scalar(.falseValue, hasher.boolean(false), literal: Span())
+        default: scalar(.null, hasher.null(), literal: Span())
+        }
+        guard handled != 0 else { return false }
         valueEnded()
         return true
     }
