@@ -67,10 +67,15 @@ extension Snapshot {
     private func appendCSVRecordJSON(_ bytes: Span<UInt8>, to json: inout [UInt8]) throws -> Bool {
         let cells = try CSVRecordReader.rawCells(of: bytes, delimiter: delimiter, expecting: memberNamesJSON.count)
         guard cells.count == memberNamesJSON.count else { return false }
+        // Room for the names, the cells and a comma and two quotes a cell, made once.
+        let namesLength = memberNamesJSON.reduce(0) { $0 + $1.count }
+        json.reserveCapacity(json.count + namesLength + bytes.count + 3 * cells.count + 2)
         json.append(UInt8(ascii: "{"))
         for (index, cell) in cells.enumerated() {
             if index > 0 { json.append(UInt8(ascii: ",")) }
-            json.append(contentsOf: memberNamesJSON[index])
+            // A span's bytes in one copy, not `append(contentsOf:)`'s walk (see RawMemory).
+            let name = memberNamesJSON[index]
+            json.append(name.span)
             let raw = bytes.extracting(cell)
             guard Snapshot.isPlainCell(raw) else {
                 Snapshot.cellValue(raw).writeJSON(into: &json)
