@@ -9,16 +9,10 @@ extension Comparison {
         facts.options = streamOptionsJSON
         facts.mode = options.records.mode
         // Past memory the tables hold only the records a report shows: the sums were taken as every record was read.
-        facts.fingerprints = kept?.fingerprintSums ?? (Self.fingerprintSum(old.records.fingerprints), Self.fingerprintSum(new.records.fingerprints))
+        facts.fingerprints = kept?.fingerprintSums ?? (old.records.fingerprintSum, new.records.fingerprintSum)
         facts.keyless = rekeyKeylessNames
         facts.keyedArrayFirstUpdates = keyedArrayFirstUpdates
         return facts
-    }
-
-    /// The sum of records' fingerprints: order means nothing to it, and a
-    /// whole snapshot's is the sum of its parts'.
-    static func fingerprintSum(_ fingerprints: [UInt64]) -> UInt64 {
-        fingerprints.reduce(0, &+)
     }
 
     /// The header's `options` object: every rule that decides what counts as

@@ -70,6 +70,12 @@ package struct RecordTable: Sendable {
     /// Every record's fingerprint, in order (a new array: for whole-table uses).
     package var fingerprints: [UInt64] { refs.map(\.fingerprint) }
 
+    /// The sum of the records' fingerprints (a change stream's header carries
+    /// it): order means nothing to it, and a whole snapshot's is the sum of
+    /// its parts'. Summed where they lie: `fingerprints` would copy them
+    /// first, 80 MB for 10M records.
+    package var fingerprintSum: UInt64 { refs.reduce(0) { $0 &+ $1.fingerprint } }
+
     /// Where record `row`'s text starts in its file.
     package func start(_ row: Int) -> Int {
         var wraps = 0
