@@ -86,12 +86,9 @@ extension JSONRecordReader {
                 if end < 0 { break }
                 ownTokenEnd = base + end
                 taken = takeString(bytes.extracting(index + 1..<end - 1))
-            case UInt8(ascii: ":"):
-                taken = expected == .colon
-                expected = .value
-            case UInt8(ascii: ","):
-                taken = expected == .commaOrClose
-                expected = frames.isEmpty || frames[frames.count - 1].isObject ? .name : .value
+            case UInt8(ascii: ":"), UInt8(ascii: ","):
+                end = separatorEnd(bytes, from: index)
+                taken = end > index
             case UInt8(ascii: "{"), UInt8(ascii: "["):
                 ownTokenStart = base + index
                 ownTokenEnd = base + end
@@ -125,10 +122,11 @@ extension JSONRecordReader {
         }
     }
 
-    /// Past the `:` or `,` the grammar expects right after a token, and one
-    /// space after it, taken in the token's step; else `start`, the loop's
-    /// to read. A member is mostly a name, its colon, its value and a comma,
-    /// so this halves the loop's turns through a record.
+    /// Past the `:` or `,` the grammar expects at `start`, and one space
+    /// after it; else `start`. The loop takes a separator here, whether it
+    /// comes right after a token (taken in that token's step: a member is
+    /// mostly a name, its colon, its value and a comma, so this halves the
+    /// loop's turns through a record) or after white space.
     @inline(__always)
     private func separatorEnd(_ bytes: Span<UInt8>, from start: Int) -> Int {
         guard start < bytes.count else { return start }
@@ -137,6 +135,7 @@ extension JSONRecordReader {
             guard expected == .colon else { return start }
             expected = .value
         case UInt8(ascii: ","):
+            // Expected only inside a container: `frames` is not empty.
             guard expected == .commaOrClose else { return start }
             expected = frames[frames.count - 1].isObject ? .name : .value
         default:
