@@ -87,6 +87,50 @@ import Testing
         }
     }
 
+    /// A batch is made while the one before is consumed, on one thread that
+    /// then helps with the batch: the results keep their order, the items
+    /// before are consumed in order first, and an error in consuming them
+    /// comes before any in making the batch.
+    @Test(arguments: [(0, 0), (0, 5), (1, 3), (2, 0), (1025, 1024), (5001, 3)])
+    func aBatchIsMadeWhileTheOneBeforeIsConsumed(count: Int, ready: Int) throws {
+        let calls = Mutex([Int](repeating: 0, count: count))
+        var consumed: [Int] = []
+        let results = try OrderedConcurrentMap.map(count: count, { index -> Int in
+            calls.withLock { $0[index] += 1 }
+            return index * 5
+        }, afterConsuming: Array(0..<ready)) { consumed.append($0) }
+        #expect(results == (0..<count).map { $0 * 5 })
+        #expect(calls.withLock { $0 } == [Int](repeating: 1, count: count))
+        #expect(consumed == Array(0..<ready))
+        guard count > 2 else { return }
+        #expect(throws: Failure(at: -1)) {
+            try OrderedConcurrentMap.map(count: count, { index -> Int in
+                if index == 0 { throw Failure(at: index) }
+                return index
+            }, afterConsuming: [1, 2, 3]) { if $0 == 2 { throw Failure(at: -1) } }
+        }
+        #expect(throws: Failure(at: 1)) {
+            try OrderedConcurrentMap.map(count: count, { index -> Int in
+                if index == 1 || index == count - 1 { throw Failure(at: index) }
+                return index
+            }, afterConsuming: [1, 2, 3]) { _ in }
+        }
+    }
+
+    /// A stream's batch is written while the next is rendered: a write that
+    /// fails ends the stream, with what came before it written and nothing after.
+    @Test func aWritingErrorEndsTheStreamInOrder() {
+        let changes = (0..<5000).map { Change(kind: .deleted, old: RecordPlace(index: $0)) }
+        var written: [Int] = []
+        #expect(throws: Failure(at: 1500)) {
+            try ChangeStream(changes).forEach(rendering: { $0.old!.index }) { index in
+                if index == 1500 { throw Failure(at: index) }
+                written.append(index)
+            }
+        }
+        #expect(written == Array(0..<1500))
+    }
+
     @Test(arguments: [0, 1, 1024, 1025, 5000])
     func aStreamRendersEveryChangeInOrderOnce(count: Int) throws {
         let changes = (0..<count).map { Change(kind: .inserted, id: [String($0)], new: RecordPlace(index: $0)) }

@@ -144,17 +144,22 @@ public struct ChangeStream: Sendable {
     /// Renders each change with `render` on every core, a batch at a time,
     /// and hands the renderings to `write` in order. For formatters whose text
     /// for a change depends on that change alone: the rendering of a large
-    /// report is then shared between the cores, and only the writing is
-    /// left to one. `render` runs on several threads at once: the thread
-    /// that makes a change (reads its record again) renders it, so a batch
-    /// waits once for its slowest stretch. The first error in the changes'
-    /// order ends the stream, whether making or rendering threw it.
+    /// report is then shared between the cores, and the writing of one
+    /// batch is done while the next is rendered (one thread writes, then
+    /// renders with the others). `render` runs on several threads at once:
+    /// the thread that makes a change (reads its record again) renders it,
+    /// so a batch waits once for its slowest stretch. `write` runs on one
+    /// thread at a time, not necessarily the caller's. The first error in
+    /// the changes' order ends the stream, whether making, rendering or
+    /// writing threw it; the batches before it are written whole, and a
+    /// stream that fails after its last batch (an input changed meanwhile)
+    /// leaves that batch unwritten.
     public func forEach<Rendering>(rendering render: (Change) throws -> Rendering, _ write: (Rendering) throws -> Void) throws {
+        var ready: [Rendering] = []
         try produce { batch in
-            for rendering in try OrderedConcurrentMap.map(Array(0..<batch.count), { try render(batch.make($0)) }) {
-                try write(rendering)
-            }
+            ready = try OrderedConcurrentMap.map(count: batch.count, { try render(batch.make($0)) }, afterConsuming: ready, write)
         }
+        for rendering in ready { try write(rendering) }
     }
 
     /// Every change, collected (for tests and small deltas).

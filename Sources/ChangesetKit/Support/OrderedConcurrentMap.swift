@@ -76,6 +76,50 @@ enum OrderedConcurrentMap {
         for (item, result) in zip(items[range], results) { try body(item, result) }
     }
 
+    /// `transform` of each index in `0..<count`, worked out on every core
+    /// as `map` does, while one thread first hands `ready` (the batch
+    /// before's results) to `consume` in order and then joins the others:
+    /// a stream's next batch is made while the one before is written, and no
+    /// core waits for the writing. `consume`'s error is thrown first (its
+    /// items come before this batch's), then the first of `transform`'s in
+    /// the indices' order. `consume` runs on one thread at a time, not
+    /// necessarily the caller's.
+    static func map<Ready, Result>(
+        count: Int, _ transform: (Int) throws -> Result, afterConsuming ready: [Ready], _ consume: (Ready) throws -> Void
+    ) throws -> [Result] {
+        let parts = ProcessFacts.workerCount
+        guard parts > 1, !ready.isEmpty, count > 1 else {
+            for item in ready { try consume(item) }
+            return try map(Array(0..<count), parts: parts, transform)
+        }
+        let slots = Slots<Result>(count)
+        let consumed = ResultSlot<Void>()
+        let stretch = max(1, count / (parts * 8))
+        let next = Atomic<Int>(0)
+        withoutActuallyEscaping(transform) { transform in
+            withoutActuallyEscaping(consume) { consume in
+                nonisolated(unsafe) let transform = transform
+                nonisolated(unsafe) let consume = consume
+                nonisolated(unsafe) let ready = ready
+                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                    if part == 0 {
+                        consumed.result = Swift.Result { for item in ready { try consume(item) } }
+                    }
+                    while true {
+                        // Each stretch taken is its taker's alone.
+                        let start = next.add(stretch, ordering: .relaxed).oldValue
+                        guard start < count else { return }
+                        for index in start..<min(start + stretch, count) {
+                            slots.results[index] = Swift.Result { try transform(index) }
+                        }
+                    }
+                }
+            }
+        }
+        try consumed.result!.get()
+        return try slots.results.map { try $0!.get() }
+    }
+
     /// `transform` of each item started at once, each item a task of the
     /// dispatch pool (two inputs read at once); the first error in the items'
     /// order is thrown. Inside another such call the pool runs the items
