@@ -92,10 +92,8 @@ enum OrderedConcurrentMap {
             for item in ready { try consume(item) }
             return try map(Array(0..<count), parts: parts, transform)
         }
-        let slots = Slots<Result>(count)
+        let slots = Slots<Result>(count, parts: parts)
         let consumed = ResultSlot<Void>()
-        let stretch = max(1, count / (parts * 8))
-        let next = Atomic<Int>(0)
         withoutActuallyEscaping(transform) { transform in
             withoutActuallyEscaping(consume) { consume in
                 nonisolated(unsafe) let transform = transform
@@ -105,19 +103,12 @@ enum OrderedConcurrentMap {
                     if part == 0 {
                         consumed.result = Swift.Result { for item in ready { try consume(item) } }
                     }
-                    while true {
-                        // Each stretch taken is its taker's alone.
-                        let start = next.add(stretch, ordering: .relaxed).oldValue
-                        guard start < count else { return }
-                        for index in start..<min(start + stretch, count) {
-                            slots.results[index] = Swift.Result { try transform(index) }
-                        }
-                    }
+                    slots.fill(transform)
                 }
             }
         }
         try consumed.result!.get()
-        return try slots.results.map { try $0!.get() }
+        return try slots.collected()
     }
 
     /// `transform` of each item started at once, each item a task of the
@@ -185,28 +176,15 @@ enum OrderedConcurrentMap {
 
     private static func map<Item, Result>(_ items: [Item], parts: Int, _ transform: (Item) throws -> Result) throws -> [Result] {
         guard parts > 1, items.count > 1 else { return try items.map(transform) }
-        let slots = Slots<Result>(items.count)
-        // The items are handed out in stretches of about an eighth of a
-        // part, each taken by the next thread free: with one fixed half
-        // each, the thread given the costlier records (or descheduled on a
-        // shared machine) kept the other waiting at the end of every batch.
-        let stretch = max(1, items.count / (parts * 8))
-        let next = Atomic<Int>(0)
+        let slots = Slots<Result>(items.count, parts: parts)
         withoutActuallyEscaping(transform) { transform in
             nonisolated(unsafe) let transform = transform
             nonisolated(unsafe) let items = items
             DispatchQueue.concurrentPerform(iterations: parts) { _ in
-                while true {
-                    // Each stretch taken is its taker's alone.
-                    let start = next.add(stretch, ordering: .relaxed).oldValue
-                    guard start < items.count else { return }
-                    for index in start..<min(start + stretch, items.count) {
-                        slots.results[index] = Swift.Result { try transform(items[index]) }
-                    }
-                }
+                slots.fill { try transform(items[$0]) }
             }
         }
-        return try slots.results.map { try $0!.get() }
+        return try slots.collected()
     }
 }
 
@@ -226,11 +204,39 @@ private final class ResultSlot<Result>: @unchecked Sendable {
 
 /// Result slots filled from several threads, each thread its own indices:
 /// plain memory, so no copy-on-write check runs while another thread writes.
+/// The indices are handed out in stretches of about an eighth of a part,
+/// each taken by the next thread free: with one fixed half each, the thread
+/// given the costlier records (or descheduled on a shared machine) kept the
+/// other waiting at the end of every batch.
 private final class Slots<Result>: @unchecked Sendable {
     let results: UnsafeMutableBufferPointer<Swift.Result<Result, Error>?>
-    init(_ count: Int) {
+    /// The first index no thread has taken yet.
+    private let next = Atomic<Int>(0)
+    private let stretch: Int
+
+    /// Slots for `count` results, to be filled by `parts` threads.
+    init(_ count: Int, parts: Int) {
         results = .allocate(capacity: count)
         results.initialize(repeating: nil)
+        stretch = max(1, count / (parts * 8))
+    }
+
+    /// Takes stretches of indices until none is left, and sets each one's
+    /// result: what every thread filling the slots runs.
+    func fill(_ transform: (Int) throws -> Result) {
+        while true {
+            // Each stretch taken is its taker's alone.
+            let start = next.add(stretch, ordering: .relaxed).oldValue
+            guard start < results.count else { return }
+            for index in start..<min(start + stretch, results.count) {
+                results[index] = Swift.Result { try transform(index) }
+            }
+        }
+    }
+
+    /// The results in order, once every thread is done; the first error in that order is thrown.
+    func collected() throws -> [Result] {
+        try results.map { try $0!.get() }
     }
     deinit {
         results.deinitialize()
