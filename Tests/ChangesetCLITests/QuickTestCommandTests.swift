@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// README's quick test command skips the suites tagged `.slow` by name, as
+/// docs/architecture.md's quick test command skips the suites tagged `.slow` by name, as
 /// this toolchain's `swift test` selects tests by name and not by tag: its
 /// `--skip` pattern must match exactly the tagged suites of both test
 /// targets, so a suite tagged later is skipped too and no other is. CI
@@ -26,15 +26,15 @@ import Testing
         return found
     }
 
-    /// The pattern of README's `swift test --skip '...'` line.
-    func readmeSkipPattern() throws -> String {
-        let readme = try String(contentsOf: Self.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let line = try #require(readme.split(separator: "\n").first { $0.hasPrefix("swift test --skip '") }, "README has no quick test command")
+    /// The pattern of docs/architecture.md's `swift test --skip '...'` line.
+    func quickSkipPattern() throws -> String {
+        let page = try String(contentsOf: Self.repository.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let line = try #require(page.split(separator: "\n").first { $0.hasPrefix("swift test --skip '") }, "docs/architecture.md has no quick test command")
         return String(try #require(line.split(separator: "'").dropFirst().first))
     }
 
-    @Test func theReadmesSkipPatternNamesExactlyTheSlowSuites() throws {
-        let pattern = try Regex(try readmeSkipPattern())
+    @Test func theQuickSkipPatternNamesExactlyTheSlowSuites() throws {
+        let pattern = try Regex(try quickSkipPattern())
         let suites = try suites()
         #expect(suites.contains { $0.name == "InstallTests" && $0.slow } && suites.contains { $0.name == "DiffCommandTests" && !$0.slow },
                 "the scan found \(suites.map(\.name))")

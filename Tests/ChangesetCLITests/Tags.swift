@@ -2,7 +2,7 @@ import Testing
 
 /// The tags of this target's suites, in one place. A suite that runs for
 /// more than about 20 seconds is tagged `.slow` and with what makes it slow;
-/// README's quick test command skips the `.slow` suites by name (this
+/// docs/architecture.md's quick test command skips the `.slow` suites by name (this
 /// toolchain's `swift test` filters by name, not by tag), and
 /// `QuickTestCommandTests` checks that its pattern names exactly them.
 extension Tag {

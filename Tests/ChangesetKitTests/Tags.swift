@@ -2,7 +2,7 @@ import Testing
 
 /// The tags of this target's suites, in one place. A suite that runs for
 /// more than about 20 seconds is tagged `.slow` and with what makes it slow;
-/// README's quick test command skips the `.slow` suites by name, and
+/// docs/architecture.md's quick test command skips the `.slow` suites by name, and
 /// `QuickTestCommandTests` (ChangesetCLITests) checks that its pattern names
 /// exactly them.
 extension Tag {
