@@ -44,7 +44,7 @@ public final class OutputSink: TextOutputStream {
     private let pending: Pending
     private var buffer: [UInt8] = []
     /// The first failure, after which nothing more is written.
-    public private(set) var trouble: Trouble?
+    package private(set) var trouble: Trouble?
 
     private let closesDescriptor: Bool
 
@@ -60,7 +60,7 @@ public final class OutputSink: TextOutputStream {
     /// finishes the output. A reader that went away (`| head`) ends the run
     /// quietly; on any other error the partial output is discarded (a file
     /// keeps its old content, or is not made) and the error is rethrown.
-    public static func deliver(to path: String?, _ body: (OutputSink) throws -> Void) throws {
+    package static func deliver(to path: String?, _ body: (OutputSink) throws -> Void) throws {
         let sink = try path.map(OutputSink.file) ?? OutputSink.standardOutput()
         do {
             try body(sink)
@@ -74,21 +74,21 @@ public final class OutputSink: TextOutputStream {
     }
 
     /// A sink for standard output, written in place.
-    public static func standardOutput() -> OutputSink {
+    package static func standardOutput() -> OutputSink {
         OutputSink(descriptor: STDOUT_FILENO, destination: "standard output", pending: .none)
     }
 
     /// A sink for standard error, written in place with write(2): a standard
     /// error that cannot be written (closed, a full disk, a reader gone) sets
     /// `trouble` and loses the text, where `FileHandle` would trap.
-    public static func standardError() -> OutputSink {
+    package static func standardError() -> OutputSink {
         OutputSink(descriptor: STDERR_FILENO, destination: "standard error", pending: .none)
     }
 
     /// Removes the temporary files of results being written when SIGINT,
     /// SIGTERM or SIGHUP ends the process, which the signal then ends as it
     /// would have. Call once, at the start of a process that writes files.
-    public static func removeTemporaryFilesOnSignals() {
+    package static func removeTemporaryFilesOnSignals() {
         TemporaryFiles.removeOnSignals()
     }
 
@@ -98,7 +98,7 @@ public final class OutputSink: TextOutputStream {
     /// link is followed, so the rename replaces the file it names, not the
     /// link; a path that is not a regular file (`/dev/stdout`, a pipe, a
     /// device) is written directly, since renaming over it would replace it.
-    public static func file(_ path: String) throws -> OutputSink {
+    package static func file(_ path: String) throws -> OutputSink {
         // One of our own open descriptors: write where it already points
         // (opening it again would start over at offset 0 of a redirected file).
         if let inherited = inheritedDescriptor(path) {
@@ -200,7 +200,7 @@ public final class OutputSink: TextOutputStream {
     }
 
     /// Writes out what is buffered.
-    public func flush() {
+    package func flush() {
         guard trouble == nil else { return }
         buffer.withUnsafeBytes { writeAll($0) }
         buffer.removeAll(keepingCapacity: true)
@@ -220,7 +220,7 @@ public final class OutputSink: TextOutputStream {
     }
 
     /// Finishes the output: flushes, and for a file, syncs it and gives it the destination's name.
-    public func commit() throws {
+    package func commit() throws {
         flush()
         if let trouble {
             discard()
@@ -293,7 +293,7 @@ public final class OutputSink: TextOutputStream {
     }
 
     /// Abandons the output: a file being written is removed, the old one stays.
-    public func discard() {
+    package func discard() {
         switch pending {
         case .none:
             if closesDescriptor { close(descriptor) }
